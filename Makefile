@@ -1,0 +1,50 @@
+# pyws: `make run` serves the sample workspace, `make test` runs every test.
+GO       ?= go
+BIN      := bin/pyws
+PLUGINS  := bin/plugins
+ADDR     ?= 127.0.0.1:8080
+WORKSPACE ?= examples/sample-project
+STATE    ?= .pyws-state
+VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+
+include wasm/parser.mk
+-include plugin-sdk/examples/c-wordcount/build.mk
+
+.PHONY: build binary plugins run test test-short bench fuzz vet clean
+
+build: binary plugins
+
+binary:
+	$(GO) build -ldflags "-X main.version=$(VERSION)" -o $(BIN) ./cmd/pyws
+
+# Every directory under plugins/ with a manifest.json is a Go analyzer,
+# packed next to the binary where `pyws serve` looks by default.
+plugins: binary
+	@for m in plugins/*/manifest.json; do \
+		d=$$(dirname $$m); n=$$(basename $$d); \
+		$(BIN) plugin pack $$d $(PLUGINS)/$$n || exit 1; \
+	done
+
+run: build
+	$(BIN) serve --workspace $(WORKSPACE) --addr $(ADDR) --state $(STATE) --dev-key
+
+vet:
+	$(GO) vet ./...
+
+test: build vet
+	$(GO) test -count=1 -timeout 20m ./...
+
+test-short:
+	$(GO) test -short ./...
+
+bench: build
+	$(GO) test -run '^$$' -bench . -benchmem -count 1 -timeout 30m ./host/... ./tests/...
+	tests/load/run.sh
+
+fuzz:
+	$(GO) test -run '^$$' -fuzz FuzzResolve -fuzztime 30s ./host/workspace/
+	$(GO) test -run '^$$' -fuzz FuzzApply -fuzztime 30s ./host/edits/
+	$(GO) test -run '^$$' -fuzz FuzzDecode -fuzztime 30s ./plugin-sdk/tree/
+
+clean:
+	rm -rf bin $(STATE)

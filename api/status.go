@@ -1,0 +1,69 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/pyws/pyws/host/fault"
+)
+
+// statusOf is the one table from error code to HTTP status (the spec leaves
+// statuses open; docs/api.md lists this table for clients).
+var statusOf = map[string]int{
+	fault.InvalidParameter: http.StatusBadRequest,
+	fault.InvalidName:      http.StatusBadRequest,
+	fault.InvalidPosition:  http.StatusBadRequest,
+	fault.InvalidOptions:   http.StatusBadRequest,
+	fault.InvalidFilter:    http.StatusBadRequest,
+	fault.InvalidRange:     http.StatusBadRequest,
+	fault.ConflictingEdits: http.StatusBadRequest,
+
+	fault.AuthenticationFailed: http.StatusUnauthorized,
+
+	fault.PermissionDenied: http.StatusForbidden,
+	fault.ReadonlyFile:     http.StatusForbidden,
+
+	fault.FileNotFound:      http.StatusNotFound,
+	fault.WorkspaceNotFound: http.StatusNotFound,
+	fault.NoSymbolFound:     http.StatusNotFound,
+	fault.NoDefinitionFound: http.StatusNotFound,
+	fault.NoHoverInfo:       http.StatusNotFound,
+
+	fault.NameConflict: http.StatusConflict,
+	fault.FileModified: http.StatusConflict,
+
+	fault.FileTooLarge: http.StatusRequestEntityTooLarge,
+
+	fault.InvalidPython:      http.StatusUnprocessableEntity,
+	fault.ParseError:         http.StatusUnprocessableEntity,
+	fault.EncodingError:      http.StatusUnprocessableEntity,
+	fault.CannotRename:       http.StatusUnprocessableEntity,
+	fault.ExternalDefinition: http.StatusUnprocessableEntity,
+
+	fault.RateLimitExceeded: http.StatusTooManyRequests,
+
+	fault.WorkspaceNotIndexed: http.StatusServiceUnavailable,
+	fault.WorkspaceNotLoaded:  http.StatusServiceUnavailable,
+	fault.ServerUnavailable:   http.StatusServiceUnavailable,
+	fault.MaintenanceMode:     http.StatusServiceUnavailable,
+
+	fault.Timeout:     http.StatusGatewayTimeout,
+	fault.ScanTimeout: http.StatusGatewayTimeout,
+}
+
+// StatusOf returns the HTTP status for an error code; unknown codes are
+// server faults.
+func StatusOf(code string) int {
+	if s, ok := statusOf[code]; ok {
+		return s
+	}
+	return http.StatusInternalServerError
+}
+
+// StatusTable returns a copy of the code-to-status table (for docs and tests).
+func StatusTable() map[string]int {
+	out := make(map[string]int, len(statusOf))
+	for k, v := range statusOf {
+		out[k] = v
+	}
+	return out
+}

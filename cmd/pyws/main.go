@@ -1,0 +1,56 @@
+// Command pyws is the one binary of the service: `serve` runs the HTTP API,
+// `keys` manages API keys, `plugin pack` builds a Go analyzer into a
+// loadable plugin directory. A hidden subcommand runs a plugin worker
+// process; the server starts those itself.
+package main
+
+import (
+	"fmt"
+	"os"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "0.1.0-dev"
+
+const usage = `pyws: Python workspace code intelligence over HTTP
+
+usage:
+  pyws serve --workspace DIR [--addr HOST:PORT] [--keys FILE] [--plugins DIR]... [--state DIR] [--dev-key]
+  pyws keys add --keys FILE --tier TIER [--workspace DIR] [--tenant NAME]
+  pyws keys list --keys FILE
+  pyws keys revoke --keys FILE ID
+  pyws plugin pack SRC_DIR OUT_DIR
+  pyws version
+
+Run 'pyws <command> -h' for the flags of a command.
+`
+
+func main() {
+	if len(os.Args) < 2 {
+		fmt.Fprint(os.Stderr, usage)
+		os.Exit(2)
+	}
+	var err error
+	switch cmd, args := os.Args[1], os.Args[2:]; cmd {
+	case workerCommand:
+		runWorker()
+		return
+	case "serve":
+		err = serve(args)
+	case "keys":
+		err = keysCommand(args, os.Stdout)
+	case "plugin":
+		err = pluginCommand(args)
+	case "version", "--version":
+		fmt.Println("pyws", version)
+	case "help", "-h", "--help":
+		fmt.Print(usage)
+	default:
+		fmt.Fprintf(os.Stderr, "pyws: unknown command %q\n\n%s", cmd, usage)
+		os.Exit(2)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "pyws:", err)
+		os.Exit(1)
+	}
+}

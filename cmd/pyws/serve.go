@@ -1,0 +1,180 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/pyws/pyws/api"
+	"github.com/pyws/pyws/host/edits"
+	"github.com/pyws/pyws/host/metrics"
+	"github.com/pyws/pyws/host/plugins"
+	"github.com/pyws/pyws/host/service"
+	"github.com/pyws/pyws/host/tenants"
+	"github.com/pyws/pyws/host/tiers"
+	"github.com/pyws/pyws/wasm"
+)
+
+// stringList is a repeatable flag.
+type stringList []string
+
+func (s *stringList) String() string     { return strings.Join(*s, ",") }
+func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
+
+func serve(args []string) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	workspaceDir := fs.String("workspace", "", "default workspace directory (keys without their own workspace use it)")
+	addr := fs.String("addr", "127.0.0.1:8080", "listen address HOST:PORT")
+	keysPath := fs.String("keys", "", "keys file (see 'pyws keys add')")
+	stateDir := fs.String("state", defaultStateDir(), "state directory: compilation cache, edit journal")
+	devKey := fs.Bool("dev-key", false, "accept a development key (from PYWS_API_KEY, or generated and printed) with the enterprise tier")
+	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "plugin worker processes")
+	timeout := fs.Duration("plugin-timeout", 30*time.Second, "default deadline of one plugin call")
+	memMiB := fs.Int("plugin-memory", 512, "memory cap of one plugin instance, MiB")
+	python := fs.String("python", "", "interpreter whose version health_check reports (default: python3 on PATH)")
+	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
+	var pluginDirs stringList
+	fs.Var(&pluginDirs, "plugins", "plugin directory; repeatable, later directories override earlier ones per tool (default: plugins/ beside the binary)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
+		return fmt.Errorf("--log-level: %w", err)
+	}
+	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+	slog.SetDefault(logger)
+
+	if *workspaceDir == "" {
+		return errors.New("serve: --workspace DIR is required")
+	}
+	root, err := filepath.Abs(*workspaceDir)
+	if err != nil {
+		return err
+	}
+	if *keysPath == "" && !*devKey {
+		return errors.New("serve: give --keys FILE (create keys with 'pyws keys add') or --dev-key")
+	}
+	keys, err := tenants.Open(*keysPath)
+	if err != nil {
+		return err
+	}
+	if *devKey {
+		key := os.Getenv("PYWS_API_KEY")
+		if key == "" {
+			if key, err = tenants.NewKey(); err != nil {
+				return err
+			}
+		}
+		keys.AddInMemory(key, tenants.Key{ID: "dev", Tenant: "dev", Tier: tiers.Enterprise, Workspace: root, CreatedAt: time.Now()})
+		fmt.Printf("development key (enterprise tier, workspace %s):\n%s\n", root, key)
+	}
+	if len(pluginDirs) == 0 {
+		pluginDirs = stringList{defaultPluginDir()}
+	}
+	if err := os.MkdirAll(*stateDir, 0o700); err != nil {
+		return err
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	rt, err := plugins.Start(ctx, plugins.Config{
+		Dirs:           pluginDirs,
+		CacheDir:       filepath.Join(*stateDir, "compile-cache"),
+		Workers:        *workers,
+		DefaultTimeout: *timeout,
+		MemoryLimitMiB: *memMiB,
+		Logger:         logger,
+	})
+	if err != nil {
+		return err
+	}
+	defer rt.Close()
+	engine, err := edits.Open(filepath.Join(*stateDir, "journal"))
+	if err != nil {
+		return err
+	}
+	for _, r := range engine.Recovered() {
+		logger.Warn("completed an interrupted workspace edit", "recovery", fmt.Sprint(r))
+	}
+	rec := metrics.New()
+	svc := service.New(service.Config{
+		DefaultWorkspace: root,
+		Plugins:          pluginRuntime{rt},
+		Edits:            engine,
+		Metrics:          rec,
+		Logger:           logger,
+		Version:          version,
+		EngineVersion:    "tree-sitter-python 0.25.0, parser sha256 " + wasm.ParserSHA256[:12],
+		PythonVersion:    pythonVersion(*python),
+	})
+	defer svc.Close()
+	if err := svc.Preload(root); err != nil {
+		return err
+	}
+	app := api.New(api.Options{
+		Service: svc,
+		Keys:    keys,
+		Logger:  logger,
+		Metrics: promhttp.HandlerFor(rec.Registry, promhttp.HandlerOpts{}),
+		OpenAPI: api.OpenAPIDocument(svc.Table(), version),
+	})
+	errc := make(chan error, 1)
+	go func() { errc <- app.Listen(*addr) }()
+	logger.Info("serving", "addr", "http://"+*addr, "workspace", root, "plugins", strings.Join(pluginDirs, ","), "tools", strings.Join(rt.Tools(), ","))
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+		logger.Info("shutting down")
+		return app.ShutdownWithTimeout(10 * time.Second)
+	}
+}
+
+func defaultStateDir() string {
+	if dir, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(dir, "pyws")
+	}
+	return filepath.Join(os.TempDir(), "pyws")
+}
+
+func defaultPluginDir() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return "plugins"
+	}
+	return filepath.Join(filepath.Dir(exe), "plugins")
+}
+
+// pythonVersion asks the interpreter for its version once at start; with
+// none installed it reports the version pyws's analyzers target.
+func pythonVersion(interpreter string) string {
+	const target = "3.12"
+	if interpreter == "" {
+		p, err := exec.LookPath("python3")
+		if err != nil {
+			return target
+		}
+		interpreter = p
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, interpreter, "-c", "import platform; print(platform.python_version())").Output()
+	if err != nil {
+		return target
+	}
+	return strings.TrimSpace(string(out))
+}

@@ -1,0 +1,275 @@
+// Package parser runs the tree-sitter-python parser module (package wasm)
+// under wazero inside the kernel and returns tree blobs in the layout that
+// plugin-sdk/tree decodes.
+//
+// Compile checks the module's SHA-256 and its imports (only the
+// wasi_snapshot_preview1 calls in allowedImports) once per runtime; New
+// instantiates it with the real monotonic clock and nothing else: no
+// filesystem, environment, arguments, stdio or wall clock. A Parser is one
+// instance with one tree-sitter parser inside; it is not safe for
+// concurrent use (pool them). Parse bounds its work by a time budget
+// checked inside the guest every 100 parse operations, so no
+// WithCloseOnContextDone is needed to stop a long parse.
+//
+// Guest memory grows to the largest parse's high-water mark and never
+// shrinks; callers recycle a Parser whose MemorySize is too large. After a
+// trap the instance is closed and every later call fails with ErrClosed.
+package parser
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
+
+	pywasm "github.com/pyws/pyws/wasm"
+)
+
+// Guest status codes, mirrored from wasm/csrc/pyws_parser.c.
+const (
+	statusOK       = 0
+	statusTimeout  = 1
+	statusNoMemory = 2
+	statusNotReady = 3
+	statusFailed   = 4
+	statusTooLarge = 5
+)
+
+// MaxSourceBytes bounds Parse's input. Byte offsets in the tree are u32,
+// and the guest must hold the source, the tree and the blob in 4 GiB.
+const MaxSourceBytes = 256 << 20
+
+var (
+	// ErrParseTimeout is returned when the parse ran out of budget. The
+	// Parser stays usable.
+	ErrParseTimeout = errors.New("parser: parse budget exceeded")
+	// ErrTrap is matched (errors.Is) by a *TrapError.
+	ErrTrap = errors.New("parser: guest trapped")
+	// ErrClosed is returned by a Parser after Close or after a trap.
+	ErrClosed = errors.New("parser: instance closed")
+	// ErrTooLarge is returned for sources over MaxSourceBytes.
+	ErrTooLarge = errors.New("parser: source too large")
+)
+
+// TrapError reports that the guest trapped (e.g. out of memory or stack,
+// or an assertion inside tree-sitter). The instance is discarded.
+type TrapError struct{ cause error }
+
+func (e *TrapError) Error() string { return "parser: guest trapped: " + e.cause.Error() }
+
+// Unwrap returns wazero's error.
+func (e *TrapError) Unwrap() error { return e.cause }
+
+// Is makes errors.Is(err, ErrTrap) true.
+func (e *TrapError) Is(target error) bool { return target == ErrTrap }
+
+// allowedImports is everything the module may import. wasi-libc's stdio
+// (linked in for tree-sitter's debug printing, never called by our
+// wrapper) brings the fd calls; New's configuration gives them no files
+// and discards stdout/stderr, so only the clock is backed by anything real.
+var allowedImports = map[string]bool{
+	"clock_time_get": true,
+	"fd_close":       true,
+	"fd_seek":        true,
+	"fd_write":       true,
+}
+
+var requiredExports = []string{
+	"malloc", "free", "pyws_init", "pyws_parse",
+	"pyws_result_ptr", "pyws_result_len", "pyws_result_free",
+}
+
+// Module is the compiled parser module, shared by its Parsers.
+type Module struct {
+	rt       wazero.Runtime
+	compiled wazero.CompiledModule
+}
+
+// Compile verifies and compiles the embedded parser module in rt. rt must
+// have wasi_snapshot_preview1 instantiated before New is called.
+func Compile(ctx context.Context, rt wazero.Runtime) (*Module, error) {
+	sum := sha256.Sum256(pywasm.ParserWasm)
+	if got := hex.EncodeToString(sum[:]); got != pywasm.ParserSHA256 {
+		return nil, fmt.Errorf("parser: module sha256 %s, recorded %s: rebuild with `make parser`", got, pywasm.ParserSHA256)
+	}
+	compiled, err := rt.CompileModule(ctx, pywasm.ParserWasm)
+	if err != nil {
+		return nil, fmt.Errorf("parser: compile: %w", err)
+	}
+	for _, f := range compiled.ImportedFunctions() {
+		mod, name, _ := f.Import()
+		if mod != "wasi_snapshot_preview1" || !allowedImports[name] {
+			compiled.Close(ctx)
+			return nil, fmt.Errorf("parser: module imports %s.%s, which is not allowed", mod, name)
+		}
+	}
+	exports := compiled.ExportedFunctions()
+	for _, name := range requiredExports {
+		if _, ok := exports[name]; !ok {
+			compiled.Close(ctx)
+			return nil, fmt.Errorf("parser: module does not export %s", name)
+		}
+	}
+	return &Module{rt: rt, compiled: compiled}, nil
+}
+
+// Close releases the compiled module. Parsers must be closed first.
+func (m *Module) Close(ctx context.Context) error { return m.compiled.Close(ctx) }
+
+// Parser is one instance of the parser module. Not safe for concurrent use.
+type Parser struct {
+	mod                              api.Module
+	mem                              api.Memory
+	malloc, free, parse              api.Function
+	resultPtr, resultLen, resultFree api.Function
+	stack                            [3]uint64 // call scratch, avoids an allocation per call
+	closed                           bool
+}
+
+// New instantiates the module and initialises its tree-sitter parser.
+func (m *Module) New(ctx context.Context) (*Parser, error) {
+	cfg := wazero.NewModuleConfig().
+		WithName(""). // anonymous: many instances per runtime
+		WithStartFunctions("_initialize").
+		WithSysNanotime()
+	mod, err := m.rt.InstantiateModule(ctx, m.compiled, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("parser: instantiate: %w", err)
+	}
+	p := &Parser{
+		mod:        mod,
+		mem:        mod.Memory(),
+		malloc:     mod.ExportedFunction("malloc"),
+		free:       mod.ExportedFunction("free"),
+		parse:      mod.ExportedFunction("pyws_parse"),
+		resultPtr:  mod.ExportedFunction("pyws_result_ptr"),
+		resultLen:  mod.ExportedFunction("pyws_result_len"),
+		resultFree: mod.ExportedFunction("pyws_result_free"),
+	}
+	status, err := p.call(ctx, mod.ExportedFunction("pyws_init"))
+	if err != nil {
+		return nil, err
+	}
+	if status != statusOK {
+		p.Close(ctx)
+		return nil, fmt.Errorf("parser: init: guest status %d", status)
+	}
+	return p, nil
+}
+
+// call invokes f with the arguments already in p.stack[:n] and returns
+// its first result. A trap closes the instance.
+func (p *Parser) call(ctx context.Context, f api.Function, args ...uint64) (uint64, error) {
+	copy(p.stack[:], args)
+	if err := f.CallWithStack(ctx, p.stack[:]); err != nil {
+		p.Close(ctx)
+		return 0, &TrapError{cause: err}
+	}
+	return p.stack[0], nil
+}
+
+// Parse parses src and returns the tree blob, a fresh slice the caller
+// owns. budget > 0 bounds the parse's wall time; otherwise the parse is
+// unbounded. A deadline on ctx, if sooner, bounds it too, and the error
+// then matches both ErrParseTimeout and context.DeadlineExceeded. Flattening
+// the finished tree is not bounded by budget, but is linear and small.
+func (p *Parser) Parse(ctx context.Context, src []byte, budget time.Duration) ([]byte, error) {
+	if p.closed {
+		return nil, ErrClosed
+	}
+	if len(src) > MaxSourceBytes {
+		return nil, fmt.Errorf("%w: %d bytes, at most %d", ErrTooLarge, len(src), MaxSourceBytes)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	byDeadline := false
+	if dl, ok := ctx.Deadline(); ok {
+		left := time.Until(dl)
+		if left <= 0 {
+			return nil, context.DeadlineExceeded
+		}
+		if budget <= 0 || left < budget {
+			budget, byDeadline = left, true
+		}
+	}
+	var budgetUS uint64
+	if budget > 0 {
+		budgetUS = uint64(max(budget.Microseconds(), 1))
+	}
+
+	srcPtr, err := p.call(ctx, p.malloc, uint64(max(len(src), 1)))
+	if err != nil {
+		return nil, err
+	}
+	if srcPtr == 0 {
+		return nil, fmt.Errorf("parser: guest out of memory for a %d-byte source", len(src))
+	}
+	if !p.mem.Write(uint32(srcPtr), src) {
+		return nil, fmt.Errorf("parser: guest malloc returned %#x, outside memory", srcPtr)
+	}
+	status, err := p.call(ctx, p.parse, srcPtr, uint64(len(src)), budgetUS)
+	if err != nil {
+		return nil, err
+	}
+	// The source is not needed any more whatever the outcome.
+	if _, err := p.call(ctx, p.free, srcPtr); err != nil {
+		return nil, err
+	}
+	switch status {
+	case statusOK:
+	case statusTimeout:
+		if byDeadline {
+			// The guest's clock may pass the deadline before ctx's timer fires.
+			return nil, fmt.Errorf("%w: %w", ErrParseTimeout, context.DeadlineExceeded)
+		}
+		return nil, ErrParseTimeout
+	case statusNoMemory:
+		return nil, errors.New("parser: guest out of memory building the tree")
+	default:
+		return nil, fmt.Errorf("parser: guest status %d", status)
+	}
+
+	ptr, err := p.call(ctx, p.resultPtr)
+	if err != nil {
+		return nil, err
+	}
+	n, err := p.call(ctx, p.resultLen)
+	if err != nil {
+		return nil, err
+	}
+	view, ok := p.mem.Read(uint32(ptr), uint32(n))
+	if !ok || n > math.MaxInt32 {
+		return nil, fmt.Errorf("parser: guest result [%#x,+%d) outside memory", ptr, n)
+	}
+	blob := make([]byte, len(view))
+	copy(blob, view)
+	if _, err := p.call(ctx, p.resultFree); err != nil {
+		return nil, err
+	}
+	return blob, nil
+}
+
+// MemorySize returns the instance's linear memory size in bytes, its
+// high-water mark; a pool recycles the Parser when it is too large.
+func (p *Parser) MemorySize() uint32 {
+	if p.closed {
+		return 0
+	}
+	return p.mem.Size()
+}
+
+// Close releases the instance. It is safe to call more than once.
+func (p *Parser) Close(ctx context.Context) error {
+	if p.closed {
+		return nil
+	}
+	p.closed = true
+	return p.mod.Close(ctx)
+}

@@ -1,0 +1,120 @@
+package service
+
+import (
+	"context"
+	"encoding/json"
+	"net/url"
+	"path/filepath"
+	"strings"
+
+	"github.com/pyws/pyws/host/fault"
+	"github.com/pyws/pyws/plugin-sdk/abi"
+	"github.com/pyws/pyws/plugin-sdk/textpos"
+)
+
+// sourceFile is a Python file read for an analyzer.
+type sourceFile struct {
+	abs, rel string
+	uri      string
+	text     []byte // UTF-8
+	index    *textpos.Index
+}
+
+// readPython resolves uri and reads it as Python source, refusing
+// non-Python files with INVALID_PYTHON.
+func (s *Session) readPython(uri string, maxBytes int64) (*sourceFile, error) {
+	abs, rel, err := s.ws.ws.ResolveURI(uri)
+	if err != nil {
+		return nil, err
+	}
+	text, _, err := s.ws.ws.ReadSource(abs, maxBytes)
+	if err != nil {
+		return nil, err
+	}
+	if !isPython(abs, text) {
+		return nil, fault.New(fault.InvalidPython, fault.Details{"path": abs},
+			"%s is not a Python file: expected a .py or .pyi file, or a script with a python shebang line", rel)
+	}
+	return &sourceFile{abs: abs, rel: rel, uri: fileURI(abs), text: text, index: textpos.New(text)}, nil
+}
+
+// isPython accepts .py and .pyi files, and extensionless scripts whose
+// shebang names python; text with NUL bytes is never Python source.
+func isPython(path string, text []byte) bool {
+	if strings.IndexByte(string(text), 0) >= 0 {
+		return false
+	}
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".py", ".pyi", ".pyw":
+		return true
+	case "":
+		first, _, _ := strings.Cut(string(text), "\n")
+		return strings.HasPrefix(first, "#!") && strings.Contains(first, "python")
+	}
+	return false
+}
+
+// fileURI renders an absolute path as a file:// URI, percent-encoding what
+// a URI must not carry raw.
+func fileURI(abs string) string {
+	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String()
+}
+
+// checkPosition refuses a line or character outside the file.
+func checkPosition(f *sourceFile, a Args) (int, error) {
+	line, char := a.Int("line"), a.Int("character")
+	if line >= f.index.LineCount() {
+		return 0, fault.New(fault.InvalidPosition, fault.Details{"line": line, "character": char, "lineCount": f.index.LineCount()},
+			"line %d is past the end of %s (%d lines)", line, f.rel, f.index.LineCount())
+	}
+	off, err := f.index.Offset(line, char)
+	if err != nil {
+		return 0, fault.New(fault.InvalidPosition, fault.Details{"line": line, "character": char, "lineLength": f.index.LineLength(line)},
+			"character %d is outside line %d of %s (length %d UTF-16 code units)", char, line, f.rel, f.index.LineLength(line))
+	}
+	return off, nil
+}
+
+// callPlugin sends one file and the arguments to the plugin serving tool.
+func (s *Session) callPlugin(ctx context.Context, tool string, a Args, files ...*sourceFile) (json.RawMessage, error) {
+	argJSON, err := json.Marshal(a)
+	if err != nil {
+		return nil, err
+	}
+	req := &abi.Request{Tool: tool, Arguments: argJSON}
+	for _, f := range files {
+		req.Files = append(req.Files, abi.File{URI: f.uri, Path: filepath.ToSlash(f.rel), Source: f.text})
+	}
+	return s.svc.cfg.Plugins.Call(ctx, tool, req)
+}
+
+// runAnalyzer serves a position tool whose work is entirely a plugin's.
+func runAnalyzer(tool string) func(context.Context, *Session, Args) (any, error) {
+	return func(ctx context.Context, s *Session, a Args) (any, error) {
+		notLoaded := fault.WorkspaceNotLoaded
+		if tool == "rename_symbol" || tool == "get_references" {
+			notLoaded = fault.WorkspaceNotIndexed
+		}
+		if err := s.ws.requireLoaded(notLoaded); err != nil {
+			return nil, err
+		}
+		maxBytes := s.Limits.MaxReadFileBytes
+		if tool == "format_document" {
+			maxBytes = s.Limits.MaxFormatBytes
+		}
+		f, err := s.readPython(a.String("uri"), maxBytes)
+		if err != nil {
+			return nil, err
+		}
+		if a.Has("line") {
+			if _, err := checkPosition(f, a); err != nil {
+				return nil, err
+			}
+		}
+		out, err := s.callPlugin(ctx, tool, a, f)
+		if err != nil {
+			return nil, err
+		}
+		return out, nil
+	}
+}

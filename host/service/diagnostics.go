@@ -1,0 +1,119 @@
+package service
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+
+	"github.com/pyws/pyws/host/fault"
+	"github.com/pyws/pyws/plugin-sdk/abi"
+	"github.com/pyws/pyws/plugin-sdk/textpos"
+)
+
+// DiagnosticsResult is get_diagnostics' result.
+type DiagnosticsResult struct {
+	Diagnostics  []abi.Diagnostic `json:"diagnostics"`
+	ErrorCount   int              `json:"errorCount"`
+	WarningCount int              `json:"warningCount"`
+}
+
+var severityByName = map[string]int{
+	"error": abi.SeverityError, "warning": abi.SeverityWarning,
+	"information": abi.SeverityInformation, "hint": abi.SeverityHint,
+}
+
+func runDiagnostics(ctx context.Context, s *Session, a Args) (any, error) {
+	if err := s.ws.requireLoaded(fault.WorkspaceNotLoaded); err != nil {
+		return nil, err
+	}
+	f, err := s.readPython(a.String("uri"), s.Limits.MaxReadFileBytes)
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.callPlugin(ctx, "get_diagnostics", a, f)
+	if err != nil {
+		return nil, err
+	}
+	diags, err := DecodeDiagnostics(out, f.index)
+	if err != nil {
+		return nil, fault.New(fault.ServerUnavailable, fault.Details{"tool": "get_diagnostics", "reason": err.Error()},
+			"the diagnostics plugin returned an invalid result: %v", err)
+	}
+	res := DiagnosticsResult{Diagnostics: []abi.Diagnostic{}}
+	want := severityByName[a.String("severity")]
+	for _, d := range diags {
+		switch d.Severity {
+		case abi.SeverityError:
+			res.ErrorCount++
+		case abi.SeverityWarning:
+			res.WarningCount++
+		}
+		if want == 0 || d.Severity == want {
+			res.Diagnostics = append(res.Diagnostics, d)
+		}
+	}
+	return res, nil
+}
+
+// maxDiagnostics bounds what a plugin may return for one file.
+const maxDiagnostics = 10000
+
+// DecodeDiagnostics validates a plugin's get_diagnostics result: plugin
+// output is untrusted, so every range must lie in the file, severities must
+// be 1-4 and codes non-empty. Counts are always recomputed by the kernel.
+// The result is sorted by position.
+func DecodeDiagnostics(raw []byte, idx *textpos.Index) ([]abi.Diagnostic, error) {
+	var body struct {
+		Diagnostics []abi.Diagnostic `json:"diagnostics"`
+	}
+	if err := json.Unmarshal(raw, &body); err != nil {
+		return nil, fmt.Errorf("result is not a diagnostics object: %w", err)
+	}
+	if len(body.Diagnostics) > maxDiagnostics {
+		return nil, fmt.Errorf("%d diagnostics exceed the limit of %d", len(body.Diagnostics), maxDiagnostics)
+	}
+	for i := range body.Diagnostics {
+		d := &body.Diagnostics[i]
+		if d.Severity < abi.SeverityError || d.Severity > abi.SeverityHint {
+			return nil, fmt.Errorf("diagnostic %d: severity %d is not 1-4", i, d.Severity)
+		}
+		if d.Code == "" || len(d.Code) > 64 {
+			return nil, fmt.Errorf("diagnostic %d: code must be 1-64 bytes", i)
+		}
+		if len(d.Message) > 4096 {
+			d.Message = d.Message[:4096]
+		}
+		if err := checkRange(d.Range, idx); err != nil {
+			return nil, fmt.Errorf("diagnostic %d: %w", i, err)
+		}
+		if d.Source == "" {
+			d.Source = abi.EngineName
+		}
+	}
+	sort.SliceStable(body.Diagnostics, func(i, j int) bool {
+		a, b := body.Diagnostics[i].Range.Start, body.Diagnostics[j].Range.Start
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Character < b.Character
+	})
+	return body.Diagnostics, nil
+}
+
+// checkRange accepts a range whose ends are positions in the file (ends may
+// sit at a line's end) and whose start is not after its end.
+func checkRange(r abi.Range, idx *textpos.Index) error {
+	start, err := idx.Offset(r.Start.Line, r.Start.Character)
+	if err != nil {
+		return fmt.Errorf("range start %d:%d is outside the file", r.Start.Line, r.Start.Character)
+	}
+	end, err := idx.Offset(r.End.Line, r.End.Character)
+	if err != nil {
+		return fmt.Errorf("range end %d:%d is outside the file", r.End.Line, r.End.Character)
+	}
+	if start > end {
+		return fmt.Errorf("range start is after its end")
+	}
+	return nil
+}

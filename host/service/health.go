@@ -1,0 +1,109 @@
+package service
+
+import (
+	"context"
+	"time"
+
+	"github.com/pyws/pyws/host/metrics"
+)
+
+// Health statuses.
+const (
+	Healthy   = "healthy"
+	Degraded  = "degraded"
+	Unhealthy = "unhealthy"
+)
+
+// HealthReport is health_check's result. Problems, beyond the spec, says
+// in words why the status is not healthy.
+type HealthReport struct {
+	Status    string           `json:"status"`
+	Server    ServerInfo       `json:"server"`
+	Workspace *WorkspaceInfo   `json:"workspace,omitempty"`
+	Metrics   *metrics.Summary `json:"metrics,omitempty"`
+	Problems  []string         `json:"problems,omitempty"`
+}
+
+type ServerInfo struct {
+	Version       string  `json:"version"`
+	Uptime        float64 `json:"uptime"`
+	EngineVersion string  `json:"engineVersion"`
+}
+
+type WorkspaceInfo struct {
+	Loaded           bool    `json:"loaded"`
+	FileCount        int     `json:"fileCount"`
+	PythonVersion    string  `json:"pythonVersion"`
+	IndexingProgress float64 `json:"indexingProgress"`
+}
+
+// runHealth: unhealthy when requests cannot be answered at all (the
+// workspace is gone, or no plugin worker can run); degraded when some are
+// refused (workspace still loading, workers missing, tools without a
+// plugin, maintenance); healthy otherwise.
+func runHealth(ctx context.Context, s *Session, a Args) (any, error) {
+	svc := s.svc
+	r := HealthReport{Status: Healthy, Server: ServerInfo{
+		Version:       svc.cfg.Version,
+		Uptime:        float64(time.Since(svc.started).Milliseconds()) / 1000,
+		EngineVersion: svc.cfg.EngineVersion,
+	}}
+	var unhealthy, degraded []string
+	if s.ws == nil {
+		unhealthy = append(unhealthy, "workspace directory not found")
+	} else if !s.ws.loaded.Load() {
+		degraded = append(degraded, "workspace still loading")
+	}
+	if svc.maintenance.Load() {
+		degraded = append(degraded, "maintenance mode")
+	}
+	if p := svc.cfg.Plugins; p != nil {
+		h := p.Health()
+		switch {
+		case h.WorkersAlive == 0 && h.WorkersWanted > 0:
+			unhealthy = append(unhealthy, "no plugin worker is running: "+h.Problem)
+		case h.Problem != "":
+			degraded = append(degraded, h.Problem)
+		}
+		served := map[string]bool{}
+		for _, t := range p.Tools() {
+			served[t] = true
+		}
+		for _, name := range svc.table.ToolNames() {
+			if op, _ := svc.table.Tool(name); op != nil && isAnalyzerTool(name) && !served[name] {
+				degraded = append(degraded, "no plugin serves "+name)
+			}
+		}
+	}
+	switch {
+	case len(unhealthy) > 0:
+		r.Status = Unhealthy
+	case len(degraded) > 0:
+		r.Status = Degraded
+	}
+	r.Problems = append(unhealthy, degraded...)
+	if a.Bool("includeWorkspace") {
+		wi := &WorkspaceInfo{PythonVersion: svc.cfg.PythonVersion}
+		if s.ws != nil {
+			wi.Loaded = s.ws.loaded.Load()
+			wi.FileCount = int(s.ws.files.Load())
+			if wi.Loaded {
+				wi.IndexingProgress = 100
+			}
+		}
+		r.Workspace = wi
+	}
+	if a.Bool("includeMetrics") {
+		m := svc.cfg.Metrics.Summarize()
+		r.Metrics = &m
+	}
+	return r, nil
+}
+
+func isAnalyzerTool(name string) bool {
+	switch name {
+	case "apply_workspace_edit", "health_check":
+		return false
+	}
+	return true
+}

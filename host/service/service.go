@@ -1,0 +1,181 @@
+// Package service is the kernel's front door: the table of operations and
+// the code that runs them for a caller. It resolves the caller's workspace,
+// confines and reads files through host/workspace, hands analyzer work to
+// the plugin runtime, writes only through host/edits, and enforces the
+// tier's caps on results. The api package calls Run and renders what comes
+// back; it decides nothing about tools.
+package service
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/pyws/pyws/host/edits"
+	"github.com/pyws/pyws/host/fault"
+	"github.com/pyws/pyws/host/metrics"
+	"github.com/pyws/pyws/host/tenants"
+	"github.com/pyws/pyws/host/tiers"
+	"github.com/pyws/pyws/host/workspace"
+	"github.com/pyws/pyws/plugin-sdk/abi"
+)
+
+// Plugins is what the service needs of the plugin runtime.
+type Plugins interface {
+	Call(ctx context.Context, tool string, req *abi.Request) (json.RawMessage, error)
+	Tools() []string
+	Health() PluginHealth
+}
+
+// PluginHealth summarises the runtime for health_check.
+type PluginHealth struct {
+	WorkersWanted int
+	WorkersAlive  int
+	Problem       string // non-empty when something is wrong
+}
+
+// Config wires the service.
+type Config struct {
+	DefaultWorkspace string // used by keys without a workspace of their own
+	Plugins          Plugins
+	Edits            *edits.Engine
+	Metrics          *metrics.Recorder
+	Logger           *slog.Logger
+	Version          string
+	EngineVersion    string
+	PythonVersion    string
+}
+
+// Service runs operations. It is safe for concurrent use.
+type Service struct {
+	cfg     Config
+	table   *Table
+	started time.Time
+
+	mu          sync.Mutex
+	workspaces  map[string]*workspaceState
+	maintenance atomic.Bool
+}
+
+// New returns a service over cfg.
+func New(cfg Config) *Service {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.Metrics == nil {
+		cfg.Metrics = metrics.New()
+	}
+	return &Service{cfg: cfg, table: NewTable(Operations()), started: time.Now(), workspaces: map[string]*workspaceState{}}
+}
+
+// Table returns the operation table.
+func (s *Service) Table() *Table { return s.table }
+
+// Metrics returns the recorder.
+func (s *Service) Metrics() *metrics.Recorder { return s.cfg.Metrics }
+
+// Observe records a finished request.
+func (s *Service) Observe(op, code string, d time.Duration) { s.cfg.Metrics.Observe(op, code, d) }
+
+// SetMaintenance switches maintenance mode: every operation but
+// health_check answers MAINTENANCE_MODE.
+func (s *Service) SetMaintenance(on bool) { s.maintenance.Store(on) }
+
+// Session is one caller's view: their key, tier limits and workspace.
+type Session struct {
+	Key    *tenants.Key
+	Limits tiers.Limits
+	svc    *Service
+	ws     *workspaceState
+}
+
+// Run executes op for the caller holding key.
+func (s *Service) Run(ctx context.Context, key *tenants.Key, op *Operation, args Args) (any, error) {
+	if s.maintenance.Load() && op.Name != "health_check" {
+		return nil, fault.New(fault.MaintenanceMode, nil, "the server is under maintenance; retry later")
+	}
+	sess := &Session{Key: key, Limits: tiers.For(key.Tier), svc: s}
+	root := key.Workspace
+	if root == "" {
+		root = s.cfg.DefaultWorkspace
+	}
+	ws, err := s.workspace(root)
+	if err != nil && op.Name != "health_check" {
+		return nil, err
+	}
+	sess.ws = ws
+	return op.Run(ctx, sess, args)
+}
+
+// workspaceState is one served workspace and its loading progress.
+type workspaceState struct {
+	root   string
+	ws     *workspace.Workspace
+	loaded atomic.Bool
+	files  atomic.Int64
+	err    error
+}
+
+// workspace returns the state of root, opening it (and starting its
+// initial load) on first use. A workspace that vanished is reopened on the
+// next request rather than cached as broken.
+func (s *Service) workspace(root string) (*workspaceState, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if st, ok := s.workspaces[root]; ok {
+		if _, err := os.Stat(st.ws.Root()); err == nil {
+			return st, nil
+		}
+		st.ws.Close()
+		delete(s.workspaces, root)
+	}
+	ws, err := workspace.Open(root)
+	if err != nil {
+		return nil, err
+	}
+	st := &workspaceState{root: root, ws: ws}
+	if err := ws.Watch(); err != nil {
+		s.cfg.Logger.Warn("workspace watch unavailable; changes are seen through directory checks", "root", root, "err", err)
+	}
+	ws.Subscribe(func([]string) { go st.load(s.cfg.Logger) })
+	s.workspaces[root] = st
+	go st.load(s.cfg.Logger)
+	return st, nil
+}
+
+// Preload opens root and starts loading it before the first request.
+func (s *Service) Preload(root string) error {
+	_, err := s.workspace(root)
+	return err
+}
+
+func (st *workspaceState) load(log *slog.Logger) {
+	files, err := st.ws.PythonFiles(context.Background())
+	if err != nil {
+		log.Warn("workspace load failed", "root", st.root, "err", err)
+		return
+	}
+	st.files.Store(int64(len(files)))
+	st.loaded.Store(true)
+}
+
+// requireLoaded refuses analysis while the first load is running.
+func (st *workspaceState) requireLoaded(code string) error {
+	if st.loaded.Load() {
+		return nil
+	}
+	return fault.New(code, fault.Details{"indexingProgress": 0}, "the workspace is still loading; retry shortly (see health_check indexingProgress)")
+}
+
+// Close stops watchers.
+func (s *Service) Close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, st := range s.workspaces {
+		st.ws.Close()
+	}
+}

@@ -1,0 +1,269 @@
+package tree
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"sync/atomic"
+)
+
+// ErrInvalid is wrapped by every error Decode returns.
+var ErrInvalid = errors.New("tree blob invalid")
+
+// language holds the symbol and field tables. They depend only on the
+// parser module, so consecutive blobs usually carry identical tables and
+// Decode reuses the last one parsed instead of allocating ~300 strings.
+type language struct {
+	raw      []byte // the tables' bytes as found in the blob, for reuse checks
+	kinds    []string
+	symFlags []uint8
+	fields   []string // index = field id; fields[0] == ""
+}
+
+var lastLanguage atomic.Pointer[language]
+
+type node struct {
+	symbol uint16
+	field  uint8
+	flags  uint8
+	start  uint32
+	end    uint32
+	size   uint32
+}
+
+// Tree is a decoded syntax tree over its source.
+type Tree struct {
+	src    []byte
+	lang   *language
+	nodes  []node
+	parent []int32 // parent[i] is the index of i's parent, -1 for the root
+}
+
+func invalid(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrInvalid, fmt.Sprintf(format, args...))
+}
+
+// reader consumes a blob front to back; every read is bounds-checked.
+type reader struct {
+	b   []byte
+	off int
+}
+
+func (r *reader) need(n int) bool { return n >= 0 && len(r.b)-r.off >= n }
+
+func (r *reader) u16() (uint16, bool) {
+	if !r.need(2) {
+		return 0, false
+	}
+	v := binary.LittleEndian.Uint16(r.b[r.off:])
+	r.off += 2
+	return v, true
+}
+
+func (r *reader) u32() (uint32, bool) {
+	if !r.need(4) {
+		return 0, false
+	}
+	v := binary.LittleEndian.Uint32(r.b[r.off:])
+	r.off += 4
+	return v, true
+}
+
+func (r *reader) bytes(n int) ([]byte, bool) {
+	if !r.need(n) {
+		return nil, false
+	}
+	v := r.b[r.off : r.off+n]
+	r.off += n
+	return v, true
+}
+
+// Decode validates blob as a tree over source and returns it. The Tree
+// keeps a reference to source (not to blob); do not mutate source.
+func Decode(blob, source []byte) (*Tree, error) {
+	r := &reader{b: blob}
+	magic, ok := r.bytes(4)
+	if !ok || string(magic) != Magic {
+		return nil, invalid("no %q magic", Magic)
+	}
+	version, ok := r.u32()
+	if !ok {
+		return nil, invalid("truncated header")
+	}
+	if version != Version {
+		return nil, invalid("layout version %d, this decoder reads %d: rebuild the plugin against the host's plugin-sdk", version, Version)
+	}
+	srcLen, ok := r.u32()
+	if !ok {
+		return nil, invalid("truncated header")
+	}
+	if uint64(srcLen) != uint64(len(source)) {
+		return nil, invalid("blob is for a %d-byte source, got %d bytes", srcLen, len(source))
+	}
+
+	lang, err := decodeLanguage(r)
+	if err != nil {
+		return nil, err
+	}
+
+	count, ok := r.u32()
+	if !ok {
+		return nil, invalid("truncated node count")
+	}
+	rest := len(r.b) - r.off
+	// Compare before multiplying: count is untrusted.
+	if count == 0 || uint64(count) != uint64(rest/NodeSize) || rest%NodeSize != 0 {
+		return nil, invalid("node count %d does not match %d bytes of records", count, rest)
+	}
+	t := &Tree{
+		src:    source,
+		lang:   lang,
+		nodes:  make([]node, count),
+		parent: make([]int32, count),
+	}
+	if err := t.decodeNodes(r.b[r.off:]); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+func decodeLanguage(r *reader) (*language, error) {
+	start := r.off
+	nsym, ok := r.u32()
+	if !ok {
+		return nil, invalid("truncated symbol table")
+	}
+	if nsym > MaxSymbols {
+		return nil, invalid("%d symbols, at most %d", nsym, MaxSymbols)
+	}
+	// Walk the tables once without allocating to find their extent.
+	for i := uint32(0); i < nsym; i++ {
+		n, ok := r.u16()
+		if !ok || !r.need(int(n)+1) {
+			return nil, invalid("truncated symbol %d", i)
+		}
+		r.off += int(n) + 1
+	}
+	nfield, ok := r.u32()
+	if !ok {
+		return nil, invalid("truncated field table")
+	}
+	if nfield > MaxFields {
+		return nil, invalid("%d fields, at most %d", nfield, MaxFields)
+	}
+	for i := uint32(0); i < nfield; i++ {
+		n, ok := r.u16()
+		if !ok || !r.need(int(n)) {
+			return nil, invalid("truncated field %d", i+1)
+		}
+		r.off += int(n)
+	}
+	raw := r.b[start:r.off]
+	if l := lastLanguage.Load(); l != nil && bytes.Equal(l.raw, raw) {
+		return l, nil
+	}
+
+	// Second pass: the extent is known to be in bounds.
+	l := &language{
+		raw:      bytes.Clone(raw),
+		kinds:    make([]string, nsym),
+		symFlags: make([]uint8, nsym),
+		fields:   make([]string, nfield+1),
+	}
+	p := 4
+	for i := range l.kinds {
+		n := int(binary.LittleEndian.Uint16(raw[p:]))
+		l.kinds[i] = string(raw[p+2 : p+2+n])
+		l.symFlags[i] = raw[p+2+n]
+		p += 3 + n
+	}
+	p += 4
+	for i := 1; i < len(l.fields); i++ {
+		n := int(binary.LittleEndian.Uint16(raw[p:]))
+		l.fields[i] = string(raw[p+2 : p+2+n])
+		p += 2 + n
+	}
+	lastLanguage.Store(l)
+	return l, nil
+}
+
+// decodeNodes fills t.nodes and t.parent from the records in b, checking
+// ids, flags, subtree nesting and byte-range nesting in one pass.
+func (t *Tree) decodeNodes(b []byte) error {
+	nsym := uint32(len(t.lang.kinds))
+	nfield := uint8(len(t.lang.fields) - 1)
+	srcLen := uint32(len(t.src))
+	total := uint32(len(t.nodes))
+
+	// open holds the ancestors of the current record; lastEnd[k] is the end
+	// byte of open[k]'s latest child, so siblings can be checked for order.
+	// Both grow with depth, which the record count bounds.
+	var open []uint32
+	var lastEnd []uint32
+	for i := uint32(0); i < total; i++ {
+		rec := b[int(i)*NodeSize : int(i+1)*NodeSize]
+		n := node{
+			symbol: binary.LittleEndian.Uint16(rec[OffsetSymbol:]),
+			field:  rec[OffsetField],
+			flags:  rec[OffsetFlags],
+			start:  binary.LittleEndian.Uint32(rec[OffsetStart:]),
+			end:    binary.LittleEndian.Uint32(rec[OffsetEnd:]),
+			size:   binary.LittleEndian.Uint32(rec[OffsetSize:]),
+		}
+		isErr := n.symbol == ErrorSymbol
+		switch {
+		case !isErr && uint32(n.symbol) >= nsym:
+			return invalid("node %d: symbol %d of %d", i, n.symbol, nsym)
+		case isErr != (n.flags&FlagError != 0):
+			return invalid("node %d: error flag disagrees with symbol %d", i, n.symbol)
+		case n.field > nfield:
+			return invalid("node %d: field %d of %d", i, n.field, nfield)
+		case n.start > n.end || n.end > srcLen:
+			return invalid("node %d: byte range [%d,%d) outside source of %d bytes", i, n.start, n.end, srcLen)
+		case n.size == 0 || n.size > total-i:
+			return invalid("node %d: subtree size %d overruns %d records", i, n.size, total)
+		}
+
+		if i == 0 {
+			if n.size != total {
+				return invalid("root subtree size %d, want %d", n.size, total)
+			}
+			if n.field != 0 {
+				return invalid("root has field %d", n.field)
+			}
+			t.parent[0] = -1
+		} else {
+			// Close ancestors whose subtree ends before i. The root's spans
+			// everything, so open never empties.
+			for {
+				top := open[len(open)-1]
+				if top+t.nodes[top].size > i {
+					break
+				}
+				open = open[:len(open)-1]
+				lastEnd = lastEnd[:len(lastEnd)-1]
+			}
+			k := len(open) - 1
+			p := open[k]
+			pn := &t.nodes[p]
+			if i+n.size > p+pn.size {
+				return invalid("node %d: subtree size %d overruns parent %d", i, n.size, p)
+			}
+			if n.start < pn.start || n.end > pn.end {
+				return invalid("node %d: byte range [%d,%d) outside parent %d [%d,%d)", i, n.start, n.end, p, pn.start, pn.end)
+			}
+			if n.start < lastEnd[k] {
+				return invalid("node %d: starts at %d, before its previous sibling ends at %d", i, n.start, lastEnd[k])
+			}
+			lastEnd[k] = n.end
+			t.parent[i] = int32(p)
+		}
+		t.nodes[i] = n
+		if n.size > 1 {
+			open = append(open, i)
+			lastEnd = append(lastEnd, n.start)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,290 @@
+// pyws_parser.c: the only C code of our own in the parser module. It owns
+// one TSParser for tree-sitter-python, parses a UTF-8 buffer within a time
+// budget, and serialises the tree as the flat preorder blob described in
+// TREE_LAYOUT.md (decoded by plugin-sdk/tree). The same file also compiles
+// natively (host/parser's cgo benchmark under a build tag), so the wasm
+// specifics are behind __wasm__.
+//
+// Calling sequence (host/parser): pyws_init once; per parse: malloc the
+// source, pyws_parse, read pyws_result_ptr/len, pyws_result_free, free.
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "tree_sitter/api.h"
+
+#ifdef __wasm__
+#define PYWS_EXPORT(name) __attribute__((export_name(name)))
+#else
+#define PYWS_EXPORT(name)
+#endif
+
+const TSLanguage *tree_sitter_python(void);
+
+// Status codes returned by pyws_init and pyws_parse. Mirrored in
+// host/parser; values are part of the module's contract.
+enum {
+  PYWS_OK = 0,
+  PYWS_TIMEOUT = 1,    // the budget ran out; the parser was reset
+  PYWS_NO_MEMORY = 2,  // malloc failed while building the blob
+  PYWS_NOT_READY = 3,  // pyws_init was not called or failed
+  PYWS_FAILED = 4,     // tree-sitter returned no tree for another reason
+  PYWS_TOO_LARGE = 5,  // the grammar does not fit the layout's integer widths
+};
+
+#define LAYOUT_VERSION 1u
+#define NODE_SIZE 16u
+
+// Node flag bits (layout.go: FlagNamed...).
+#define F_NAMED 1u
+#define F_EXTRA 2u
+#define F_ERROR 4u
+#define F_MISSING 8u
+#define F_HAS_ERROR 16u
+
+// Symbol flag bits (layout.go: SymbolNamed...).
+#define S_NAMED 1u
+#define S_VISIBLE 2u
+#define S_SUPERTYPE 4u
+
+static TSParser *parser;
+static uint8_t *prefix;       // header + symbol table + field table: fixed per language
+static uint32_t prefix_len;
+static uint8_t *result;
+static uint32_t result_len;
+static uint32_t *stack;       // indexes of the open nodes during the walk
+static uint32_t stack_cap;
+
+static inline void put16(uint8_t *p, uint32_t v) {
+  p[0] = (uint8_t)v;
+  p[1] = (uint8_t)(v >> 8);
+}
+
+static inline void put32(uint8_t *p, uint32_t v) {
+  p[0] = (uint8_t)v;
+  p[1] = (uint8_t)(v >> 8);
+  p[2] = (uint8_t)(v >> 16);
+  p[3] = (uint8_t)(v >> 24);
+}
+
+// build_prefix writes everything that precedes the node count. It depends
+// only on the language, so it is built once and copied into each blob.
+static int build_prefix(const TSLanguage *lang) {
+  uint32_t nsym = ts_language_symbol_count(lang);
+  uint32_t nfield = ts_language_field_count(lang);
+  // Symbol 0xFFFF is ERROR and field ids are one byte.
+  if (nsym >= 0xFFFFu || nfield > 0xFFu) return PYWS_TOO_LARGE;
+
+  uint32_t n = 12 + 4 + 4;  // header, symbol count, field count
+  for (uint32_t i = 0; i < nsym; i++) {
+    const char *name = ts_language_symbol_name(lang, (TSSymbol)i);
+    n += 3 + (uint32_t)strlen(name ? name : "");
+  }
+  for (uint32_t i = 1; i <= nfield; i++) {
+    const char *name = ts_language_field_name_for_id(lang, (TSFieldId)i);
+    n += 2 + (uint32_t)strlen(name ? name : "");
+  }
+  uint8_t *p = malloc(n);
+  if (!p) return PYWS_NO_MEMORY;
+  prefix = p;
+  prefix_len = n;
+
+  memcpy(p, "PYWT", 4);
+  put32(p + 4, LAYOUT_VERSION);
+  put32(p + 8, 0);  // source length, set per blob
+  p += 12;
+  put32(p, nsym);
+  p += 4;
+  for (uint32_t i = 0; i < nsym; i++) {
+    const char *name = ts_language_symbol_name(lang, (TSSymbol)i);
+    uint32_t len = (uint32_t)strlen(name ? name : "");
+    uint8_t flags = 0;
+    switch (ts_language_symbol_type(lang, (TSSymbol)i)) {
+      case TSSymbolTypeRegular: flags = S_NAMED | S_VISIBLE; break;
+      case TSSymbolTypeAnonymous: flags = S_VISIBLE; break;
+      case TSSymbolTypeSupertype: flags = S_NAMED | S_SUPERTYPE; break;
+      case TSSymbolTypeAuxiliary: flags = 0; break;
+    }
+    put16(p, len);
+    memcpy(p + 2, name, len);
+    p[2 + len] = flags;
+    p += 3 + len;
+  }
+  put32(p, nfield);
+  p += 4;
+  for (uint32_t i = 1; i <= nfield; i++) {
+    const char *name = ts_language_field_name_for_id(lang, (TSFieldId)i);
+    uint32_t len = (uint32_t)strlen(name ? name : "");
+    put16(p, len);
+    memcpy(p + 2, name, len);
+    p += 2 + len;
+  }
+  return PYWS_OK;
+}
+
+// pyws_init creates the parser. Idempotent.
+PYWS_EXPORT("pyws_init")
+int32_t pyws_init(void) {
+  if (parser) return PYWS_OK;
+  const TSLanguage *lang = tree_sitter_python();
+  int rc = build_prefix(lang);
+  if (rc != PYWS_OK) return rc;
+  TSParser *p = ts_parser_new();
+  if (!ts_parser_set_language(p, lang)) {
+    ts_parser_delete(p);
+    return PYWS_FAILED;
+  }
+  parser = p;
+  return PYWS_OK;
+}
+
+static uint64_t now_us(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+// Called by tree-sitter every 100 parse operations; returning true cancels.
+static bool over_budget(TSParseState *state) {
+  uint64_t deadline = *(const uint64_t *)state->payload;
+  return now_us() > deadline;
+}
+
+typedef struct {
+  const char *src;
+  uint32_t len;
+} source;
+
+static const char *read_source(void *payload, uint32_t byte, TSPoint point, uint32_t *read) {
+  (void)point;
+  const source *s = payload;
+  if (byte >= s->len) {
+    *read = 0;
+    return "";
+  }
+  *read = s->len - byte;
+  return s->src + byte;
+}
+
+static void put_node(uint8_t *p, TSNode n, TSFieldId field) {
+  uint8_t flags = 0;
+  if (ts_node_is_named(n)) flags |= F_NAMED;
+  if (ts_node_is_extra(n)) flags |= F_EXTRA;
+  if (ts_node_is_error(n)) flags |= F_ERROR;
+  if (ts_node_is_missing(n)) flags |= F_MISSING;
+  if (ts_node_has_error(n)) flags |= F_HAS_ERROR;
+  put16(p, ts_node_symbol(n));
+  p[2] = (uint8_t)field;
+  p[3] = flags;
+  put32(p + 4, ts_node_start_byte(n));
+  put32(p + 8, ts_node_end_byte(n));
+  put32(p + 12, 1);  // subtree size; patched when the node is closed
+}
+
+static inline void close_node(uint8_t *nodes, uint32_t index, uint32_t count) {
+  put32(nodes + (size_t)index * NODE_SIZE + 12, count - index);
+}
+
+// flatten writes the blob for tree into result/result_len.
+static int flatten(TSTree *tree, uint32_t source_len) {
+  TSNode root = ts_tree_root_node(tree);
+  uint32_t total = ts_node_descendant_count(root);
+  size_t size = (size_t)prefix_len + 4 + (size_t)total * NODE_SIZE;
+  uint8_t *buf = malloc(size);
+  if (!buf) return PYWS_NO_MEMORY;
+  memcpy(buf, prefix, prefix_len);
+  put32(buf + 8, source_len);
+  put32(buf + prefix_len, total);
+  uint8_t *nodes = buf + prefix_len + 4;
+
+  TSTreeCursor c = ts_tree_cursor_new(root);
+  uint32_t count = 0, depth = 0;
+  int rc = PYWS_OK;
+  put_node(nodes, root, 0);
+  count = 1;
+  stack[0] = 0;
+  for (;;) {
+    if (ts_tree_cursor_goto_first_child(&c)) {
+      if (++depth == stack_cap) {
+        uint32_t *s = realloc(stack, sizeof *stack * stack_cap * 2);
+        if (!s) { rc = PYWS_NO_MEMORY; break; }
+        stack = s;
+        stack_cap *= 2;
+      }
+    } else {
+      // A leaf, or a node whose children are done: close nodes until one
+      // has a next sibling.
+      for (;;) {
+        close_node(nodes, stack[depth], count);
+        if (ts_tree_cursor_goto_next_sibling(&c)) break;
+        if (depth == 0 || !ts_tree_cursor_goto_parent(&c)) goto done;
+        depth--;
+      }
+    }
+    // Defensive: the walk must visit exactly the visible descendants.
+    if (count == total) { rc = PYWS_FAILED; break; }
+    stack[depth] = count;
+    put_node(nodes + (size_t)count * NODE_SIZE, ts_tree_cursor_current_node(&c),
+             ts_tree_cursor_current_field_id(&c));
+    count++;
+  }
+done:
+  ts_tree_cursor_delete(&c);
+  if (rc == PYWS_OK && count != total) rc = PYWS_FAILED;
+  if (rc != PYWS_OK) {
+    free(buf);
+    return rc;
+  }
+  result = buf;
+  result_len = (uint32_t)size;
+  return PYWS_OK;
+}
+
+// pyws_result_free releases the last blob. pyws_parse calls it too, so a
+// host that forgets leaks at most one blob.
+PYWS_EXPORT("pyws_result_free")
+void pyws_result_free(void) {
+  free(result);
+  result = NULL;
+  result_len = 0;
+}
+
+PYWS_EXPORT("pyws_result_ptr")
+uint32_t pyws_result_ptr(void) { return (uint32_t)(uintptr_t)result; }
+
+PYWS_EXPORT("pyws_result_len")
+uint32_t pyws_result_len(void) { return result_len; }
+
+// pyws_parse parses src[0:len]. budget_us > 0 bounds the parse in
+// microseconds of the monotonic clock; 0 means unbounded. On PYWS_OK the
+// blob is at pyws_result_ptr() for pyws_result_len() bytes.
+PYWS_EXPORT("pyws_parse")
+int32_t pyws_parse(const char *src, uint32_t len, uint64_t budget_us) {
+  pyws_result_free();
+  if (!parser) return PYWS_NOT_READY;
+  if (!stack) {
+    stack_cap = 256;
+    stack = malloc(sizeof *stack * stack_cap);
+    if (!stack) return PYWS_NO_MEMORY;
+  }
+  source s = {src, len};
+  TSInput input = {&s, read_source, TSInputEncodingUTF8, NULL};
+  uint64_t deadline = 0;
+  TSParseOptions opts = {&deadline, NULL};
+  if (budget_us > 0) {
+    deadline = now_us() + budget_us;
+    opts.progress_callback = over_budget;
+  }
+  TSTree *tree = ts_parser_parse_with_options(parser, NULL, input, opts);
+  if (!tree) {
+    // Without a reset the next call would resume this parse.
+    ts_parser_reset(parser);
+    return budget_us > 0 && now_us() > deadline ? PYWS_TIMEOUT : PYWS_FAILED;
+  }
+  int rc = flatten(tree, len);
+  ts_tree_delete(tree);
+  return rc;
+}
