@@ -11,7 +11,7 @@ import (
 // OpenAPIDocument renders the operation table as an OpenAPI 3.1 document,
 // so the served document and docs/openapi.json can never drift from what
 // the router accepts.
-func OpenAPIDocument(t *service.Table, version string) []byte {
+func OpenAPIDocument(t *service.Table) []byte {
 	paths := map[string]any{}
 	addOp := func(path, method string, op map[string]any) {
 		item, _ := paths[path].(map[string]any)
@@ -100,7 +100,7 @@ func OpenAPIDocument(t *service.Table, version string) []byte {
 	})
 	doc := map[string]any{
 		"openapi": "3.1.0",
-		"info": map[string]any{"title": "pyws", "version": version,
+		"info": map[string]any{"title": "pyws", "version": "v1",
 			"description": "Python workspace code intelligence. Generated from the operation table; see docs/api.md."},
 		"paths": paths,
 		"components": map[string]any{

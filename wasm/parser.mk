@@ -67,3 +67,14 @@ parser-check:
 	if [ "$$got" != "$$want" ]; then \
 		echo "parser-check: rebuilt parser.wasm has sha256 $$got, committed $(PARSER_SHA) says $$want" >&2; exit 1; \
 	fi && echo "parser-check: ok ($$got)"
+
+# parser-native: the same C code built natively through cgo (build tag
+# pyws_native), to benchmark wasm against native and to check that both
+# produce identical blobs over the local stdlib. Needs a C compiler.
+.PHONY: parser-native
+parser-native:
+	set -e; \
+	core=$(call parser_moddir,$(PARSER_TS_CORE_MOD),$(PARSER_TS_CORE_SUM)); \
+	py=$(call parser_moddir,$(PARSER_TS_PYTHON_MOD),$(PARSER_TS_PYTHON_SUM)); \
+	CGO_ENABLED=1 CGO_CFLAGS="-I$$(dirname $$core) -I$$core/include -I$$core/src" \
+	go test -tags pyws_native -run TestNativeMatchesWasm -bench 'BenchmarkParse(Wasm|Native)$$' -benchtime 5x ./host/parser/

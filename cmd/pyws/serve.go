@@ -113,7 +113,7 @@ func serve(args []string) error {
 	rec := metrics.New()
 	svc := service.New(service.Config{
 		DefaultWorkspace: root,
-		Plugins:          pluginRuntime{rt},
+		Plugins:          pluginRuntime{rt: rt, wanted: *workers},
 		Edits:            engine,
 		Metrics:          rec,
 		Logger:           logger,
@@ -130,7 +130,7 @@ func serve(args []string) error {
 		Keys:    keys,
 		Logger:  logger,
 		Metrics: promhttp.HandlerFor(rec.Registry, promhttp.HandlerOpts{}),
-		OpenAPI: api.OpenAPIDocument(svc.Table(), version),
+		OpenAPI: api.OpenAPIDocument(svc.Table()),
 	})
 	errc := make(chan error, 1)
 	go func() { errc <- app.Listen(*addr) }()

@@ -90,10 +90,12 @@ func TestApplyRefused(t *testing.T) {
 			want:    []string{"hard links"},
 		},
 		{
-			name:    "line past the end",
-			changes: func(root string) map[string][]abi.TextEdit { return m(uriOf(root, "a.py"), ins(0, 0, "a"), ins(4, 0, "x")) },
-			code:    fault.InvalidRange,
-			want:    []string{"a.py", "edit 1", "start line 4", "4 lines"},
+			name: "line past the end",
+			changes: func(root string) map[string][]abi.TextEdit {
+				return m(uriOf(root, "a.py"), ins(0, 0, "a"), ins(4, 0, "x"))
+			},
+			code: fault.InvalidRange,
+			want: []string{"a.py", "edit 1", "start line 4", "4 lines"},
 		},
 		{
 			name:    "character past the end of the line",
@@ -136,21 +138,25 @@ func TestApplyRefused(t *testing.T) {
 			want: []string{"edits 1 and 2 overlap"},
 		},
 		{
-			name:    "same range replaced twice",
-			changes: func(root string) map[string][]abi.TextEdit { return m(uriOf(root, "a.py"), ed(1, 0, 1, 1, "a"), ed(1, 0, 1, 1, "b")) },
-			code:    fault.ConflictingEdits,
+			name: "same range replaced twice",
+			changes: func(root string) map[string][]abi.TextEdit {
+				return m(uriOf(root, "a.py"), ed(1, 0, 1, 1, "a"), ed(1, 0, 1, 1, "b"))
+			},
+			code: fault.ConflictingEdits,
 		},
 		{
-			name:    "insertion strictly inside a replacement",
-			changes: func(root string) map[string][]abi.TextEdit { return m(uriOf(root, "a.py"), ed(0, 0, 0, 6, "from"), ins(0, 3, "x")) },
-			code:    fault.ConflictingEdits,
-			want:    []string{"edits 0 and 1"},
+			name: "insertion strictly inside a replacement",
+			changes: func(root string) map[string][]abi.TextEdit {
+				return m(uriOf(root, "a.py"), ed(0, 0, 0, 6, "from"), ins(0, 3, "x"))
+			},
+			code: fault.ConflictingEdits,
+			want: []string{"edits 0 and 1"},
 		},
 		{
 			name: "two URIs for one file",
 			changes: func(root string) map[string][]abi.TextEdit {
 				return map[string][]abi.TextEdit{
-					uriOf(root, "a.py"):                {ins(0, 0, "a")},
+					uriOf(root, "a.py"):                 {ins(0, 0, "a")},
 					"file://" + root + "/./sub/../a.py": {ins(1, 0, "b")},
 				}
 			},
@@ -167,11 +173,13 @@ func TestApplyRefused(t *testing.T) {
 			want:   []string{"2 files", "limit is 1"},
 		},
 		{
-			name:    "too many edits in a file",
-			changes: func(root string) map[string][]abi.TextEdit { return m(uriOf(root, "a.py"), ins(0, 0, "a"), ins(1, 0, "b"), ins(2, 0, "c")) },
-			limits:  Limits{MaxEditsPerFile: 2},
-			code:    fault.InvalidParameter,
-			want:    []string{"3 edits", "limit is 2"},
+			name: "too many edits in a file",
+			changes: func(root string) map[string][]abi.TextEdit {
+				return m(uriOf(root, "a.py"), ins(0, 0, "a"), ins(1, 0, "b"), ins(2, 0, "c"))
+			},
+			limits: Limits{MaxEditsPerFile: 2},
+			code:   fault.InvalidParameter,
+			want:   []string{"3 edits", "limit is 2"},
 		},
 		{
 			name:    "newText not UTF-8",

@@ -73,12 +73,13 @@
 //
 // stateDir (outside any workspace) holds journal/ and locks/. With the file
 // locks held and all new contents computed:
-//  1. Write journal/<id>.journal.tmp: a header with the SHA-256 of the body,
-//     then the body (for each file: path, temporary name, mode, owner,
+//  1. Write journal/<id>.journal.new: a header with the SHA-256 of the
+//     body, then the body (for each file: path, temporary name, mode, owner,
 //     SHA-256 of the old and of the new content, and the new content).
-//     fsync it and the journal directory. The apply holds flock on this
-//     file until it finishes: that is how recovery tells a live journal from
-//     one left by a dead process.
+//     The apply holds flock on this file until it finishes: that is how
+//     recovery tells a live journal from one left by a dead process. fsync
+//     it, rename it to <id>.journal.tmp (so recovery only ever sees it
+//     flocked) and fsync the journal directory.
 //  2. Write each new content to its temporary file beside the target
 //     (".<name>.pyws-<id>.tmp", same directory, same owner and mode), fsync.
 //  3. Commit: rename the journal to journal/<id>.journal, fsync the
@@ -87,18 +88,24 @@
 //     directory.
 //  5. Remove the journal and fsync the journal directory.
 //
-// Recovery (in Open, and before every Apply for journals whose owner is
-// gone) takes each unlocked journal in id order. An uncommitted one
-// (.journal.tmp, or a committed one whose checksum does not verify) was
-// never acted on: its temporary files are removed and it is discarded (a
-// committed journal that fails its checksum is kept as .corrupt and
-// reported). A committed journal is rolled forward under the file locks:
-// a file whose content is already the new content is left; one whose
-// content is still the old content is rewritten (temp + rename); a file
-// that is neither, or is missing, was changed by someone after the crash
-// and is left alone and reported (overwriting it would lose that change).
-// This makes recovery idempotent and safe to repeat. An I/O failure after
-// commit (step 4) leaves the journal in place for the next recovery.
+// Recovery (in Open, and before every Apply) takes each journal that no
+// live apply holds flocked, in id order:
+//   - .journal.tmp (not committed): nothing in the workspace was touched;
+//     its temporary files are removed and it is discarded.
+//   - .journal (committed): rolled forward under the file locks. A file
+//     whose content is already the new content is left; one whose content
+//     is still the old content is rewritten (temp + rename); a file that is
+//     neither, or is missing, was changed by someone after the crash and is
+//     left alone and reported (overwriting it would lose that change). So
+//     recovery is idempotent and safe to repeat.
+//   - .journal whose checksum fails (storage corruption): it cannot be
+//     trusted, so it is renamed .corrupt and reported; files are untouched.
+//   - .journal.new older than ten minutes: its apply died before writing
+//     anything else; removed.
+//
+// Engine.Recovered reports what was done. An I/O failure after commit
+// (step 4) leaves the journal in place for the next recovery, and Apply
+// says so in its error.
 //
 // # Concurrency
 //

@@ -122,10 +122,14 @@ func (e *Engine) write(files []*file) (err error) {
 		return err
 	}
 
-	// 1. Uncommitted journal, flocked for as long as this apply runs.
+	// 1. Uncommitted journal, flocked for as long as this apply runs. It is
+	// written under a name recovery leaves alone (.journal.new) and renamed
+	// to .journal.tmp once flocked, so recovery never mistakes a journal
+	// being born for an orphan.
+	newPath := filepath.Join(e.journalDir, id+".journal.new")
 	tmpPath := filepath.Join(e.journalDir, id+".journal.tmp")
 	finalPath := filepath.Join(e.journalDir, id+".journal")
-	jf, err := os.OpenFile(tmpPath, os.O_RDWR|os.O_CREATE|os.O_EXCL|syscall.O_CLOEXEC, 0o600)
+	jf, err := os.OpenFile(newPath, os.O_RDWR|os.O_CREATE|os.O_EXCL|syscall.O_CLOEXEC, 0o600)
 	if err != nil {
 		return fmt.Errorf("edits: journal: %w", err)
 	}
@@ -138,6 +142,7 @@ func (e *Engine) write(files []*file) (err error) {
 					os.Remove(f.temp)
 				}
 			}
+			os.Remove(newPath)
 			os.Remove(tmpPath)
 		}
 	}()
@@ -148,6 +153,9 @@ func (e *Engine) write(files []*file) (err error) {
 		return fmt.Errorf("edits: journal: %w", err)
 	}
 	if err := e.fsync(jf); err != nil {
+		return fmt.Errorf("edits: journal: %w", err)
+	}
+	if err := os.Rename(newPath, tmpPath); err != nil {
 		return fmt.Errorf("edits: journal: %w", err)
 	}
 	if err := e.syncDir(e.journalDir); err != nil {
@@ -278,6 +286,8 @@ func (e *Engine) recover() error {
 		name := ent.Name()
 		var err error
 		switch {
+		case strings.HasSuffix(name, ".journal.new"):
+			e.removeStaleNew(name)
 		case strings.HasSuffix(name, ".journal.tmp"):
 			err = e.recoverJournal(name, false)
 		case strings.HasSuffix(name, ".journal"):
@@ -390,6 +400,26 @@ func (e *Engine) recoverJournal(name string, committed bool) error {
 	}
 	e.note(rec)
 	return e.syncDir(e.journalDir)
+}
+
+// staleNew is the age after which a .journal.new file (a journal whose
+// apply died before flocking and naming it; no file was touched) is removed.
+const staleNew = 10 * time.Minute
+
+func (e *Engine) removeStaleNew(name string) {
+	path := filepath.Join(e.journalDir, name)
+	f, err := os.Open(path)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || time.Since(fi.ModTime()) < staleNew {
+		return
+	}
+	if ok, _ := tryFlock(f); ok {
+		os.Remove(path)
+	}
 }
 
 // removeIfExists removes a temporary file; one left behind is harmless.

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 
 	"github.com/pyws/pyws/plugin-sdk/abi"
 )
@@ -119,11 +120,4 @@ func (m *Manifest) validate() error {
 	return nil
 }
 
-func (m *Manifest) needs(n string) bool {
-	for _, x := range m.Needs {
-		if x == n {
-			return true
-		}
-	}
-	return false
-}
+func (m *Manifest) needs(n string) bool { return slices.Contains(m.Needs, n) }

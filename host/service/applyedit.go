@@ -43,6 +43,7 @@ func DecodeChanges(raw json.RawMessage) (map[string][]abi.TextEdit, error) {
 	}
 	prefix := "edit"
 	if c, ok := outer["changes"]; ok {
+		outer = nil
 		if err := json.Unmarshal(c, &outer); err != nil || outer == nil {
 			return nil, invalid("edit.changes", nil, "edit.changes must be an object mapping file URIs to arrays of TextEdit")
 		}

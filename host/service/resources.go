@@ -49,10 +49,10 @@ func runReadFile(ctx context.Context, s *Session, a Args) (any, error) {
 		return nil, invalid("uri", uri, "the URI names no file: use %s{path} with a path relative to the workspace root", FileURIPrefix)
 	}
 	o := workspace.ReadOptions{
-		Path:            path,
-		Encoding:        a.String("encoding"),
-		IncludeMetadata: a.Bool("includeMetadata"),
-		MaxBytes:        s.Limits.MaxReadFileBytes,
+		Path:         path,
+		Encoding:     a.String("encoding"),
+		OmitMetadata: !a.Bool("includeMetadata"),
+		MaxBytes:     s.Limits.MaxReadFileBytes,
 	}
 	if lr, ok := a.Object("lineRange"); ok {
 		o.LineRange = &workspace.LineRange{Start: lr.Int("start"), End: lr.Int("end")}

@@ -83,6 +83,9 @@ func uriPath(uri string) (string, error) {
 	if strings.IndexByte(uri, 0) >= 0 {
 		return "", denied(uri, ReasonNUL)
 	}
+	if len(uri) > 5 && strings.EqualFold(uri[:5], "file:") && uri[5] == '/' && !strings.HasPrefix(uri[5:], "//") {
+		uri = "file://" + uri[5:] // file:/abs/path, the short form
+	}
 	scheme, rest, ok := strings.Cut(uri, "://")
 	if !ok || strings.ContainsAny(scheme, "/\\.") {
 		return uri, nil // a bare path

@@ -255,6 +255,9 @@ func (wk *walker) mark(fi fs.FileInfo) bool {
 // dir fills d from disk. It reports venv=true when d is a virtual
 // environment (pyvenv.cfg or conda-meta inside), which the caller drops.
 func (wk *walker) dir(d *dirNode, isRoot bool, visit func(*dirNode)) (venv bool, err error) {
+	if err := wk.ctx.Err(); err != nil {
+		return false, err
+	}
 	ents, err := os.ReadDir(d.abs)
 	if err != nil {
 		if isRoot {

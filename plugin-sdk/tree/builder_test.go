@@ -15,7 +15,8 @@ type bnode struct {
 	flags      uint8
 	start, end uint32
 	kids       []bnode
-	size       uint32 // 0: computed
+	size       uint32 // used instead of the real subtree size when sizeSet
+	sizeSet    bool
 }
 
 type blobSpec struct {
@@ -46,11 +47,12 @@ func (s blobSpec) encode() []byte {
 	emit = func(n bnode) uint32 {
 		at := len(recs)
 		recs = append(recs, make([]byte, NodeSize)...)
-		size := uint32(1)
+		count := uint32(1)
 		for _, k := range n.kids {
-			size += emit(k)
+			count += emit(k)
 		}
-		if n.size != 0 {
+		size := count
+		if n.sizeSet {
 			size = n.size
 		}
 		r := recs[at:]
@@ -60,7 +62,7 @@ func (s blobSpec) encode() []byte {
 		binary.LittleEndian.PutUint32(r[OffsetStart:], n.start)
 		binary.LittleEndian.PutUint32(r[OffsetEnd:], n.end)
 		binary.LittleEndian.PutUint32(r[OffsetSize:], size)
-		return size
+		return count
 	}
 	emit(s.root)
 	b = binary.LittleEndian.AppendUint32(b, uint32(len(recs)/NodeSize))

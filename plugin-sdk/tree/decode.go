@@ -38,6 +38,7 @@ type Tree struct {
 	lang   *language
 	nodes  []node
 	parent []int32 // parent[i] is the index of i's parent, -1 for the root
+	prev   []int32 // prev[i] is the index of i's previous sibling, or -1
 }
 
 func invalid(format string, args ...any) error {
@@ -121,6 +122,7 @@ func Decode(blob, source []byte) (*Tree, error) {
 		lang:   lang,
 		nodes:  make([]node, count),
 		parent: make([]int32, count),
+		prev:   make([]int32, count),
 	}
 	if err := t.decodeNodes(r.b[r.off:]); err != nil {
 		return nil, err
@@ -196,11 +198,13 @@ func (t *Tree) decodeNodes(b []byte) error {
 	srcLen := uint32(len(t.src))
 	total := uint32(len(t.nodes))
 
-	// open holds the ancestors of the current record; lastEnd[k] is the end
-	// byte of open[k]'s latest child, so siblings can be checked for order.
-	// Both grow with depth, which the record count bounds.
+	// open holds the ancestors of the current record; lastEnd[k] and
+	// lastChild[k] are the end byte and index of open[k]'s latest child, so
+	// siblings can be checked for order and linked. They grow with depth,
+	// which the record count bounds.
 	var open []uint32
 	var lastEnd []uint32
+	var lastChild []int32
 	for i := uint32(0); i < total; i++ {
 		rec := b[int(i)*NodeSize : int(i+1)*NodeSize]
 		n := node{
@@ -233,6 +237,7 @@ func (t *Tree) decodeNodes(b []byte) error {
 				return invalid("root has field %d", n.field)
 			}
 			t.parent[0] = -1
+			t.prev[0] = -1
 		} else {
 			// Close ancestors whose subtree ends before i. The root's spans
 			// everything, so open never empties.
@@ -243,6 +248,7 @@ func (t *Tree) decodeNodes(b []byte) error {
 				}
 				open = open[:len(open)-1]
 				lastEnd = lastEnd[:len(lastEnd)-1]
+				lastChild = lastChild[:len(lastChild)-1]
 			}
 			k := len(open) - 1
 			p := open[k]
@@ -258,11 +264,14 @@ func (t *Tree) decodeNodes(b []byte) error {
 			}
 			lastEnd[k] = n.end
 			t.parent[i] = int32(p)
+			t.prev[i] = lastChild[k]
+			lastChild[k] = int32(i)
 		}
 		t.nodes[i] = n
 		if n.size > 1 {
 			open = append(open, i)
 			lastEnd = append(lastEnd, n.start)
+			lastChild = append(lastChild, -1)
 		}
 	}
 	return nil

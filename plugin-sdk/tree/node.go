@@ -199,20 +199,15 @@ func (n Node) NextSibling() Node {
 }
 
 // PrevSibling returns the node before n under the same parent, or null.
-// It costs O(number of siblings before n).
 func (n Node) PrevSibling() Node {
 	if n.t == nil {
 		return Node{}
 	}
-	p := n.t.parent[n.i]
+	p := n.t.prev[n.i]
 	if p < 0 {
 		return Node{}
 	}
-	prev := Node{}
-	for c := (Node{n.t, p + 1}); c.i != n.i; c.i = c.end() {
-		prev = c
-	}
-	return prev
+	return Node{n.t, p}
 }
 
 // ChildCount returns the number of children, anonymous ones included.

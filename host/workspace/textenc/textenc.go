@@ -113,7 +113,7 @@ func cookieName(raw string) string {
 			return Latin1
 		}
 	}
-	return n
+	return strings.ToLower(strings.TrimSpace(raw))
 }
 
 // Detect returns the encoding named by a BOM or a coding cookie in src, the
@@ -314,8 +314,14 @@ func DecodeAs(src []byte, name string) ([]byte, error) {
 	case utf16BE:
 		return decodeUTF16(src, true)
 	}
-	enc, err := ianaindex.IANA.Encoding(name)
-	if err != nil || enc == nil {
+	var enc encoding.Encoding
+	for _, n := range []string{name, strings.ReplaceAll(name, "_", "-"), strings.ReplaceAll(name, "-", "_")} {
+		if e, err := ianaindex.IANA.Encoding(n); err == nil && e != nil {
+			enc = e
+			break
+		}
+	}
+	if enc == nil {
 		return nil, &DecodeError{Encoding: name, Offset: -1, Reason: "unknown encoding declared in the coding cookie"}
 	}
 	return transform(enc, src, name)
@@ -397,19 +403,20 @@ func firstInvalidUTF8(b []byte) int {
 
 // Guess names a supported encoding that src decodes in, for error messages
 // that tell the caller what to retry with: utf-8, then utf-16 when the text
-// looks like it (NULs in alternate bytes), then cp1252, then latin-1 (which
-// always decodes).
+// looks like it (NULs in alternate bytes; checked first, since such a text
+// is also valid UTF-8), then cp1252, then latin-1 (which
+// always decodes). A BOM decides by itself.
 func Guess(src []byte) string {
 	if name, _, from := Detect(src); from == FromBOM {
 		return Public(name)
-	}
-	if utf8.Valid(src) {
-		return UTF8
 	}
 	if looksUTF16(src) {
 		if _, err := decodeUTF16(src, false); err == nil {
 			return UTF16
 		}
+	}
+	if utf8.Valid(src) {
+		return UTF8
 	}
 	if _, err := DecodeAs(src, CP1252); err == nil {
 		return CP1252

@@ -1,6 +1,7 @@
-// Command echo is a test plugin: it reports what it received (sizes and a
-// CRC-32 of every blob) and can make garbage on request, to show that a Go
-// guest's memory stays bounded across many calls.
+// Command echo is a test plugin: it reports what it received (sizes, a
+// CRC-32 of each source, the tree's size when the kernel sent one) and can
+// make garbage on request, to show that a Go guest's memory stays bounded
+// across many calls.
 package main
 
 import (
@@ -19,7 +20,8 @@ type fileInfo struct {
 	Path      string `json:"path"`
 	SourceLen int    `json:"sourceLen"`
 	SourceCRC uint32 `json:"sourceCRC"`
-	TreeLen   int    `json:"treeLen"`
+	TreeNodes int    `json:"treeNodes"`
+	RootKind  string `json:"rootKind,omitempty"`
 }
 
 type result struct {
@@ -41,8 +43,11 @@ func handle(r *sdk.Request) (any, error) {
 	}
 	res := result{Tool: r.Tool, Arguments: string(r.Arguments), Files: []fileInfo{}}
 	for _, f := range r.Files {
-		res.Files = append(res.Files, fileInfo{URI: f.URI, Path: f.Path, SourceLen: len(f.Source),
-			SourceCRC: crc32.ChecksumIEEE(f.Source), TreeLen: len(f.TreeBlob)})
+		fi := fileInfo{URI: f.URI, Path: f.Path, SourceLen: len(f.Source), SourceCRC: crc32.ChecksumIEEE(f.Source)}
+		if f.Tree != nil {
+			fi.TreeNodes, fi.RootKind = f.Tree.NodeCount(), f.Tree.Root().Kind()
+		}
+		res.Files = append(res.Files, fi)
 	}
 	for n := 0; n < a.Garbage; n += 4096 {
 		sink = append(sink, make([]byte, 4096))

@@ -1,0 +1,50 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/pyws/pyws/host/plugins"
+	"github.com/pyws/pyws/host/service"
+	"github.com/pyws/pyws/plugin-sdk/abi"
+)
+
+const workerCommand = plugins.WorkerCommand
+
+func runWorker() { plugins.WorkerMain() }
+
+func pluginCommand(args []string) error {
+	if len(args) != 3 || args[0] != "pack" {
+		return errors.New("plugin: usage: pyws plugin pack SRC_DIR OUT_DIR")
+	}
+	m, err := plugins.Pack(context.Background(), args[1], args[2])
+	if err != nil {
+		return err
+	}
+	fmt.Printf("packed %s %s (tools %s) into %s, sha256 %s\n", m.Name, m.Version, strings.Join(m.Tools, ","), args[2], m.SHA256)
+	return nil
+}
+
+// pluginRuntime adapts the runtime to what the service needs.
+type pluginRuntime struct {
+	rt     *plugins.Runtime
+	wanted int
+}
+
+func (p pluginRuntime) Call(ctx context.Context, tool string, req *abi.Request) (json.RawMessage, error) {
+	return p.rt.Call(ctx, tool, req)
+}
+
+func (p pluginRuntime) Tools() []string { return p.rt.Tools() }
+
+func (p pluginRuntime) Health() service.PluginHealth {
+	st := p.rt.Stats()
+	h := service.PluginHealth{WorkersWanted: p.wanted, WorkersAlive: st.Workers}
+	if st.Workers < p.wanted {
+		h.Problem = fmt.Sprintf("%d of %d plugin workers running (%d restarts so far)", st.Workers, p.wanted, st.Restarts)
+	}
+	return h
+}

@@ -1,0 +1,342 @@
+package plugins
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
+	"github.com/tetratelabs/wazero/sys"
+
+	"github.com/pyws/pyws/host/fault"
+	"github.com/pyws/pyws/host/parser"
+	"github.com/pyws/pyws/plugin-sdk/abi"
+)
+
+// guestSpec is what a worker needs to run one plugin; the host sends it in
+// the worker's init frame after validating the manifest.
+type guestSpec struct {
+	Name             string `json:"name"`
+	Path             string `json:"path"`   // plugin.wasm
+	SHA256           string `json:"sha256"` // checked again in the worker: the file may have changed
+	MemoryLimitPages uint32 `json:"memoryLimitPages"`
+	HighWaterPages   uint32 `json:"highWaterPages"` // recycle the instance above this size
+	NeedsTree        bool   `json:"needsTree"`
+}
+
+const pageSize = 64 << 10
+
+// guestOutputCap bounds what one instance may write to stdout/stderr per
+// call; a Go crash report fits, a flood does not reach the log.
+const guestOutputCap = 64 << 10
+
+// engine runs guests in this process. It is the inside of a worker, and
+// the unguarded baseline of the benchmarks: nothing here can stop a guest
+// that does not return. Not safe for concurrent use.
+type engine struct {
+	logger *slog.Logger
+	guests []*guest
+	trees  treeParser // nil unless a guest needs trees
+}
+
+type guest struct {
+	spec     guestSpec
+	logger   *slog.Logger
+	rt       wazero.Runtime
+	compiled wazero.CompiledModule
+	inst     *instance
+	output   *cappedBuffer
+	logged   int // pyws_v1.log lines in the current call
+}
+
+type instance struct {
+	mod    api.Module
+	alloc  api.Function
+	handle api.Function
+}
+
+type engineOptions struct {
+	cache       wazero.CompilationCache
+	closeOnDone bool // only for measuring what it costs
+}
+
+func newEngine(ctx context.Context, logger *slog.Logger, specs []guestSpec, opt engineOptions) (*engine, error) {
+	e := &engine{logger: logger}
+	needTrees := false
+	for _, s := range specs {
+		g, err := newGuest(ctx, logger, s, opt)
+		if err != nil {
+			e.close(ctx)
+			return nil, fmt.Errorf("plugin %s: %w", s.Name, err)
+		}
+		e.guests = append(e.guests, g)
+		needTrees = needTrees || s.NeedsTree
+	}
+	if needTrees {
+		p, err := newTreeParser(ctx, opt.cache)
+		if err != nil {
+			e.close(ctx)
+			return nil, fmt.Errorf("tree parser: %w", err)
+		}
+		e.trees = p
+	}
+	return e, nil
+}
+
+func newGuest(ctx context.Context, logger *slog.Logger, s guestSpec, opt engineOptions) (*guest, error) {
+	wasm, err := os.ReadFile(s.Path)
+	if err != nil {
+		return nil, err
+	}
+	if got := sha256Hex(wasm); got != s.SHA256 {
+		return nil, fmt.Errorf("%s changed since it was loaded (sha256 %s, manifest says %s)", s.Path, got, s.SHA256)
+	}
+	cfg := wazero.NewRuntimeConfigCompiler().
+		WithMemoryLimitPages(s.MemoryLimitPages).
+		WithCloseOnContextDone(opt.closeOnDone)
+	if opt.cache != nil {
+		cfg = cfg.WithCompilationCache(opt.cache)
+	}
+	g := &guest{spec: s, logger: logger.With("plugin", s.Name), rt: wazero.NewRuntimeWithConfig(ctx, cfg),
+		output: &cappedBuffer{max: guestOutputCap}}
+	if _, err := wasi_snapshot_preview1.Instantiate(ctx, g.rt); err != nil {
+		g.close(ctx)
+		return nil, err
+	}
+	if _, err := g.rt.NewHostModuleBuilder(abi.ModuleName).
+		NewFunctionBuilder().WithGoModuleFunction(api.GoModuleFunc(g.hostLog), []api.ValueType{i32, i32, i32}, nil).Export(abi.ImportLog).
+		Instantiate(ctx); err != nil {
+		g.close(ctx)
+		return nil, err
+	}
+	if g.compiled, err = compileChecked(ctx, g.rt, wasm); err != nil {
+		g.close(ctx)
+		return nil, err
+	}
+	return g, nil
+}
+
+// maxLogLines and maxLogBytes bound what one call may send to the log.
+const (
+	maxLogLines = 100
+	maxLogBytes = 4 << 10
+)
+
+func (g *guest) hostLog(ctx context.Context, m api.Module, stack []uint64) {
+	level, ptr, size := int32(api.DecodeI32(stack[0])), api.DecodeU32(stack[1]), api.DecodeU32(stack[2])
+	if g.logged++; g.logged > maxLogLines {
+		return
+	}
+	b, ok := m.Memory().Read(ptr, min(size, maxLogBytes))
+	if !ok {
+		return
+	}
+	g.logger.Log(ctx, slog.Level(level), string(b), "source", "guest")
+}
+
+func (g *guest) instantiate(ctx context.Context) (*instance, error) {
+	if g.inst != nil {
+		return g.inst, nil
+	}
+	cfg := wazero.NewModuleConfig().
+		WithName(""). // anonymous: a recycled instance may overlap its successor
+		WithStartFunctions(). // a reactor: _initialize is called below
+		WithStdout(g.output).WithStderr(g.output).
+		// A real random source: Go seeds its map hashes from random_get, and
+		// wazero's default is deterministic, which would let crafted input
+		// collide on purpose.
+		WithRandSource(rand.Reader)
+	mod, err := g.rt.InstantiateModule(ctx, g.compiled, cfg)
+	if err != nil {
+		return nil, err
+	}
+	if f := mod.ExportedFunction(abi.ExportInitialize); f != nil {
+		if _, err := f.Call(ctx); err != nil {
+			mod.Close(ctx)
+			return nil, fmt.Errorf("%s: %w", abi.ExportInitialize, err)
+		}
+	}
+	g.inst = &instance{mod: mod, alloc: mod.ExportedFunction(abi.ExportAlloc), handle: mod.ExportedFunction(abi.ExportHandle)}
+	return g.inst, nil
+}
+
+func (g *guest) discard(ctx context.Context) {
+	if g.inst != nil {
+		g.inst.mod.Close(ctx)
+		g.inst = nil
+	}
+}
+
+func (g *guest) close(ctx context.Context) {
+	g.discard(ctx)
+	g.rt.Close(ctx)
+}
+
+// callError is a kernel error from running a guest; trapped says the
+// instance died (trap, exit, out of memory) and was discarded.
+type callError struct {
+	fault   *fault.Error
+	trapped bool
+}
+
+// call runs one request through guest i and returns its response message.
+func (e *engine) call(ctx context.Context, i int, msg []byte, budget time.Duration) ([]byte, *callError) {
+	if i < 0 || i >= len(e.guests) {
+		return nil, &callError{fault: unavailable("", "no such plugin index %d", i)}
+	}
+	g := e.guests[i]
+	if g.spec.NeedsTree {
+		var ce *callError
+		if msg, ce = e.addTrees(ctx, g, msg, budget); ce != nil {
+			return nil, ce
+		}
+	}
+	g.output.Reset()
+	g.logged = 0
+	resp, err := g.run(ctx, msg)
+	if out := g.output.String(); out != "" {
+		level := slog.LevelInfo
+		if err != nil {
+			level = slog.LevelWarn
+		}
+		g.logger.Log(ctx, level, "guest output", "output", out)
+	}
+	if err != nil {
+		g.discard(ctx)
+		reason := describeGuestFailure(err, g.output.String())
+		g.logger.Warn("guest failed; instance discarded", "reason", reason, "error", err)
+		return nil, &callError{fault: unavailable(g.spec.Name, "%s", reason), trapped: true}
+	}
+	// Guest memory never shrinks: start afresh once it has grown past the
+	// high-water mark, so one large call does not pin its peak forever.
+	if g.inst != nil && g.inst.mod.Memory().Size() > g.spec.HighWaterPages*pageSize {
+		g.logger.Debug("instance recycled at high-water mark", "memoryBytes", g.inst.mod.Memory().Size())
+		g.discard(ctx)
+	}
+	return resp, nil
+}
+
+func (g *guest) run(ctx context.Context, msg []byte) ([]byte, error) {
+	inst, err := g.instantiate(ctx)
+	if err != nil {
+		return nil, err
+	}
+	res, err := inst.alloc.Call(ctx, uint64(len(msg)))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", abi.ExportAlloc, err)
+	}
+	ptr := api.DecodeU32(res[0])
+	mem := inst.mod.Memory()
+	if !mem.Write(ptr, msg) {
+		return nil, fmt.Errorf("%s returned %#x, outside memory for %d bytes", abi.ExportAlloc, ptr, len(msg))
+	}
+	res, err = inst.handle.Call(ctx, uint64(ptr), uint64(len(msg)))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", abi.ExportHandle, err)
+	}
+	rptr, rlen := uint32(res[0]>>32), uint32(res[0])
+	out, ok := mem.Read(rptr, rlen)
+	if !ok {
+		return nil, fmt.Errorf("%s returned %d bytes at %#x, outside memory", abi.ExportHandle, rlen, rptr)
+	}
+	return append([]byte(nil), out...), nil // the guest reuses its buffer
+}
+
+// describeGuestFailure turns a wazero error and the guest's output into a
+// one-line reason for the caller's details.
+func describeGuestFailure(err error, output string) string {
+	var exit *sys.ExitError
+	switch {
+	case strings.Contains(output, "out of memory") || strings.Contains(err.Error(), "out of memory"):
+		return "plugin ran out of memory"
+	case errors.As(err, &exit):
+		if line := firstLine(output); line != "" {
+			return fmt.Sprintf("plugin exited with code %d: %s", exit.ExitCode(), line)
+		}
+		return fmt.Sprintf("plugin exited with code %d", exit.ExitCode())
+	default:
+		return "plugin trapped: " + firstLine(err.Error())
+	}
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	return s
+}
+
+// addTrees parses every file that arrived with a source but no tree.
+func (e *engine) addTrees(ctx context.Context, g *guest, msg []byte, budget time.Duration) ([]byte, *callError) {
+	req, err := abi.DecodeRequest(msg)
+	if err != nil {
+		return nil, &callError{fault: unavailable(g.spec.Name, "bad request from the kernel: %v", err)}
+	}
+	start := time.Now()
+	changed := false
+	for i := range req.Files {
+		f := &req.Files[i]
+		if f.Source == nil || f.Tree != nil {
+			continue
+		}
+		left := budget - time.Since(start)
+		tree, err := e.trees.Parse(ctx, f.Source, left)
+		if err != nil {
+			if errors.Is(err, parser.ErrTooLarge) {
+				return nil, &callError{fault: fault.New(fault.FileTooLarge, fault.Details{"plugin": g.spec.Name, "file": f.URI, "maxBytes": parser.MaxSourceBytes},
+					"%s is too large to parse", f.Path)}
+			}
+			if isParseTimeout(err) {
+				return nil, &callError{fault: fault.New(fault.Timeout, fault.Details{"plugin": g.spec.Name, "timeoutMs": budget.Milliseconds(), "file": f.URI},
+					"parsing %s took longer than the call's %d ms", f.Path, budget.Milliseconds())}
+			}
+			return nil, &callError{fault: unavailable(g.spec.Name, "parse %s: %v", f.Path, err)}
+		}
+		f.Tree, changed = tree, true
+	}
+	if !changed {
+		return msg, nil
+	}
+	out, err := abi.EncodeRequest(req)
+	if err != nil {
+		return nil, &callError{fault: unavailable(g.spec.Name, "encode request: %v", err)}
+	}
+	return out, nil
+}
+
+func (e *engine) close(ctx context.Context) {
+	for _, g := range e.guests {
+		g.close(ctx)
+	}
+	if c, ok := e.trees.(interface{ Close(context.Context) error }); ok {
+		c.Close(ctx)
+	}
+}
+
+// cappedBuffer keeps the first max bytes written to it and drops the rest.
+type cappedBuffer struct {
+	mu  sync.Mutex
+	buf []byte
+	max int
+}
+
+func (b *cappedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if room := b.max - len(b.buf); room > 0 {
+		b.buf = append(b.buf, p[:min(room, len(p))]...)
+	}
+	return len(p), nil
+}
+
+func (b *cappedBuffer) String() string { b.mu.Lock(); defer b.mu.Unlock(); return string(b.buf) }
+func (b *cappedBuffer) Reset()         { b.mu.Lock(); b.buf = b.buf[:0]; b.mu.Unlock() }

@@ -1,0 +1,223 @@
+package plugins
+
+import (
+	"context"
+	"encoding/json"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/pyws/pyws/host/fault"
+	"github.com/pyws/pyws/plugin-sdk/abi"
+)
+
+// overall bounds a test that exercises a guest which never returns, so a
+// broken deadline fails the test instead of hanging it.
+func overall(t *testing.T, d time.Duration) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func TestLoopStoppedAtDeadline(t *testing.T) {
+	r := startRuntime(t, 2, "echo", "loop")
+	ctx := overall(t, 60*time.Second)
+	const budget = 1500 * time.Millisecond
+
+	// While the loop spins, the other worker keeps serving and the host's
+	// GC completes: the guest runs in another process.
+	stopEcho := make(chan struct{})
+	var echoes atomic.Int64
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for {
+			select {
+			case <-stopEcho:
+				return
+			default:
+			}
+			if _, err := r.Call(ctx, "echo", &abi.Request{}); err != nil {
+				t.Errorf("echo during loop: %v", err)
+				return
+			}
+			echoes.Add(1)
+		}
+	}()
+	gcDone := make(chan time.Duration, 1)
+	go func() {
+		time.Sleep(300 * time.Millisecond) // let the loop start
+		start := time.Now()
+		runtime.GC()
+		gcDone <- time.Since(start)
+	}()
+
+	callCtx, cancel := context.WithTimeout(ctx, budget)
+	defer cancel()
+	start := time.Now()
+	_, err := r.Call(callCtx, "loop", &abi.Request{})
+	elapsed := time.Since(start)
+	close(stopEcho)
+	wg.Wait()
+
+	fe, ok := fault.As(err)
+	if !ok || fe.Code != fault.Timeout {
+		t.Fatalf("loop: err = %v, want TIMEOUT", err)
+	}
+	if fe.Details["plugin"] != "loop" || fe.Details["timeoutMs"] == nil {
+		t.Errorf("TIMEOUT details = %v, want plugin and timeoutMs", fe.Details)
+	}
+	if elapsed < budget || elapsed > budget+2*time.Second {
+		t.Errorf("loop stopped after %v, want about %v", elapsed, budget)
+	}
+	select {
+	case d := <-gcDone:
+		if d > 500*time.Millisecond {
+			t.Errorf("host GC during the loop took %v", d)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("host GC did not complete during the guest loop")
+	}
+	if echoes.Load() == 0 {
+		t.Error("no echo call was served while the loop ran")
+	}
+	t.Logf("echo calls served during the loop: %d", echoes.Load())
+
+	// The killed worker is replaced and the pool is whole again.
+	waitFor(t, "the replacement worker", func() bool { return r.Stats().Workers == 2 })
+	if s := r.Stats(); s.Timeouts != 1 || s.Restarts != 1 {
+		t.Errorf("stats = %+v, want 1 timeout and 1 restart", s)
+	}
+	res, err := r.Call(ctx, "spin", &abi.Request{Arguments: json.RawMessage(`{"n":1000}`)})
+	if err != nil || !strings.Contains(string(res), `"v"`) {
+		t.Fatalf("spin after the restart: %s, %v", res, err)
+	}
+}
+
+func TestManifestTimeout(t *testing.T) {
+	// The manifest's timeoutMs bounds a call whose ctx has a later deadline.
+	dir := clonePlugin(t, "loop", func(m *Manifest) { m.TimeoutMs = 300 })
+	r := startRuntimeDirs(t, Config{Dirs: []string{dir}, Workers: 1})
+	start := time.Now()
+	_, err := r.Call(overall(t, 60*time.Second), "loop", &abi.Request{})
+	fe, ok := fault.As(err)
+	if !ok || fe.Code != fault.Timeout || fe.Details["timeoutMs"] != int64(300) {
+		t.Fatalf("err = %#v, want TIMEOUT with timeoutMs 300", err)
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("stopped after %v, want about 300ms", d)
+	}
+}
+
+func TestCancelStopsGuest(t *testing.T) {
+	r := startRuntime(t, 1, "loop")
+	ctx, cancel := context.WithCancel(overall(t, 60*time.Second))
+	time.AfterFunc(200*time.Millisecond, cancel)
+	_, err := r.Call(ctx, "loop", &abi.Request{})
+	if fe, ok := fault.As(err); !ok || fe.Code != fault.Timeout || fe.Details["reason"] != "canceled" {
+		t.Fatalf("err = %v, want TIMEOUT (canceled)", err)
+	}
+	waitFor(t, "the replacement worker", func() bool { return r.Stats().Workers == 1 })
+	if _, err := r.Call(overall(t, 30*time.Second), "spin", &abi.Request{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestGuestFailuresLeaveWorkerServing(t *testing.T) {
+	// One worker, so every call lands on the worker that saw the failure.
+	r := startRuntime(t, 1, "oom", "panic")
+	tests := []struct {
+		tool   string
+		reason string // in details.reason
+		trap   bool
+	}{
+		{"oom", "out of memory", true},
+		{"ok", "", false},
+		{"oom", "out of memory", true}, // a fresh instance fails the same clean way
+		{"panic", "boom", false},
+		{"ok", "", false},
+		{"nil_deref", "nil pointer dereference", false},
+		{"ok", "", false},
+	}
+	for i, tt := range tests {
+		res, err := r.Call(overall(t, 60*time.Second), tt.tool, &abi.Request{})
+		if tt.reason == "" {
+			if err != nil || string(res) != `"ok"` {
+				t.Fatalf("call %d %s: %s, %v", i, tt.tool, res, err)
+			}
+			continue
+		}
+		fe, ok := fault.As(err)
+		if !ok || fe.Code != fault.ServerUnavailable {
+			t.Fatalf("call %d %s: err = %v, want SERVER_UNAVAILABLE", i, tt.tool, err)
+		}
+		if reason, _ := fe.Details["reason"].(string); !strings.Contains(reason, tt.reason) || fe.Details["plugin"] == nil {
+			t.Errorf("call %d %s: details = %v, want reason containing %q", i, tt.tool, fe.Details, tt.reason)
+		}
+	}
+	if s := r.Stats(); s.Traps != 2 || s.Restarts != 0 || s.Crashes != 0 {
+		t.Errorf("stats = %+v, want 2 traps, no restarts or crashes", s)
+	}
+}
+
+func TestWorkerCrash(t *testing.T) {
+	r := startRuntime(t, 1, "loop")
+	pid := func() int {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		for w := range r.live {
+			return w.pid
+		}
+		return 0
+	}
+	// Killed from outside during a call: the call fails and says why.
+	ctx := overall(t, 60*time.Second)
+	victim := pid()
+	time.AfterFunc(200*time.Millisecond, func() { syscall.Kill(victim, syscall.SIGKILL) })
+	_, err := r.Call(ctx, "loop", &abi.Request{})
+	fe, ok := fault.As(err)
+	if !ok || fe.Code != fault.ServerUnavailable || !strings.Contains(fe.Details["reason"].(string), "killed") {
+		t.Fatalf("err = %v, want SERVER_UNAVAILABLE naming the kill", err)
+	}
+	// Killed while idle: the next call gets a fresh worker and succeeds.
+	waitFor(t, "the replacement worker", func() bool { return r.Stats().Workers == 1 && pid() != victim && pid() != 0 })
+	syscall.Kill(pid(), syscall.SIGKILL)
+	time.Sleep(100 * time.Millisecond)
+	if _, err := r.Call(ctx, "spin", &abi.Request{}); err != nil {
+		t.Fatalf("call after an idle worker died: %v", err)
+	}
+	if s := r.Stats(); s.Crashes != 2 || s.Restarts != 2 {
+		t.Errorf("stats = %+v, want 2 crashes and 2 restarts", s)
+	}
+}
+
+func TestQueueRespectsContext(t *testing.T) {
+	r := startRuntime(t, 1, "loop")
+	ctx := overall(t, 60*time.Second)
+	busy, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	go r.Call(busy, "loop", &abi.Request{})
+	waitFor(t, "the loop to occupy the worker", func() bool { return r.Stats().Busy == 1 })
+	queued, cancel2 := context.WithTimeout(ctx, 200*time.Millisecond)
+	defer cancel2()
+	_, err := r.Call(queued, "spin", &abi.Request{})
+	if fe, ok := fault.As(err); !ok || fe.Code != fault.Timeout || fe.Details["reason"] != "queued" {
+		t.Fatalf("err = %v, want TIMEOUT while queued", err)
+	}
+}

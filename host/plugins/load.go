@@ -1,0 +1,158 @@
+package plugins
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/tetratelabs/wazero"
+)
+
+// plugin is a loaded, verified plugin as the kernel sees it.
+type plugin struct {
+	index    int // in the worker's guest list
+	dir      string
+	manifest *Manifest
+	tools    []string // the tools it actually serves, after overrides
+	timeout  time.Duration
+	spec     guestSpec
+}
+
+// candidate is a manifest found on disk, before overrides are resolved.
+type candidate struct {
+	dir      string
+	manifest *Manifest
+}
+
+// discover lists the plugins of each directory in order. A directory is
+// either one plugin (it holds manifest.json) or a parent of plugin
+// directories. Within one directory two plugins may not claim a tool;
+// a later directory overrides earlier ones tool by tool.
+func discover(dirs []string, logger *slog.Logger) (map[string]candidate, error) {
+	owner := map[string]candidate{}
+	for _, dir := range dirs {
+		found, err := pluginDirs(dir)
+		if err != nil {
+			return nil, err
+		}
+		claimed := map[string]string{} // tool -> plugin dir, within dir
+		for _, pd := range found {
+			m, err := ReadManifest(pd)
+			if err != nil {
+				return nil, err
+			}
+			for _, t := range m.Tools {
+				if other, dup := claimed[t]; dup {
+					return nil, fmt.Errorf("plugins %s and %s both serve tool %q: remove one, or move the replacement to a later plugin directory to override", other, pd, t)
+				}
+				claimed[t] = pd
+				if prev, ok := owner[t]; ok {
+					logger.Info("plugin overrides tool", "tool", t, "plugin", m.Name, "dir", pd, "replaces", prev.dir)
+				}
+				owner[t] = candidate{dir: pd, manifest: m}
+			}
+		}
+	}
+	return owner, nil
+}
+
+func pluginDirs(dir string) ([]string, error) {
+	if _, err := os.Stat(filepath.Join(dir, ManifestFile)); err == nil {
+		return []string{dir}, nil
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("plugin directory: %w", err)
+	}
+	var out []string
+	for _, e := range entries { // sorted by name
+		if !e.IsDir() {
+			continue
+		}
+		pd := filepath.Join(dir, e.Name())
+		if _, err := os.Stat(filepath.Join(pd, ManifestFile)); errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		out = append(out, pd)
+	}
+	return out, nil
+}
+
+// load resolves overrides, then verifies and compiles each surviving
+// plugin in the kernel (filling the on-disk compilation cache the workers
+// read). No guest code runs here.
+func load(ctx context.Context, cfg *Config) ([]*plugin, map[string]*plugin, error) {
+	owner, err := discover(cfg.Dirs, cfg.Logger)
+	if err != nil {
+		return nil, nil, err
+	}
+	byDir := map[string]*plugin{}
+	var plugins []*plugin
+	for _, t := range sortedKeys(owner) {
+		c := owner[t]
+		p := byDir[c.dir]
+		if p == nil {
+			p = &plugin{index: len(plugins), dir: c.dir, manifest: c.manifest}
+			byDir[c.dir] = p
+			plugins = append(plugins, p)
+		}
+		p.tools = append(p.tools, t)
+	}
+	cache, err := wazero.NewCompilationCacheWithDir(cfg.CacheDir)
+	if err != nil {
+		return nil, nil, fmt.Errorf("compilation cache: %w", err)
+	}
+	defer cache.Close(ctx)
+	tools := map[string]*plugin{}
+	for _, p := range plugins {
+		if err := p.verify(ctx, cfg, cache); err != nil {
+			return nil, nil, fmt.Errorf("plugin %s (%s): %w", p.manifest.Name, p.dir, err)
+		}
+		for _, t := range p.tools {
+			tools[t] = p
+		}
+		if len(p.tools) != len(p.manifest.Tools) {
+			cfg.Logger.Info("plugin serves some of its tools", "plugin", p.manifest.Name, "tools", p.tools)
+		}
+	}
+	return plugins, tools, nil
+}
+
+func (p *plugin) verify(ctx context.Context, cfg *Config, cache wazero.CompilationCache) error {
+	m := p.manifest
+	path := filepath.Join(p.dir, ModuleFile)
+	wasm, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	if got := sha256Hex(wasm); got != m.SHA256 {
+		return fmt.Errorf("%s has sha256 %s but the manifest says %s: the module is not the one the manifest was written for (rebuild with `pyws plugin pack`)", path, got, m.SHA256)
+	}
+	limitMiB := orDefault(m.MemoryLimitMiB, cfg.MemoryLimitMiB)
+	pages := uint32(limitMiB) * (1 << 20 / pageSize)
+	rt := wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfigCompiler().WithCompilationCache(cache).WithMemoryLimitPages(pages))
+	defer rt.Close(ctx)
+	if _, err := compileChecked(ctx, rt, wasm); err != nil {
+		return err
+	}
+	p.timeout = cfg.DefaultTimeout
+	if m.TimeoutMs > 0 {
+		p.timeout = time.Duration(m.TimeoutMs) * time.Millisecond
+	}
+	p.spec = guestSpec{Name: m.Name, Path: path, SHA256: m.SHA256, MemoryLimitPages: pages,
+		HighWaterPages: pages / 2, NeedsTree: m.needs(NeedTree)}
+	return nil
+}
+
+// orDefault returns v, or def when v is zero.
+func orDefault(v, def int) int {
+	if v == 0 {
+		return def
+	}
+	return v
+}

@@ -1,0 +1,80 @@
+package plugins
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pyws/pyws/host/fault"
+	"github.com/pyws/pyws/plugin-sdk/abi"
+)
+
+func TestCallEcho(t *testing.T) {
+	r := startRuntime(t, 1, "echo")
+	tests := []struct {
+		name     string
+		tool     string
+		req      abi.Request
+		wantCode string
+		want     []string // substrings of the result
+	}{
+		{"files", "echo", abi.Request{Arguments: json.RawMessage(`{}`), Files: []abi.File{{URI: "file:///w/a.py", Path: "a.py", Source: []byte("x = 1\n")}}},
+			"", []string{`"sourceLen":6`, `"path":"a.py"`, `"treeNodes":0`}},
+		{"no files", "echo", abi.Request{}, "", []string{`"files":[]`}},
+		{"tool error passes through", "echo", abi.Request{Arguments: json.RawMessage(`{"fail":"NO_SYMBOL_FOUND"}`)}, fault.NoSymbolFound, nil},
+		{"code outside the catalogue", "echo", abi.Request{Arguments: json.RawMessage(`{"fail":"MADE_UP"}`)}, fault.ServerUnavailable, nil},
+		{"bad arguments", "echo", abi.Request{Arguments: json.RawMessage(`{"nope":1}`)}, fault.InvalidParameter, nil},
+		{"unknown tool", "nosuch", abi.Request{}, fault.ServerUnavailable, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			res, err := r.Call(ctx, tt.tool, &tt.req)
+			if tt.wantCode != "" {
+				if fault.CodeOf(err) != tt.wantCode {
+					t.Fatalf("err = %v, want code %s", err, tt.wantCode)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(string(res), w) {
+					t.Errorf("result %s lacks %s", res, w)
+				}
+			}
+		})
+	}
+	if got := r.Tools(); len(got) != 1 || got[0] != "echo" {
+		t.Errorf("Tools() = %v", got)
+	}
+}
+
+func TestTreesForPluginsThatNeedThem(t *testing.T) {
+	dir := clonePlugin(t, "echo", func(m *Manifest) { m.Needs = []string{NeedTree} })
+	r := startRuntimeDirs(t, Config{Dirs: []string{dir}, Workers: 1})
+	src := []byte("def f(x):\n    return x + 1\n")
+	res, err := r.Call(context.Background(), "echo", &abi.Request{Files: []abi.File{
+		{URI: "file:///w/a.py", Path: "a.py", Source: src},
+		{URI: "file:///w/b.py", Path: "b.py"}, // no source: nothing to parse
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Files []struct {
+			TreeNodes int    `json:"treeNodes"`
+			RootKind  string `json:"rootKind"`
+		} `json:"files"`
+	}
+	if err := json.Unmarshal(res, &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Files) != 2 || got.Files[0].RootKind != "module" || got.Files[0].TreeNodes < 10 || got.Files[1].TreeNodes != 0 {
+		t.Fatalf("result %s: want a module tree for a.py and none for b.py", res)
+	}
+}

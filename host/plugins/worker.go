@@ -1,0 +1,139 @@
+package plugins
+
+import (
+	"bufio"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"time"
+
+	"github.com/tetratelabs/wazero"
+
+	"github.com/pyws/pyws/host/fault"
+)
+
+// WorkerCommand is the hidden subcommand that turns the pyws binary into a
+// plugin worker: cmd/pyws calls WorkerMain when os.Args[1] == WorkerCommand.
+const WorkerCommand = "__plugin-worker"
+
+// workerEnv is also set on every worker, so a test binary, whose
+// arguments belong to the testing package, can recognize itself.
+const workerEnv = "PYWS_PLUGIN_WORKER"
+
+// workerInit is the payload of the init frame.
+type workerInit struct {
+	CacheDir string      `json:"cacheDir"`
+	Guests   []guestSpec `json:"guests"`
+}
+
+// faultJSON carries a *fault.Error across the pipe.
+type faultJSON struct {
+	Code    string         `json:"code"`
+	Message string         `json:"message"`
+	Details map[string]any `json:"details,omitempty"`
+}
+
+// WorkerMain runs a plugin worker on stdin/stdout and exits the process.
+// It never returns.
+func WorkerMain() {
+	out := os.Stdout
+	os.Stdout = os.Stderr // a stray print must not corrupt the frames
+	os.Exit(serveWorker(os.Stdin, out, os.Stderr))
+}
+
+// RunWorkerIfRequested runs WorkerMain when this process was started as a
+// plugin worker, and returns otherwise. Call it first thing in TestMain of
+// any test that starts a Runtime.
+func RunWorkerIfRequested() {
+	if os.Getenv(workerEnv) != "" {
+		WorkerMain()
+	}
+}
+
+// serveWorker answers call frames until stdin closes. Logs go to errw as
+// JSON lines, which the kernel re-logs.
+func serveWorker(in io.Reader, out, errw io.Writer) int {
+	ctx := context.Background()
+	logger := slog.New(slog.NewJSONHandler(errw, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	r := bufio.NewReaderSize(in, 64<<10)
+	w := bufio.NewWriterSize(out, 64<<10)
+	eng, err := startEngine(ctx, logger, r)
+	if err != nil {
+		logger.Error("worker init failed", "error", err)
+		writeFrame(w, frameReady, []byte(err.Error()))
+		return 1
+	}
+	defer eng.close(ctx)
+	if err := writeFrame(w, frameReady); err != nil {
+		return 1
+	}
+	for {
+		kind, payload, err := readFrame(r)
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				return 0 // the kernel closed our stdin: shut down
+			}
+			logger.Error("worker read", "error", err)
+			return 1
+		}
+		if kind != frameCall || len(payload) < 8 {
+			logger.Error("worker got a bad frame", "kind", kind, "len", len(payload))
+			return 1
+		}
+		idx := int(binary.LittleEndian.Uint32(payload))
+		budget := time.Duration(binary.LittleEndian.Uint32(payload[4:])) * time.Millisecond
+		resp, ce := eng.call(ctx, idx, payload[8:], budget)
+		if ce == nil {
+			err = writeFrame(w, frameResult, []byte{resultOK}, resp)
+		} else {
+			status := resultFault
+			if ce.trapped {
+				status = resultTrapped
+			}
+			b, _ := json.Marshal(faultJSON{Code: ce.fault.Code, Message: ce.fault.Message, Details: ce.fault.Details})
+			err = writeFrame(w, frameResult, []byte{status}, b)
+		}
+		if err != nil {
+			return 1
+		}
+	}
+}
+
+func startEngine(ctx context.Context, logger *slog.Logger, r *bufio.Reader) (*engine, error) {
+	kind, payload, err := readFrame(r)
+	if err != nil {
+		return nil, fmt.Errorf("read init: %w", err)
+	}
+	if kind != frameInit {
+		return nil, fmt.Errorf("first frame is %q, want init", kind)
+	}
+	var init workerInit
+	if err := json.Unmarshal(payload, &init); err != nil {
+		return nil, fmt.Errorf("init: %w", err)
+	}
+	cache, err := wazero.NewCompilationCacheWithDir(init.CacheDir)
+	if err != nil {
+		return nil, err
+	}
+	eng, err := newEngine(ctx, logger, init.Guests, engineOptions{cache: cache})
+	if err != nil {
+		return nil, err
+	}
+	// Instantiate now, so a worker that says ready serves at full speed.
+	for _, g := range eng.guests {
+		if _, err := g.instantiate(ctx); err != nil {
+			eng.close(ctx)
+			return nil, fmt.Errorf("plugin %s: instantiate: %w", g.spec.Name, err)
+		}
+	}
+	return eng, nil
+}
+
+func toFault(f faultJSON) *fault.Error {
+	return &fault.Error{Code: f.Code, Message: f.Message, Details: fault.Details(f.Details)}
+}

@@ -1,0 +1,131 @@
+package service
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+
+	"github.com/pyws/pyws/host/fault"
+)
+
+func TestDecodeArgs(t *testing.T) {
+	structure := mustOp(t, "structure").Params
+	position := mustTool(t, "get_hover").Params
+	format := mustTool(t, "format_document").Params
+	tests := []struct {
+		name      string
+		params    []Param
+		body      string
+		want      Args
+		wantCode  string
+		wantParam string
+	}{
+		{"defaults", structure, `{}`, Args{"uri": StructureURI, "maxDepth": 10, "includeHidden": false, "includeMetadata": true}, "", ""},
+		{"null body is empty", structure, `null`, Args{"uri": StructureURI, "maxDepth": 10, "includeHidden": false, "includeMetadata": true}, "", ""},
+		{"integral float accepted", structure, `{"maxDepth": 3.0}`, Args{"uri": StructureURI, "maxDepth": 3, "includeHidden": false, "includeMetadata": true}, "", ""},
+		{"maxDepth below range", structure, `{"maxDepth": 0}`, nil, fault.InvalidParameter, "maxDepth"},
+		{"maxDepth above range", structure, `{"maxDepth": 21}`, nil, fault.InvalidParameter, "maxDepth"},
+		{"fractional integer", structure, `{"maxDepth": 2.5}`, nil, fault.InvalidParameter, "maxDepth"},
+		{"string for integer", structure, `{"maxDepth": "3"}`, nil, fault.InvalidParameter, "maxDepth"},
+		{"string for boolean", structure, `{"includeHidden": "yes"}`, nil, fault.InvalidParameter, "includeHidden"},
+		{"array of non-strings", structure, `{"excludePatterns": [1]}`, nil, fault.InvalidParameter, "excludePatterns[0]"},
+		{"unknown member", structure, `{"maxdepth": 3}`, nil, fault.InvalidParameter, "maxdepth"},
+		{"not an object", structure, `[1,2]`, nil, fault.InvalidParameter, "arguments"},
+		{"missing required", position, `{"uri": "a.py", "line": 1}`, nil, fault.InvalidParameter, "character"},
+		{"negative line", position, `{"uri": "a.py", "line": -1, "character": 0}`, nil, fault.InvalidParameter, "line"},
+		{"position ok", position, `{"uri": "a.py", "line": 1, "character": 2}`, Args{"uri": "a.py", "line": 1, "character": 2}, "", ""},
+		{"nested object field type", format, `{"uri": "a.py", "options": {"tabSize": "4"}}`, nil, fault.InvalidParameter, "options.tabSize"},
+		{"nested unknown field", format, `{"uri": "a.py", "options": {"tabsize": 4}}`, nil, fault.InvalidParameter, "options.tabsize"},
+		{"nested ok", format, `{"uri": "a.py", "options": {"lineLength": 100}}`, Args{"uri": "a.py", "options": Args{"lineLength": 100}}, "", ""},
+		{"enum", mustTool(t, "get_diagnostics").Params, `{"uri": "a.py", "severity": "fatal"}`, nil, fault.InvalidParameter, "severity"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := DecodeArgs(tt.params, json.RawMessage(tt.body))
+			if tt.wantCode != "" {
+				fe, ok := fault.As(err)
+				if !ok || fe.Code != tt.wantCode || fe.Details["parameter"] != tt.wantParam {
+					t.Fatalf("err = %v (details %v), want %s naming %q", err, detailsOf(err), tt.wantCode, tt.wantParam)
+				}
+				if fe.Message == "" {
+					t.Fatal("empty message")
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("unexpected error: %v", err)
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Fatalf("got %#v, want %#v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestDecodeArgsBoundsDetails(t *testing.T) {
+	_, err := DecodeArgs(mustOp(t, "structure").Params, json.RawMessage(`{"maxDepth": 25}`))
+	fe, _ := fault.As(err)
+	if fe == nil || fe.Details["min"] != 1 || fe.Details["max"] != 20 || fe.Details["value"] != 25 {
+		t.Fatalf("details = %v, want parameter/value/min/max", detailsOf(err))
+	}
+}
+
+func TestQueryToJSON(t *testing.T) {
+	params := mustOp(t, "file").Params
+	raw, err := QueryToJSON(params, map[string][]string{
+		"includeMetadata": {"false"},
+		"lineRange":       {`{"start":1,"end":2}`},
+		"encoding":        {"latin-1"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ = withURIForTest(raw)
+	got, err := DecodeArgs(params, raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lr, _ := got.Object("lineRange")
+	if got.Bool("includeMetadata") || got.String("encoding") != "latin-1" || lr.Int("start") != 1 || lr.Int("end") != 2 {
+		t.Fatalf("got %#v", got)
+	}
+
+	structure := mustOp(t, "structure").Params
+	raw, _ = QueryToJSON(structure, map[string][]string{"excludePatterns": {"a/**", "*.pyc"}, "maxDepth": {"x"}})
+	if _, err := DecodeArgs(structure, raw); fault.CodeOf(err) != fault.InvalidParameter {
+		t.Fatalf("maxDepth=x: err = %v", err)
+	}
+	raw, _ = QueryToJSON(structure, map[string][]string{"excludePatterns": {"a/**", "*.pyc"}})
+	got, err = DecodeArgs(structure, raw)
+	if err != nil || !reflect.DeepEqual(got.Strings("excludePatterns"), []string{"a/**", "*.pyc"}) {
+		t.Fatalf("repeated keys: %#v, %v", got, err)
+	}
+}
+
+func withURIForTest(raw json.RawMessage) (json.RawMessage, error) {
+	m := map[string]any{}
+	_ = json.Unmarshal(raw, &m)
+	m["uri"] = "svc://file/a.py"
+	return json.Marshal(m)
+}
+
+func mustOp(t *testing.T, name string) *Operation {
+	t.Helper()
+	for _, op := range Operations() {
+		if op.Name == name {
+			op := op
+			return &op
+		}
+	}
+	t.Fatalf("no operation %q", name)
+	return nil
+}
+
+func mustTool(t *testing.T, name string) *Operation { return mustOp(t, name) }
+
+func detailsOf(err error) fault.Details {
+	if fe, ok := fault.As(err); ok {
+		return fe.Details
+	}
+	return nil
+}

@@ -1,0 +1,381 @@
+// Package syntax turns the syntax errors in a tree-sitter-python tree into
+// diagnostics (code "syntax-error", severity error). It reports every
+// ERROR and MISSING node that is not inside another ERROR node, with a
+// message derived from the tokens around it, plus two classes of error
+// tree-sitter-python accepts silently but CPython rejects: a compound
+// statement with an empty body, and a statement or clause indented
+// differently from its siblings. Ranges are UTF-16 based (package
+// textpos). Output is sorted by position, deduplicated and capped at
+// MaxDiagnostics. The package uses only the standard library and the
+// plugin SDK, so it runs inside the diagnostics plugin.
+package syntax
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/pyws/pyws/plugin-sdk/abi"
+	"github.com/pyws/pyws/plugin-sdk/textpos"
+	"github.com/pyws/pyws/plugin-sdk/tree"
+)
+
+// Code is the diagnostic code of every finding.
+const Code = "syntax-error"
+
+// MaxDiagnostics caps one file's findings: after a hundred, more syntax
+// errors tell nobody anything.
+const MaxDiagnostics = 100
+
+type finding struct {
+	start, end int // bytes
+	msg        string
+}
+
+type checker struct {
+	t        *tree.Tree
+	src      []byte
+	out      []finding
+	unclosed map[int]bool // preorder index of an opening bracket never closed
+	stray    map[int]string
+}
+
+// Check returns the syntax diagnostics of t; idx must index t.Source().
+func Check(t *tree.Tree, idx *textpos.Index) []abi.Diagnostic {
+	c := &checker{t: t, src: t.Source()}
+	root := t.Root()
+	if root.HasError() {
+		c.matchBrackets()
+	}
+	root.Walk(func(n tree.Node) bool {
+		switch {
+		case n.IsError():
+			c.errorNode(n)
+			return false // nested errors are part of this one
+		case n.IsMissing():
+			c.missing(n)
+			return false
+		case n.Kind() == "block" || n.Kind() == "module":
+			if !n.HasError() {
+				// Recovery can misplace statements; the ERROR explains it.
+				c.indentation(n)
+			}
+			if n.Kind() == "block" {
+				c.emptyBlock(n)
+			}
+		}
+		return true
+	})
+	return c.diagnostics(idx)
+}
+
+func (c *checker) add(start, end int, format string, args ...any) {
+	c.out = append(c.out, finding{start, end, fmt.Sprintf(format, args...)})
+}
+
+func (c *checker) diagnostics(idx *textpos.Index) []abi.Diagnostic {
+	slices.SortStableFunc(c.out, func(a, b finding) int {
+		if a.start != b.start {
+			return a.start - b.start
+		}
+		return a.end - b.end
+	})
+	c.out = slices.Compact(c.out)
+	if len(c.out) > MaxDiagnostics {
+		c.out = c.out[:MaxDiagnostics]
+	}
+	var diags []abi.Diagnostic
+	for _, f := range c.out {
+		sl, sc := idx.Position(f.start)
+		el, ec := idx.Position(f.end)
+		diags = append(diags, abi.Diagnostic{
+			Range:    abi.Range{Start: abi.Position{Line: sl, Character: sc}, End: abi.Position{Line: el, Character: ec}},
+			Severity: abi.SeverityError,
+			Code:     Code,
+			Message:  f.msg,
+			Source:   abi.EngineName,
+		})
+	}
+	return diags
+}
+
+// isToken reports whether n is a leaf that stands for source text.
+func isToken(n tree.Node) bool {
+	return n.FirstChild().IsNull() && !n.IsMissing() && n.EndByte() > n.StartByte()
+}
+
+var closerOf = map[string]string{"(": ")", "[": "]", "{": "}"}
+
+// matchBrackets pairs brackets over the whole file, as CPython's tokenizer
+// does, so an ERROR node can tell an unclosed or stray bracket from one
+// whose partner lies outside it.
+func (c *checker) matchBrackets() {
+	c.unclosed = map[int]bool{}
+	c.stray = map[int]string{}
+	var stack []tree.Node
+	c.t.Root().Walk(func(n tree.Node) bool {
+		if n.Kind() == "string" || n.Kind() == "comment" {
+			return false // "(" inside a string is text, interpolations aside
+		}
+		if !isToken(n) || n.IsNamed() {
+			return true
+		}
+		k := n.Kind()
+		switch k {
+		case "(", "[", "{":
+			stack = append(stack, n)
+		case ")", "]", "}":
+			switch {
+			case len(stack) == 0:
+				c.stray[n.Index()] = fmt.Sprintf("unmatched '%s'", k)
+			case closerOf[stack[len(stack)-1].Kind()] != k:
+				c.stray[n.Index()] = fmt.Sprintf("closing '%s' does not match opening '%s'", k, stack[len(stack)-1].Kind())
+				stack = stack[:len(stack)-1]
+			default:
+				stack = stack[:len(stack)-1]
+			}
+		}
+		return true
+	})
+	for _, n := range stack {
+		c.unclosed[n.Index()] = true
+	}
+}
+
+// compoundKeywords start a statement whose header ends in ":".
+var compoundKeywords = map[string]bool{
+	"if": true, "elif": true, "else": true, "while": true, "for": true, "with": true,
+	"def": true, "class": true, "try": true, "except": true, "finally": true,
+}
+
+func (c *checker) errorNode(e tree.Node) {
+	var toks []tree.Node
+	e.Walk(func(n tree.Node) bool {
+		if isToken(n) {
+			toks = append(toks, n)
+		}
+		return true
+	})
+	if len(toks) == 0 {
+		c.add(e.StartByte(), e.EndByte(), "invalid syntax")
+		return
+	}
+	// A bracket problem explains everything after it, so it wins.
+	for _, t := range toks {
+		if msg, ok := c.stray[t.Index()]; ok {
+			c.add(t.StartByte(), t.EndByte(), "%s", msg)
+			return
+		}
+	}
+	for _, t := range toks {
+		if c.unclosed[t.Index()] {
+			c.add(t.StartByte(), t.EndByte(), "unclosed '%s'", t.Kind())
+			return
+		}
+	}
+	first := toks[0]
+	if compoundKeywords[first.Kind()] && !first.IsNamed() {
+		line := c.lineEnd(first.StartByte())
+		last, colon := first, false
+		for _, t := range toks {
+			if t.StartByte() >= line {
+				break
+			}
+			last = t
+			colon = colon || t.Kind() == ":"
+		}
+		if !colon {
+			c.add(last.EndByte(), last.EndByte(), `expected ":"`)
+			return
+		}
+	}
+	// Inside a construct, the ERROR holds the tokens that do not fit;
+	// as a whole statement, the parse failed where the statement ended.
+	culprit := first
+	if p := e.Parent().Kind(); p == "module" || p == "block" {
+		culprit = toks[len(toks)-1]
+		if culprit.EndByte() >= c.lineEnd(culprit.StartByte()) || c.restIsComment(culprit.EndByte()) {
+			if len(toks) > 1 {
+				c.add(culprit.StartByte(), culprit.EndByte(), "invalid syntax: statement ends unexpectedly after %s", quote(culprit))
+				return
+			}
+		}
+	}
+	c.add(culprit.StartByte(), culprit.EndByte(), "invalid syntax: unexpected %s", quote(culprit))
+}
+
+func quote(n tree.Node) string {
+	text := n.Text()
+	if len(text) > 40 {
+		return n.Kind()
+	}
+	return "'" + string(text) + "'"
+}
+
+// lineEnd returns the offset of the "\n" ending the line holding off, or
+// the source length.
+func (c *checker) lineEnd(off int) int {
+	for i := off; i < len(c.src); i++ {
+		if c.src[i] == '\n' {
+			return i
+		}
+	}
+	return len(c.src)
+}
+
+// restIsComment reports whether only blanks and a comment follow off on
+// its line.
+func (c *checker) restIsComment(off int) bool {
+	for i := off; i < len(c.src); i++ {
+		switch c.src[i] {
+		case ' ', '\t', '\f', '\r':
+		case '#', '\n':
+			return true
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+func (c *checker) missing(m tree.Node) {
+	if m.IsNamed() {
+		what := m.Kind()
+		if what == "identifier" {
+			what = "a name or an expression"
+		}
+		c.add(m.StartByte(), m.EndByte(), "expected %s", what)
+		return
+	}
+	c.add(m.StartByte(), m.EndByte(), "expected %q", m.Kind())
+}
+
+// headerNames names a compound statement as CPython's messages do.
+var headerNames = map[string]string{
+	"if_statement": "'if' statement", "elif_clause": "'elif' statement", "else_clause": "'else' statement",
+	"for_statement": "'for' statement", "while_statement": "'while' statement",
+	"with_statement": "'with' statement", "try_statement": "'try' statement",
+	"except_clause": "'except' statement", "except_group_clause": "'except*' statement",
+	"finally_clause": "'finally' statement", "function_definition": "function definition",
+	"class_definition": "class definition", "match_statement": "'match' statement",
+	"case_clause": "'case' statement",
+}
+
+// emptyBlock reports a block with no statements (comments do not count):
+// tree-sitter-python accepts "if x:" followed by a dedent, CPython does not.
+func (c *checker) emptyBlock(b tree.Node) {
+	for s := range b.NamedChildren() {
+		if !s.IsExtra() {
+			return
+		}
+	}
+	owner := b.Parent()
+	name, ok := headerNames[owner.Kind()]
+	if !ok {
+		return
+	}
+	line, _ := lineOf(c.src, owner.StartByte())
+	// Point at where the body should start: the next token after the
+	// block, or the end of the header.
+	at := b.StartByte()
+	if next := nextToken(b); !next.IsNull() {
+		at = next.StartByte()
+	}
+	c.add(at, at, "expected an indented block after %s on line %d", name, line+1)
+}
+
+// nextToken returns the first token after n in the file, or null.
+func nextToken(n tree.Node) tree.Node {
+	for ; !n.IsNull(); n = n.Parent() {
+		for s := n.NextSibling(); !s.IsNull(); s = s.NextSibling() {
+			if s.EndByte() > s.StartByte() {
+				for !s.FirstChild().IsNull() {
+					s = s.FirstChild()
+				}
+				return s
+			}
+		}
+	}
+	return tree.Node{}
+}
+
+func lineOf(src []byte, off int) (line, start int) {
+	for i := 0; i < off && i < len(src); i++ {
+		if src[i] == '\n' {
+			line++
+			start = i + 1
+		}
+	}
+	return line, start
+}
+
+// clauseKinds continue a compound statement at its own indentation.
+var clauseKinds = map[string]bool{
+	"elif_clause": true, "else_clause": true, "except_clause": true,
+	"except_group_clause": true, "finally_clause": true,
+}
+
+// indentation checks that the statements of a block (or module) that
+// begin a line all share one indentation, and that their clauses (else,
+// except, ...) line up with the statement they belong to.
+func (c *checker) indentation(b tree.Node) {
+	want := -1
+	if b.Kind() == "module" {
+		want = 0
+	}
+	for s := range b.NamedChildren() {
+		if s.IsExtra() {
+			continue
+		}
+		col, ok := c.indentOf(s.StartByte())
+		if !ok {
+			continue
+		}
+		switch {
+		case want < 0:
+			want = col
+		case col > want:
+			c.add(s.StartByte(), s.StartByte(), "unexpected indent")
+		case col < want:
+			c.add(s.StartByte(), s.StartByte(), "unindent does not match any outer indentation level")
+		}
+		for cl := range s.NamedChildren() {
+			if !clauseKinds[cl.Kind()] {
+				continue
+			}
+			if ccol, ok := c.indentOf(cl.StartByte()); ok && ccol != col {
+				c.add(cl.StartByte(), cl.StartByte(), "unindent does not match any outer indentation level")
+			}
+		}
+	}
+}
+
+// indentOf returns the indentation column (tabs to multiples of 8, as
+// CPython counts) of the line holding off, if only blanks precede off on
+// a line that does not continue a previous one with a backslash.
+func (c *checker) indentOf(off int) (int, bool) {
+	start := off
+	for start > 0 && c.src[start-1] != '\n' {
+		start--
+	}
+	col := 0
+	for i := start; i < off; i++ {
+		switch c.src[i] {
+		case ' ':
+			col++
+		case '\t':
+			col = col/8*8 + 8
+		case '\f':
+			col = 0
+		case '\xef', '\xbb', '\xbf': // a BOM at the start of the file
+			if start != 0 {
+				return 0, false
+			}
+		default:
+			return 0, false
+		}
+	}
+	if start >= 2 && c.src[start-2] == '\\' || start >= 3 && c.src[start-2] == '\r' && c.src[start-3] == '\\' {
+		return 0, false
+	}
+	return col, true
+}

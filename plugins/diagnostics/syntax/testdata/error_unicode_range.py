@@ -1,0 +1,2 @@
+def grüße(名前,, b):
+    return 名前
