@@ -21,8 +21,7 @@ binary:
 # packed next to the binary where `pyws serve` looks by default.
 plugins: binary
 	@for m in plugins/*/manifest.json; do \
-		d=$$(dirname $$m); n=$$(basename $$d); \
-		$(BIN) plugin pack $$d $(PLUGINS)/$$n || exit 1; \
+		$(BIN) plugin pack $$(dirname $$m) $(PLUGINS) || exit 1; \
 	done
 
 run: build

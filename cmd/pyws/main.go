@@ -19,7 +19,7 @@ usage:
   pyws keys add --keys FILE --tier TIER [--workspace DIR] [--tenant NAME]
   pyws keys list --keys FILE
   pyws keys revoke --keys FILE ID
-  pyws plugin pack SRC_DIR OUT_DIR
+  pyws plugin pack SRC_DIR PLUGINS_DIR
   pyws version
 
 Run 'pyws <command> -h' for the flags of a command.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/pyws/pyws/host/plugins"
@@ -18,13 +19,13 @@ func runWorker() { plugins.WorkerMain() }
 
 func pluginCommand(args []string) error {
 	if len(args) != 3 || args[0] != "pack" {
-		return errors.New("plugin: usage: pyws plugin pack SRC_DIR OUT_DIR")
+		return errors.New("plugin: usage: pyws plugin pack SRC_DIR PLUGINS_DIR")
 	}
 	m, err := plugins.Pack(context.Background(), args[1], args[2])
 	if err != nil {
 		return err
 	}
-	fmt.Printf("packed %s %s (tools %s) into %s, sha256 %s\n", m.Name, m.Version, strings.Join(m.Tools, ","), args[2], m.SHA256)
+	fmt.Printf("packed %s %s (tools %s) into %s, sha256 %s\n", m.Name, m.Version, strings.Join(m.Tools, ","), filepath.Join(args[2], m.Name), m.SHA256)
 	return nil
 }
 

@@ -103,7 +103,7 @@ func serve(args []string) error {
 		return err
 	}
 	defer rt.Close()
-	engine, err := edits.Open(filepath.Join(*stateDir, "journal"))
+	engine, err := edits.Open(filepath.Join(*stateDir, "edits"))
 	if err != nil {
 		return err
 	}

@@ -59,7 +59,7 @@ func build(t *testing.T) {
 		srcs, _ := filepath.Glob(filepath.Join(repoRoot, "plugins", "*", "manifest.json"))
 		for _, m := range srcs {
 			src := filepath.Dir(m)
-			cmd := exec.Command(binPath, "plugin", "pack", src, filepath.Join(pluginsDir, filepath.Base(src)))
+			cmd := exec.Command(binPath, "plugin", "pack", src, pluginsDir)
 			if out, err := cmd.CombinedOutput(); err != nil {
 				buildErr = fmt.Errorf("plugin pack %s: %v\n%s", src, err, out)
 				return
@@ -272,5 +272,142 @@ func mustStatus(t *testing.T, r response, status int, code string) {
 		if _, ok := e["details"].(map[string]any); !ok {
 			t.Fatalf("error without details object: %s", r.Raw)
 		}
+	}
+}
+
+// try is do without failing the test, so goroutines can use it.
+func (s *server) try(method, path, key string, body any) (response, error) {
+	var rd io.Reader
+	switch b := body.(type) {
+	case nil:
+	case string:
+		rd = strings.NewReader(b)
+	case []byte:
+		rd = bytes.NewReader(b)
+	default:
+		j, err := json.Marshal(b)
+		if err != nil {
+			return response{}, err
+		}
+		rd = bytes.NewReader(j)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, method, s.base+path, rd)
+	if err != nil {
+		return response{}, err
+	}
+	if key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
+	}
+	if rd != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return response{}, fmt.Errorf("%s %s: %w", method, path, err)
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return response{}, err
+	}
+	r := response{Status: resp.StatusCode, Raw: raw, Header: resp.Header}
+	_ = json.Unmarshal(raw, &r.Body)
+	return r, nil
+}
+
+// jget walks decoded JSON: string steps index objects, int steps arrays.
+// It returns nil when a step is missing.
+func jget(v any, steps ...any) any {
+	for _, st := range steps {
+		switch k := st.(type) {
+		case string:
+			m, ok := v.(map[string]any)
+			if !ok {
+				return nil
+			}
+			v = m[k]
+		case int:
+			a, ok := v.([]any)
+			if !ok || k < 0 || k >= len(a) {
+				return nil
+			}
+			v = a[k]
+		}
+	}
+	return v
+}
+
+// fileURI is the file:// URI of an absolute path.
+func fileURI(p string) string { return "file://" + filepath.ToSlash(p) }
+
+// realDir is dir with its symbolic links evaluated (what the server
+// reports as the workspace root).
+func realDir(t *testing.T, dir string) string {
+	t.Helper()
+	r, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// fileBytes records the contents of files (nil for a missing one), to show
+// later that a refused request changed nothing.
+func fileBytes(t *testing.T, paths ...string) map[string][]byte {
+	t.Helper()
+	out := map[string][]byte{}
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+		out[p] = b
+	}
+	return out
+}
+
+// mustBeUnchanged fails when any file differs from the snapshot.
+func mustBeUnchanged(t *testing.T, before map[string][]byte) {
+	t.Helper()
+	for p, b := range before {
+		now, err := os.ReadFile(p)
+		if err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+		if (b == nil) != (now == nil) || !bytes.Equal(b, now) {
+			t.Errorf("%s changed: before %q, after %q", p, b, now)
+		}
+	}
+}
+
+// eventually polls cond every 20 ms until it holds or timeout passes.
+func eventually(t *testing.T, timeout time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("not within %v: %s", timeout, what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// addKeyReady is addKey, then waits until the running server accepts the
+// key (the server rereads the keys file at most every 250 ms).
+func (s *server) addKeyReady(tier, workspace string) string {
+	s.t.Helper()
+	key := s.addKey(tier, workspace)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		r, err := s.try("GET", "/v1/tools/health_check?includeWorkspace=false", key, nil)
+		if err == nil && r.Status != http.StatusUnauthorized {
+			return key
+		}
+		if time.Now().After(deadline) {
+			s.t.Fatalf("key not accepted within 10s: %v %s", err, r.Raw)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }

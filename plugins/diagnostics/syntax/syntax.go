@@ -3,8 +3,8 @@
 // ERROR and MISSING node that is not inside another ERROR node, with a
 // message derived from the tokens around it, plus two classes of error
 // tree-sitter-python accepts silently but CPython rejects: a compound
-// statement with an empty body, and a statement or clause indented
-// differently from its siblings. Ranges are UTF-16 based (package
+// statement with an empty body, a statement or clause indented
+// differently from its siblings, and Python 2's print and exec statements. Ranges are UTF-16 based (package
 // textpos). Output is sorted by position, deduplicated and capped at
 // MaxDiagnostics. The package uses only the standard library and the
 // plugin SDK, so it runs inside the diagnostics plugin.
@@ -54,6 +54,8 @@ func Check(t *tree.Tree, idx *textpos.Index) []abi.Diagnostic {
 		case n.IsMissing():
 			c.missing(n)
 			return false
+		case n.Kind() == "print_statement" || n.Kind() == "exec_statement":
+			c.py2Statement(n)
 		case n.Kind() == "block" || n.Kind() == "module":
 			if !n.HasError() {
 				// Recovery can misplace statements; the ERROR explains it.
@@ -378,4 +380,26 @@ func (c *checker) indentOf(off int) (int, bool) {
 		return 0, false
 	}
 	return col, true
+}
+
+// py2Starts are the first tokens of a Python 2 print/exec argument that
+// cannot continue "print" as a Python 3 expression ("print >> f, x",
+// "print -1" or "print (x)" are valid Python 3).
+var py2Starts = map[string]bool{
+	"identifier": true, "string_start": true, "integer": true, "float": true,
+	"true": true, "false": true, "none": true, "not": true, "lambda": true,
+}
+
+// py2Statement reports Python 2's print and exec statements, which
+// tree-sitter-python still parses.
+func (c *checker) py2Statement(n tree.Node) {
+	kw := n.FirstChild()
+	arg := kw.NextSibling()
+	for !arg.IsNull() && !arg.FirstChild().IsNull() {
+		arg = arg.FirstChild()
+	}
+	if arg.IsNull() || !py2Starts[arg.Kind()] {
+		return
+	}
+	c.add(kw.StartByte(), kw.EndByte(), "missing parentheses in call to '%s'; did you mean %s(...)?", kw.Text(), kw.Text())
 }

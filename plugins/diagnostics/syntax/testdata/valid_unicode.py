@@ -8,5 +8,5 @@ elif y:
 else:
     x = (1 +
          2)
-	try_ = 1 if x else \
+    try_ = 1 if x else \
   2
