@@ -147,7 +147,7 @@ func (g *guest) instantiate(ctx context.Context) (*instance, error) {
 		return g.inst, nil
 	}
 	cfg := wazero.NewModuleConfig().
-		WithName(""). // anonymous: a recycled instance may overlap its successor
+		WithName("").         // anonymous: a recycled instance may overlap its successor
 		WithStartFunctions(). // a reactor: _initialize is called below
 		WithStdout(g.output).WithStderr(g.output).
 		// A real random source: Go seeds its map hashes from random_get, and

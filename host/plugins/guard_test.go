@@ -221,3 +221,20 @@ func TestQueueRespectsContext(t *testing.T) {
 		t.Fatalf("err = %v, want TIMEOUT while queued", err)
 	}
 }
+
+func TestCloseFailsCalls(t *testing.T) {
+	r := startRuntime(t, 1, "loop")
+	ctx := overall(t, 60*time.Second)
+	errc := make(chan error, 1)
+	go func() {
+		_, err := r.Call(ctx, "loop", &abi.Request{})
+		errc <- err
+	}()
+	waitFor(t, "the loop to start", func() bool { return r.Stats().Busy == 1 })
+	r.Close()
+	for _, err := range []error{<-errc, func() error { _, err := r.Call(ctx, "spin", &abi.Request{}); return err }()} {
+		if fe, ok := fault.As(err); !ok || fe.Code != fault.ServerUnavailable || !strings.Contains(fe.Message, "closed") {
+			t.Errorf("err = %v, want SERVER_UNAVAILABLE (closed)", err)
+		}
+	}
+}

@@ -185,7 +185,14 @@ func (r *Runtime) Close() error {
 	}
 	r.mu.Unlock()
 	r.wg.Wait()
-	return nil
+	for { // idle workers; busy ones are retired by their calls
+		select {
+		case w := <-r.idle:
+			w.retire()
+		default:
+			return nil
+		}
+	}
 }
 
 // Call runs tool on req in a worker and returns the tool's result. Every
@@ -311,14 +318,14 @@ func (r *Runtime) release(w *worker) { r.idle <- w }
 
 // replace retires w and starts its successor in the background.
 func (r *Runtime) replace(w *worker) {
-	w.kill()
+	w.retire()
 	r.ready.Add(-1)
-	r.restarts.Add(1)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.ctx.Err() != nil {
 		return
 	}
+	r.restarts.Add(1)
 	r.wg.Add(1)
 	go func() {
 		defer r.wg.Done()
@@ -416,15 +423,16 @@ func init() {
 // exec's StdoutPipe, so reaping the process never closes a pipe we are
 // still reading.
 type worker struct {
-	pid      int
-	cmd      *exec.Cmd
-	in       *os.File
-	inBuf    *bufio.Writer
-	out      *os.File
-	outBuf   *bufio.Reader
-	exited   chan struct{}
-	waitErr  error
-	killOnce sync.Once
+	pid       int
+	cmd       *exec.Cmd
+	in        *os.File
+	inBuf     *bufio.Writer
+	out       *os.File
+	outBuf    *bufio.Reader
+	exited    chan struct{}
+	waitErr   error
+	killOnce  sync.Once
+	closeOnce sync.Once
 }
 
 func (r *Runtime) startWorker(ctx context.Context) (*worker, error) {
@@ -483,8 +491,6 @@ func (r *Runtime) startWorker(ctx context.Context) (*worker, error) {
 		defer r.wg.Done()
 		w.waitErr = cmd.Wait()
 		close(w.exited)
-		w.in.Close()
-		w.out.Close()
 		r.mu.Lock()
 		delete(r.live, w)
 		r.mu.Unlock()
@@ -498,19 +504,19 @@ func (r *Runtime) startWorker(ctx context.Context) (*worker, error) {
 	timer := time.AfterFunc(2*time.Minute, w.kill)
 	defer timer.Stop()
 	if err := writeFrame(w.inBuf, frameInit, r.init); err != nil {
-		w.kill()
+		w.retire()
 		return nil, fmt.Errorf("plugin worker %d: send init: %w", w.pid, err)
 	}
 	kind, payload, err := readFrame(w.outBuf)
 	switch {
 	case err != nil:
-		w.kill()
+		w.retire()
 		return nil, fmt.Errorf("plugin worker %d did not start: %s", w.pid, w.exitReason())
 	case kind != frameReady:
-		w.kill()
+		w.retire()
 		return nil, fmt.Errorf("plugin worker %d: unexpected frame %q", w.pid, kind)
 	case len(payload) > 0:
-		w.kill()
+		w.retire()
 		return nil, fmt.Errorf("plugin worker: %s", payload)
 	}
 	return w, nil
@@ -518,6 +524,17 @@ func (r *Runtime) startWorker(ctx context.Context) (*worker, error) {
 
 func (w *worker) kill() {
 	w.killOnce.Do(func() { w.cmd.Process.Kill() })
+}
+
+// retire kills w and closes the kernel's ends of its pipes. Only call it
+// when no call is using w: the reaper never closes a pipe a call may still
+// be reading.
+func (w *worker) retire() {
+	w.kill()
+	w.closeOnce.Do(func() {
+		w.in.Close()
+		w.out.Close()
+	})
 }
 
 // roundTrip sends one call and reads its result. It fails when the worker

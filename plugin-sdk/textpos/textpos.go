@@ -59,7 +59,8 @@ func (x *Index) LineLength(line int) int {
 }
 
 // Position returns the (line, character) of a byte offset. An offset inside
-// a multi-byte character maps to that character's start.
+// a multi-byte character maps to that character's start; one inside a
+// "\r\n" terminator maps to the line's end.
 func (x *Index) Position(offset int) (line, character int) {
 	if offset < 0 {
 		offset = 0
@@ -77,6 +78,9 @@ func (x *Index) Position(offset int) (line, character int) {
 		}
 	}
 	start := x.lineStarts[lo]
+	if end := x.LineEnd(lo); offset > end {
+		offset = end // inside a "\r\n" terminator: the line's end
+	}
 	return lo, UTF16Len(x.src[start:offset])
 }
 
