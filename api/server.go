@@ -68,9 +68,12 @@ func New(o Options) *fiber.App {
 		AppName:               "pyws",
 		BodyLimit:             o.BodyLimit,
 		DisableStartupMessage: true,
-		ErrorHandler:          s.renderError,
-		ReadTimeout:           2 * time.Minute,
-		WriteTimeout:          2 * time.Minute,
+		// Long paths must reach confinement (PERMISSION_DENIED with a
+		// reason), not die as a 431 in the header parser.
+		ReadBufferSize: 32 << 10,
+		ErrorHandler:   s.renderError,
+		ReadTimeout:    2 * time.Minute,
+		WriteTimeout:   2 * time.Minute,
 	})
 	app.Use(s.recoverPanics)
 	if o.Metrics != nil {
@@ -225,7 +228,7 @@ func (s *server) dedicated(op *service.Operation, r service.Route) fiber.Handler
 // decodes it once.
 func (s *server) fileResourceByRawPath(c *fiber.Ctx) error {
 	const route = Prefix + "/resources/file/"
-	raw := string(c.Request().RequestURI())
+	raw := string(c.Request().Header.RequestURI()) // as received, before fasthttp cleans it
 	if !strings.HasPrefix(raw, route) {
 		return c.Next()
 	}

@@ -7,7 +7,8 @@
 # The C sources come from the Go module proxy at pinned versions, checked
 # against pinned go.sum hashes (the go command also checks them against the
 # checksum database). `go mod download` runs from / so it never touches this
-# module's go.mod or go.sum.
+# module's go.mod or go.sum. Our C wrapper lives in wasm/csrc/ because the go
+# command refuses .c files in a package directory that does not use cgo.
 
 PARSER_TS_CORE_MOD   := github.com/tree-sitter/go-tree-sitter@v0.25.0
 PARSER_TS_CORE_SUM   := h1:sx6kcg8raRFCvc9BnXglke6axya12krCJF5xJ2sftRU=

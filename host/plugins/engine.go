@@ -263,6 +263,9 @@ func describeGuestFailure(err error, output string) string {
 		}
 		return fmt.Sprintf("plugin exited with code %d", exit.ExitCode())
 	default:
+		if line := firstLine(output); line != "" { // e.g. "panic: ..." from a Go guest
+			return fmt.Sprintf("plugin trapped: %s (%s)", firstLine(err.Error()), line)
+		}
 		return "plugin trapped: " + firstLine(err.Error())
 	}
 }
@@ -274,6 +277,8 @@ func firstLine(s string) string {
 	}
 	return s
 }
+
+var errParseBudget = errors.New("no time left to parse")
 
 // addTrees parses every file that arrived with a source but no tree.
 func (e *engine) addTrees(ctx context.Context, g *guest, msg []byte, budget time.Duration) ([]byte, *callError) {
@@ -289,13 +294,19 @@ func (e *engine) addTrees(ctx context.Context, g *guest, msg []byte, budget time
 			continue
 		}
 		left := budget - time.Since(start)
-		tree, err := e.trees.Parse(ctx, f.Source, left)
+		if budget > 0 && left <= 0 {
+			err = errParseBudget
+		}
+		var tree []byte
+		if err == nil {
+			tree, err = e.trees.Parse(ctx, f.Source, left)
+		}
 		if err != nil {
 			if errors.Is(err, parser.ErrTooLarge) {
 				return nil, &callError{fault: fault.New(fault.FileTooLarge, fault.Details{"plugin": g.spec.Name, "file": f.URI, "maxBytes": parser.MaxSourceBytes},
 					"%s is too large to parse", f.Path)}
 			}
-			if isParseTimeout(err) {
+			if err == errParseBudget || isParseTimeout(err) {
 				return nil, &callError{fault: fault.New(fault.Timeout, fault.Details{"plugin": g.spec.Name, "timeoutMs": budget.Milliseconds(), "file": f.URI},
 					"parsing %s took longer than the call's %d ms", f.Path, budget.Milliseconds())}
 			}

@@ -3,6 +3,7 @@ package plugins
 import (
 	"context"
 	"encoding/json"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
@@ -236,5 +237,18 @@ func TestCloseFailsCalls(t *testing.T) {
 		if fe, ok := fault.As(err); !ok || fe.Code != fault.ServerUnavailable || !strings.Contains(fe.Message, "closed") {
 			t.Errorf("err = %v, want SERVER_UNAVAILABLE (closed)", err)
 		}
+	}
+}
+
+func TestWorkerCommandMustDivert(t *testing.T) {
+	// /bin/cat echoes the init frame back: not a ready frame.
+	_, err := Start(context.Background(), Config{Dirs: []string{filepath.Join(builtPlugins(t), "echo")}, CacheDir: testCacheDir(),
+		Workers: 1, Logger: testLogger(t), WorkerCommand: []string{"/bin/cat"}})
+	if err == nil || !strings.Contains(err.Error(), "WorkerMain") {
+		t.Fatalf("err = %v, want a hint about WorkerMain", err)
+	}
+	t.Setenv(workerEnv, "1")
+	if _, err := Start(context.Background(), Config{}); err == nil || !strings.Contains(err.Error(), "inside a plugin worker") {
+		t.Fatalf("err = %v, want a refusal inside a worker", err)
 	}
 }

@@ -16,6 +16,11 @@ import (
 // outDir/<name>/plugin.wasm and outDir/<name>/manifest.json with the
 // module's SHA-256. It runs the go command found in PATH (or GOROOT).
 func Pack(ctx context.Context, srcDir, outDir string) (*Manifest, error) {
+	// go build runs inside srcDir, so a relative -o would land there.
+	outDir, err := filepath.Abs(outDir)
+	if err != nil {
+		return nil, err
+	}
 	tmpl, err := os.ReadFile(filepath.Join(srcDir, ManifestFile))
 	if err != nil {
 		return nil, fmt.Errorf("pack %s: %w", srcDir, err)
@@ -66,6 +71,9 @@ func seal(dir string, m *Manifest) error {
 	wasm, err := os.ReadFile(filepath.Join(dir, ModuleFile))
 	if err != nil {
 		return err
+	}
+	if !bytes.HasPrefix(wasm, []byte("\x00asm")) {
+		return fmt.Errorf("seal %s: %s is not a wasm module (%d bytes)", dir, ModuleFile, len(wasm))
 	}
 	m.SHA256 = sha256Hex(wasm)
 	if m.Needs == nil {

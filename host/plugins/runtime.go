@@ -12,7 +12,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -119,6 +118,11 @@ type Runtime struct {
 // the disk cache, and starts cfg.Workers workers. It returns once every
 // worker serves, or with the first error.
 func Start(ctx context.Context, cfg Config) (*Runtime, error) {
+	if os.Getenv(workerEnv) != "" {
+		// A binary that does not divert to WorkerMain would run its own
+		// main (or tests) as a worker and start workers of its own.
+		return nil, errors.New("plugins: Start called inside a plugin worker: the binary must call plugins.WorkerMain for " + WorkerCommand + " (tests: plugins.RunWorkerIfRequested in TestMain)")
+	}
 	if err := cfg.setDefaults(); err != nil {
 		return nil, err
 	}
@@ -161,9 +165,7 @@ func Start(ctx context.Context, cfg Config) (*Runtime, error) {
 
 // Tools returns the tools served, sorted.
 func (r *Runtime) Tools() []string {
-	ts := sortedKeys(r.tools)
-	sort.Strings(ts)
-	return ts
+	return sortedKeys(r.tools)
 }
 
 // Stats returns current counters.
@@ -377,6 +379,9 @@ func (r *Runtime) decodeResult(p *plugin, status byte, payload []byte) (json.Raw
 		if err := json.Unmarshal(payload, &f); err != nil {
 			return nil, unavailable(name, "worker sent a malformed error")
 		}
+		if f.Code == fault.Timeout { // the worker's parse budget ran out
+			r.timeouts.Add(1)
+		}
 		return nil, toFault(f)
 	}
 	return nil, unavailable(name, "worker sent result status %d", status)
@@ -508,13 +513,14 @@ func (r *Runtime) startWorker(ctx context.Context) (*worker, error) {
 		return nil, fmt.Errorf("plugin worker %d: send init: %w", w.pid, err)
 	}
 	kind, payload, err := readFrame(w.outBuf)
+	const hint = "does the binary call plugins.WorkerMain for " + WorkerCommand + " (tests: plugins.RunWorkerIfRequested in TestMain)?"
 	switch {
 	case err != nil:
 		w.retire()
-		return nil, fmt.Errorf("plugin worker %d did not start: %s", w.pid, w.exitReason())
+		return nil, fmt.Errorf("plugin worker %d did not start (%s): %v; %s", w.pid, w.exitReason(), err, hint)
 	case kind != frameReady:
 		w.retire()
-		return nil, fmt.Errorf("plugin worker %d: unexpected frame %q", w.pid, kind)
+		return nil, fmt.Errorf("plugin worker %d does not speak the worker protocol: %s", w.pid, hint)
 	case len(payload) > 0:
 		w.retire()
 		return nil, fmt.Errorf("plugin worker: %s", payload)

@@ -197,7 +197,11 @@ func (l *Limiter) Charge(ctx context.Context, key *tenants.Key, family tiers.Fam
 	for i, w := range ws {
 		c, err := l.store.Increment(ctx, counterKey(family, w, key.ID), 1, w.rate)
 		if err != nil {
-			l.rollback(ctx, key, family, ws[:i])
+			if i > 0 {
+				// In the background: the answer must not wait a second
+				// Timeout on a store that just failed.
+				go l.rollback(ctx, key, family, ws[:i])
+			}
 			return l.storeFailure(family, key, err)
 		}
 		st := newState(w, c)

@@ -3,6 +3,9 @@ package ratelimit
 import (
 	"context"
 	"fmt"
+	"log/slog"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	libredis "github.com/redis/go-redis/v9"
@@ -50,6 +53,7 @@ func NewRedisStore(url string, timeout time.Duration) (*RedisStore, error) {
 	}
 	o.DialerRetries = 1
 	o.ContextTimeoutEnabled = true // honour Charge's deadline
+	quietRedisLogs.Do(func() { libredis.SetLogger(&throttledLogger{}) })
 	client := libredis.NewClient(o)
 
 	ctx, cancel := context.WithTimeout(context.Background(), 4*timeout)
@@ -68,3 +72,21 @@ func NewRedisStore(url string, timeout time.Duration) (*RedisStore, error) {
 
 // Close closes the connections.
 func (r *RedisStore) Close() error { return r.client.Close() }
+
+// quietRedisLogs replaces go-redis's logger, which is process-wide and
+// would otherwise print a line per failed dial, so one per request while
+// Redis is down. pyws uses go-redis for nothing else.
+var quietRedisLogs sync.Once
+
+// throttledLogger sends go-redis's messages to slog.Default, at most one
+// per logEvery.
+type throttledLogger struct{ last atomic.Int64 }
+
+func (t *throttledLogger) Printf(ctx context.Context, format string, v ...any) {
+	now := time.Now().UnixNano()
+	last := t.last.Load()
+	if now-last < int64(logEvery) || !t.last.CompareAndSwap(last, now) {
+		return
+	}
+	slog.Default().Warn(fmt.Sprintf(format, v...), "component", "ratelimit/redis")
+}

@@ -16,21 +16,31 @@ func runApplyEdit(ctx context.Context, s *Session, a Args) (any, error) {
 	raw, _ := a["edit"].(json.RawMessage)
 	changes, err := DecodeChanges(raw)
 	if err != nil {
-		return nil, err
+		return nil, refused(err, "")
 	}
 	lim := edits.Limits{MaxFiles: s.Limits.MaxFilesPerEdit, MaxEditsPerFile: s.Limits.MaxEditsPerFile}
 	res, err := s.svc.cfg.Edits.Apply(ctx, s.ws.ws, changes, lim)
 	if err != nil {
-		if fe, ok := fault.As(err); ok {
-			// The refusal is also a result: applied false, failureReason.
-			fe.Details["result"] = map[string]any{
-				"applied": false, "failureReason": res.FailureReason,
-				"filesModified": 0, "totalEdits": 0,
-			}
-		}
-		return nil, err
+		return nil, refused(err, res.FailureReason)
 	}
 	return res, nil
+}
+
+// refused attaches the result form of a refusal (applied false, the
+// failure reason) to err, which the api renders beside the envelope.
+func refused(err error, reason string) error {
+	fe, ok := fault.As(err)
+	if !ok {
+		return err
+	}
+	if reason == "" {
+		reason = fe.Code + ": " + fe.Message
+	}
+	fe.Details["result"] = map[string]any{
+		"applied": false, "failureReason": reason,
+		"filesModified": 0, "totalEdits": 0,
+	}
+	return err
 }
 
 // DecodeChanges reads apply_workspace_edit's edit argument: an object with
@@ -74,9 +84,10 @@ func DecodeChanges(raw json.RawMessage) (map[string][]abi.TextEdit, error) {
 	return changes, nil
 }
 
+// wirePosition keeps raw values: json.Number would accept "0" (a string).
 type wirePosition struct {
-	Line      *json.Number `json:"line"`
-	Character *json.Number `json:"character"`
+	Line      json.RawMessage `json:"line"`
+	Character json.RawMessage `json:"character"`
 }
 
 type wireEdit struct {
@@ -121,11 +132,15 @@ func decodeTextEdit(raw json.RawMessage, param string) (abi.TextEdit, error) {
 
 // wholeNumber requires a non-negative integer; negative positions are an
 // INVALID_RANGE, as the spec lists that code for out-of-bounds ranges.
-func wholeNumber(n *json.Number, param string) (int, error) {
-	if n == nil {
+func wholeNumber(raw json.RawMessage, param string) (int, error) {
+	text := string(bytes.TrimSpace(raw))
+	if text == "" || text == "null" {
 		return 0, invalid(param, nil, "%s is required", param)
 	}
-	v, err := checkInt(Param{Name: param}, param, n.String())
+	if text[0] != '-' && (text[0] < '0' || text[0] > '9') {
+		return 0, invalid(param, text, "%s must be a number, got %s", param, text)
+	}
+	v, err := checkInt(Param{Name: param}, param, text)
 	if err != nil {
 		return 0, err
 	}

@@ -138,7 +138,7 @@ func decodeValue(p Param, raw json.RawMessage, prefix string) (any, error) {
 		return nil, invalid(name, nil, "parameter %q is not valid JSON: %s", name, jsonReason(err))
 	}
 	wrongType := func() error {
-		return invalid(name, v, "parameter %q must be of type %s, got %s", name, p.Type, jsonTypeName(v))
+		return withBounds(invalid(name, v, "parameter %q must be of type %s, got %s", name, p.Type, jsonTypeName(v)), p)
 	}
 	switch p.Type {
 	case TypeString:
@@ -194,20 +194,25 @@ func decodeValue(p Param, raw json.RawMessage, prefix string) (any, error) {
 func checkInt(p Param, name, text string) (any, error) {
 	f, err := strconv.ParseFloat(text, 64)
 	if err != nil || math.IsInf(f, 0) || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
-		return nil, invalid(name, text, "parameter %q must be an integer, got %s", name, text)
+		return nil, withBounds(invalid(name, text, "parameter %q must be an integer, got %s", name, text), p)
 	}
 	n := int(f)
 	if (p.Min != nil && n < *p.Min) || (p.Max != nil && n > *p.Max) {
-		f := invalid(name, n, "parameter %q is %d, outside its allowed bounds%s", name, n, boundsText(p))
-		if p.Min != nil {
-			f.Details["min"] = *p.Min
-		}
-		if p.Max != nil {
-			f.Details["max"] = *p.Max
-		}
-		return nil, f
+		return nil, withBounds(invalid(name, n, "parameter %q is %d, outside its allowed bounds%s", name, n, boundsText(p)), p)
 	}
 	return n, nil
+}
+
+// withBounds adds the parameter's min and max to a refusal, so a client
+// learns the allowed range whatever was wrong with its value.
+func withBounds(f *fault.Error, p Param) *fault.Error {
+	if p.Min != nil {
+		f.Details["min"] = *p.Min
+	}
+	if p.Max != nil {
+		f.Details["max"] = *p.Max
+	}
+	return f
 }
 
 func boundsText(p Param) string {

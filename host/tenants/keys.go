@@ -103,13 +103,14 @@ func (s *Store) Lookup(key string) (*Key, bool) {
 	if key == "" {
 		return nil, false
 	}
-	s.maybeReload()
+	s.maybeReload(false)
 	h := HashKey(key)
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	k, ok := s.byHash[h]
+	k, ok := s.find(h)
 	if !ok {
-		k, ok = s.extra[h]
+		// An unknown key may have been added a moment ago: look again
+		// now rather than after the reload interval.
+		s.maybeReload(true)
+		k, ok = s.find(h)
 	}
 	if !ok || !k.Active() {
 		return nil, false
@@ -117,14 +118,26 @@ func (s *Store) Lookup(key string) (*Key, bool) {
 	return k, true
 }
 
-func (s *Store) maybeReload() {
+func (s *Store) find(hash string) (*Key, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	k, ok := s.byHash[hash]
+	if !ok {
+		k, ok = s.extra[hash]
+	}
+	return k, ok
+}
+
+// maybeReload rereads the file when it changed; unless now is set, it
+// checks at most every reloadEvery.
+func (s *Store) maybeReload(now bool) {
 	if s.path == "" {
 		return
 	}
 	s.mu.RLock()
 	fresh := time.Since(s.checked) < reloadEvery
 	s.mu.RUnlock()
-	if fresh {
+	if fresh && !now {
 		return
 	}
 	// A broken file keeps the last good keys: a half-written edit by an

@@ -1,6 +1,10 @@
 package e2e
 
 import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -74,7 +78,6 @@ func TestBadRequests(t *testing.T) {
 		{"resource uri missing", "POST", "/v1/resources/read", `{"params": {}}`, 400, "INVALID_PARAMETER", "uri"},
 		{"params not object", "POST", "/v1/resources/read", `{"uri": "svc://workspace/files", "params": "x"}`, 400, "INVALID_PARAMETER", "params"},
 		{"query wrong type", "GET", "/v1/resources/structure?maxDepth=deep", nil, 400, "INVALID_PARAMETER", "maxDepth"},
-		{"oversized body", "POST", "/v1/tools/call", `{"name":"get_hover","arguments":{"uri":"` + strings.Repeat("a", 40<<20) + `"}}`, 413, "INVALID_PARAMETER", "body"},
 		{"unknown route", "GET", "/v1/nothing", nil, 400, "INVALID_PARAMETER", "path"},
 	}
 	for _, tt := range tests {
@@ -85,6 +88,38 @@ func TestBadRequests(t *testing.T) {
 				t.Fatalf("details.parameter = %v, want %q (%s)", got, tt.parameter, r.Raw)
 			}
 		})
+	}
+}
+
+// TestOversizedBody sends a body over the limit on a raw connection: the
+// server answers from the Content-Length alone, before reading the body,
+// so a client still writing would see a reset instead of the answer.
+func TestOversizedBody(t *testing.T) {
+	ws := t.TempDir()
+	s := startServer(t, ws)
+	key := s.addKey("pro", "")
+	conn, err := net.Dial("tcp", strings.TrimPrefix(s.base, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "POST /v1/tools/call HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n{\"name\":", key, 64<<20)
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var body struct {
+		Error struct {
+			Code    string         `json:"code"`
+			Details map[string]any `json:"details"`
+		} `json:"error"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&body); err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != 413 || body.Error.Code != "INVALID_PARAMETER" || body.Error.Details["parameter"] != "body" || body.Error.Details["limit"] == nil {
+		t.Fatalf("status %d, error %+v", resp.StatusCode, body.Error)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -184,10 +185,10 @@ func TestConfinement(t *testing.T) {
 				"generic": s.resource(keyA, "svc://file/"+p, nil),
 				"GET":     s.do("GET", "/v1/resources/file/"+p, keyA, nil),
 			} {
-				if r.ErrCode() != "PERMISSION_DENIED" && r.ErrCode() != "FILE_NOT_FOUND" {
-					t.Errorf("%s %s: %d %s", shape, p, r.Status, r.Raw)
+				want := map[string]int{"PERMISSION_DENIED": 403, "FILE_NOT_FOUND": 404}
+				if st, ok := want[r.ErrCode()]; !ok || r.Status != st {
+					t.Errorf("%s %s: %d %s, want 403 PERMISSION_DENIED or 404 FILE_NOT_FOUND", shape, p, r.Status, r.Raw)
 				}
-				mustStatus(t, r, map[string]int{"PERMISSION_DENIED": 403, "FILE_NOT_FOUND": 404}[r.ErrCode()], r.ErrCode())
 				f.noLeak(t, r)
 			}
 		}
@@ -196,6 +197,23 @@ func TestConfinement(t *testing.T) {
 		mustStatus(t, r, 200, "")
 		if r.Body["content"] != "a = 1\n" {
 			t.Errorf("absolute path inside the root: %s", r.Raw)
+		}
+	})
+
+	t.Run("special files are not opened", func(t *testing.T) {
+		fifo := filepath.Join(f.a, "fifo.py")
+		if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		defer os.Remove(fifo)
+		for _, r := range []response{
+			s.resource(keyA, "svc://file/fifo.py", nil),
+			s.do("GET", "/v1/resources/file/fifo.py", keyA, nil),
+			s.tool(keyA, "apply_workspace_edit", map[string]any{"edit": map[string]any{fileURI(fifo): []any{edit(0, 0, 0, 0, "x")}}}),
+		} {
+			if r.ErrCode() != "PERMISSION_DENIED" && r.ErrCode() != "FILE_NOT_FOUND" {
+				t.Errorf("FIFO: %d %s", r.Status, r.Raw)
+			}
 		}
 	})
 

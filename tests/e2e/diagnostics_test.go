@@ -2,14 +2,19 @@ package e2e
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
+	"unicode/utf16"
 )
+
+func utf16Len(s string) int { return len(utf16.Encode([]rune(s))) }
 
 func TestDiagnosticsThroughPlugin(t *testing.T) {
 	ws := t.TempDir()
 	writeTree(t, ws, map[string]string{
 		"ok.py":       "def f(x):\n    return x + 1\n",
-		"broken.py":   "def f(x)\n    return x\n\nprint('ünïcode', (1, 2\n",
+		"broken.py":   "def f(x)\n    return x\n",
+		"unmatched.py": "x = 1\ny = '😀é' + 1)\n",
 		"notes.txt":   "just text\n",
 		"binary.py":   "x = 1\x00\x01\n",
 		"script":      "#!/usr/bin/env python3\nprint('hi'\n",
@@ -32,16 +37,16 @@ func TestDiagnosticsThroughPlugin(t *testing.T) {
 		r := s.do("POST", "/v1/tools/get_diagnostics", key, map[string]any{"uri": "broken.py"})
 		mustStatus(t, r, 200, "")
 		diags := r.Body["diagnostics"].([]any)
-		if len(diags) < 2 {
-			t.Fatalf("want at least the missing ':' and the unclosed '(': %s", r.Raw)
+		if len(diags) != 1 {
+			t.Fatalf("want exactly the missing ':': %s", r.Raw)
 		}
 		first := diags[0].(map[string]any)
-		if first["code"] != "syntax-error" || first["severity"] != 1.0 || first["source"] != "pyws" {
+		if first["code"] != "syntax-error" || first["severity"] != 1.0 || first["source"] != "pyws" ||
+			!strings.Contains(first["message"].(string), ":") {
 			t.Fatalf("first diagnostic: %v", first)
 		}
-		start := first["range"].(map[string]any)["start"].(map[string]any)
-		if start["line"] != 0.0 {
-			t.Fatalf("missing ':' should be reported on line 0: %v", first)
+		if start := first["range"].(map[string]any)["start"].(map[string]any); start["line"] != 0.0 || start["character"] != 8.0 {
+			t.Fatalf("missing ':' should be reported at 0:8: %v", first)
 		}
 		if r.Body["errorCount"].(float64) != float64(len(diags)) {
 			t.Fatalf("errorCount %v for %d errors", r.Body["errorCount"], len(diags))
@@ -51,6 +56,21 @@ func TestDiagnosticsThroughPlugin(t *testing.T) {
 		mustStatus(t, w, 200, "")
 		if len(w.Body["diagnostics"].([]any)) != 0 || w.Body["errorCount"].(float64) != float64(len(diags)) {
 			t.Fatalf("warning filter: %s", w.Raw)
+		}
+	})
+	t.Run("positions count UTF-16 units", func(t *testing.T) {
+		r := s.tool(key, "get_diagnostics", map[string]any{"uri": "unmatched.py"})
+		mustStatus(t, r, 200, "")
+		diags := r.Body["diagnostics"].([]any)
+		if len(diags) == 0 {
+			t.Fatalf("unmatched ')' not reported: %s", r.Raw)
+		}
+		d := diags[0].(map[string]any)
+		start := d["range"].(map[string]any)["start"].(map[string]any)
+		// "y = '😀é' + 1" is 13 UTF-16 units: the emoji counts two.
+		want := float64(utf16Len("y = '😀é' + 1"))
+		if start["line"] != 1.0 || start["character"] != want || !strings.Contains(d["message"].(string), ")") {
+			t.Fatalf("unmatched ')' at %v, want 1:%v: %v", start, want, d)
 		}
 	})
 	t.Run("python script without extension", func(t *testing.T) {

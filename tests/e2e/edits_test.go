@@ -202,6 +202,13 @@ func TestApplyWorkspaceEdit(t *testing.T) {
 		if err := os.Chmod(p("f/ro.py"), 0o444); err != nil {
 			t.Fatal(err)
 		}
+		if err := os.WriteFile(p("f/u16.py"), append([]byte{0xFF, 0xFE}, utf16Bytes("u = 1\n", false)...), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		writeTree(t, ws, map[string]string{"f/latin.py": "# coding: latin-1\nl = 1\n", "f/hard.py": "h = 1\n"})
+		if err := os.Link(p("f/hard.py"), p("f/hard_twin.py")); err != nil {
+			t.Fatal(err)
+		}
 		t.Cleanup(func() { os.Chmod(p("f/ro.py"), 0o644) })
 		good := []any{edit(0, 0, 0, 4, "GOOD")}
 		tests := []struct {
@@ -229,6 +236,9 @@ func TestApplyWorkspaceEdit(t *testing.T) {
 			{"insertion inside a replaced range", u("f/two.py"), []any{edit(0, 0, 0, 3, "a"), edit(0, 1, 0, 1, "b")}, 400, "CONFLICTING_EDITS"},
 			{"identical ranges", u("f/two.py"), []any{edit(1, 0, 1, 3, "a"), edit(1, 0, 1, 3, "b")}, 400, "CONFLICTING_EDITS"},
 			{"read-only file", u("f/ro.py"), []any{edit(0, 0, 0, 2, "rw")}, 403, "READONLY_FILE"},
+			{"hard-linked file", u("f/hard.py"), []any{edit(0, 0, 0, 1, "H")}, 403, "PERMISSION_DENIED"},
+			{"UTF-16 file", u("f/u16.py"), []any{edit(0, 0, 0, 1, "U")}, 422, "ENCODING_ERROR"},
+			{"non-ASCII text into a latin-1 file", u("f/latin.py"), []any{edit(1, 0, 1, 1, "é")}, 422, "ENCODING_ERROR"},
 		}
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
@@ -264,7 +274,6 @@ func TestApplyWorkspaceEdit(t *testing.T) {
 
 	t.Run("malformed edits", func(t *testing.T) {
 		writeTree(t, ws, map[string]string{"bad/a.py": "a = 1\n"})
-		before := fileBytes(t, p("bad/a.py"))
 		tests := []struct {
 			name  string
 			args  any
@@ -282,6 +291,7 @@ func TestApplyWorkspaceEdit(t *testing.T) {
 		}
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
+				before := fileBytes(t, p("bad/a.py"))
 				r := s.tool(pro, "apply_workspace_edit", tt.args)
 				mustStatus(t, r, 400, "INVALID_PARAMETER")
 				if tt.param != "" && r.ErrDetails()["parameter"] != tt.param {

@@ -1113,6 +1113,12 @@ func testReadFile(t *testing.T, s *server) {
 		if r.Body["content"] != "\n" || num(jget(r.Body, "metadata", "totalLines")) != 16385 {
 			t.Errorf("range of big file: content %q metadata %v", r.Body["content"], r.Body["metadata"])
 		}
+		// ...but not more than the cap's worth of lines.
+		r = read(free, "generic", "big.py", map[string]any{"lineRange": map[string]any{"start": 0, "end": 16384}})
+		mustStatus(t, r, 413, "FILE_TOO_LARGE")
+		if d := r.ErrDetails(); num(d["limit"]) != mib || d["suggestion"] == nil || d["suggestion"] == "" {
+			t.Errorf("over-cap range: details %v", d)
+		}
 	})
 
 	t.Run("includeMetadata false", func(t *testing.T) {
