@@ -2,7 +2,7 @@
 // built from pinned C sources by `make parser` (wasm/parser.mk) and
 // committed, with its SHA-256 beside it. Importing this package needs no C
 // toolchain. The module's exports and status codes are documented in
-// csrc/pyws_parser.c; the tree it produces is described in TREE_LAYOUT.md and
+// csrc/pyws_parser.c; the tree it produces is described in docs/plugin-abi.md ("Tree layout") and
 // decoded by plugin-sdk/tree. This package only embeds; host/parser runs it.
 package wasm
 

@@ -11,7 +11,7 @@ import (
 	"github.com/pyws/pyws/plugin-sdk/abi"
 )
 
-// Benchmarks behind the figures in DECISIONS.md; run them with
+// Benchmarks behind the figures in RATIONALE.md; run them with
 //
 //	go test ./host/plugins -run '^$' -bench . -benchtime 2s
 var payloads = []struct {

@@ -21,7 +21,7 @@
 //     compiled code cannot be interrupted in-process without
 //     WithCloseOnContextDone, which costs about 12x on CPU-bound guest
 //     code, and a guest spinning in-process would also stall the host's GC;
-//     see DECISIONS.md.
+//     see RATIONALE.md.
 //   - Guests get no filesystem, environment, arguments or network, a fake
 //     clock, and a memory cap. An instance is discarded after a trap, exit
 //     or out-of-memory (the worker survives and reports

@@ -239,7 +239,7 @@ func (r *Runtime) Call(ctx context.Context, tool string, req *abi.Request) (json
 		return nil, timeoutFault(p, budget)
 	}
 	// Either stopper kills the worker: wazero cannot interrupt compiled
-	// guest code (see DECISIONS.md), so the process is the unit we stop.
+	// guest code (see RATIONALE.md), so the process is the unit we stop.
 	var overran atomic.Bool
 	timer := time.AfterFunc(budget, func() { overran.Store(true); w.kill() })
 	stopCtx := context.AfterFunc(ctx, w.kill)

@@ -134,20 +134,22 @@ type window struct {
 	rate  limiter.Rate
 }
 
-// windows returns the limited windows of b, the smaller limit first so that
-// a request the tighter window refuses never touches the other one.
-func windows(b tiers.Budget) []window {
-	ws := make([]window, 0, 2)
+// windows returns the limited windows of b (an array, so the unlimited
+// path allocates nothing), the smaller limit first so that a request the
+// tighter window refuses never touches the other one.
+func windows(b tiers.Budget) (ws [2]window, n int) {
 	if b.PerHour > 0 {
-		ws = append(ws, window{"hour", int64(b.PerHour), limiter.Rate{Period: time.Hour, Limit: int64(b.PerHour)}})
+		ws[n] = window{"hour", int64(b.PerHour), limiter.Rate{Period: time.Hour, Limit: int64(b.PerHour)}}
+		n++
 	}
 	if b.PerDay > 0 {
-		ws = append(ws, window{"day", int64(b.PerDay), limiter.Rate{Period: 24 * time.Hour, Limit: int64(b.PerDay)}})
+		ws[n] = window{"day", int64(b.PerDay), limiter.Rate{Period: 24 * time.Hour, Limit: int64(b.PerDay)}}
+		n++
 	}
-	if len(ws) == 2 && ws[1].limit < ws[0].limit {
+	if n == 2 && ws[1].limit < ws[0].limit {
 		ws[0], ws[1] = ws[1], ws[0]
 	}
-	return ws
+	return ws, n
 }
 
 // counterKey names one counter. Family and window never contain ':', so
@@ -185,14 +187,15 @@ func (l *Limiter) Charge(ctx context.Context, key *tenants.Key, family tiers.Fam
 		return nil, errors.New("ratelimit: Charge without a key")
 	}
 	tier := key.Tier
-	ws := windows(tiers.For(tier).Budget(family))
-	if len(ws) == 0 {
+	all, n := windows(tiers.For(tier).Budget(family))
+	if n == 0 {
 		l.decide(family, Allowed)
 		return nil, nil
 	}
 	ctx, cancel := context.WithTimeout(ctx, l.opts.Timeout)
 	defer cancel()
 
+	ws := all[:n]
 	var charged [2]state
 	for i, w := range ws {
 		c, err := l.store.Increment(ctx, counterKey(family, w, key.ID), 1, w.rate)
@@ -200,7 +203,8 @@ func (l *Limiter) Charge(ctx context.Context, key *tenants.Key, family tiers.Fam
 			if i > 0 {
 				// In the background: the answer must not wait a second
 				// Timeout on a store that just failed.
-				go l.rollback(ctx, key, family, ws[:i])
+				pending := append([]window(nil), ws[:i]...) // keeps all on the stack
+				go l.rollback(ctx, key, family, pending)
 			}
 			return l.storeFailure(family, key, err)
 		}

@@ -418,11 +418,44 @@ func TestConcurrentMemory(t *testing.T) {
 }
 
 func TestWindowsOrder(t *testing.T) {
-	ws := windows(tiers.Budget{PerHour: 50, PerDay: 10}) // not in the table, but keep the rule
-	if ws[0].name != "day" {
+	ws, n := windows(tiers.Budget{PerHour: 50, PerDay: 10}) // not in the table, but keep the rule
+	if n != 2 || ws[0].name != "day" {
 		t.Fatalf("windows = %v, want the smaller limit first", ws)
 	}
-	if len(windows(tiers.Budget{})) != 0 {
+	if _, n := windows(tiers.Budget{}); n != 0 {
 		t.Fatal("zero budget has windows")
+	}
+}
+
+// dayFails is a fakeStore whose day counters are unreachable.
+type dayFails struct{ *fakeStore }
+
+func (s dayFails) Increment(ctx context.Context, key string, n int64, rate limiter.Rate) (limiter.Context, error) {
+	if strings.Contains(key, ":day:") {
+		return limiter.Context{}, errBroken
+	}
+	return s.fakeStore.Increment(ctx, key, n, rate)
+}
+
+// TestFailureAfterFirstWindow: the hour window was charged, then the day
+// window failed. The unit charged to the hour is given back (in the
+// background), whichever the policy.
+func TestFailureAfterFirstWindow(t *testing.T) {
+	for _, failOpen := range []bool{true, false} {
+		c := newClock()
+		s := dayFails{newFakeStore(c)}
+		l := New(s, Options{FailOpen: failOpen, Logger: quiet})
+		l.now = c.Now
+		_, err := l.Charge(context.Background(), key("k", tiers.Free), tiers.FamilyRename)
+		if failOpen != (err == nil) {
+			t.Fatalf("failOpen %v: err %v", failOpen, err)
+		}
+		deadline := time.Now().Add(5 * time.Second)
+		for s.count("rename:hour:k") != 0 {
+			if time.Now().After(deadline) {
+				t.Fatalf("failOpen %v: hour counter %d never rolled back", failOpen, s.count("rename:hour:k"))
+			}
+			time.Sleep(time.Millisecond)
+		}
 	}
 }

@@ -1,7 +1,7 @@
 package tree
 
 // The tree blob, version 1. All integers are little-endian; there is no
-// padding. The producer is wasm/csrc/pyws_parser.c; wasm/TREE_LAYOUT.md says
+// padding. The producer is wasm/csrc/pyws_parser.c; docs/plugin-abi.md ("Tree layout") says
 // the same in prose for plugins written in other languages.
 //
 //	header   magic "PYWT" | u32 version | u32 source length in bytes
