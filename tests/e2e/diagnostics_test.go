@@ -12,12 +12,12 @@ func utf16Len(s string) int { return len(utf16.Encode([]rune(s))) }
 func TestDiagnosticsThroughPlugin(t *testing.T) {
 	ws := t.TempDir()
 	writeTree(t, ws, map[string]string{
-		"ok.py":       "def f(x):\n    return x + 1\n",
-		"broken.py":   "def f(x)\n    return x\n",
+		"ok.py":        "def f(x):\n    return x + 1\n",
+		"broken.py":    "def f(x)\n    return x\n",
 		"unmatched.py": "x = 1\ny = '😀é' + 1)\n",
-		"notes.txt":   "just text\n",
-		"binary.py":   "x = 1\x00\x01\n",
-		"script":      "#!/usr/bin/env python3\nprint('hi'\n",
+		"notes.txt":    "just text\n",
+		"binary.py":    "x = 1\x00\x01\n",
+		"script":       "#!/usr/bin/env python3\nprint('hi'\n",
 		"pkg/stub.pyi": "def g() -> int: ...\n",
 	})
 	s := startServer(t, ws)
