@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/pyws/pyws/host/metrics"
 	"github.com/pyws/pyws/host/plugins"
 	"github.com/pyws/pyws/host/service"
 	"github.com/pyws/pyws/plugin-sdk/abi"
@@ -48,4 +49,18 @@ func (p pluginRuntime) Health() service.PluginHealth {
 		h.Problem = fmt.Sprintf("%d of %d plugin workers running (%d restarts so far)", st.Workers, p.wanted, st.Restarts)
 	}
 	return h
+}
+
+// registerPluginMetrics exposes the worker pool's state to Prometheus.
+func registerPluginMetrics(rec *metrics.Recorder, rt *plugins.Runtime) {
+	stat := func(f func(plugins.Stats) float64) func() float64 {
+		return func() float64 { return f(rt.Stats()) }
+	}
+	rec.GaugeFunc("pyws_plugin_workers", "Plugin worker processes ready or busy.", stat(func(s plugins.Stats) float64 { return float64(s.Workers) }))
+	rec.GaugeFunc("pyws_plugin_workers_busy", "Plugin workers running a call.", stat(func(s plugins.Stats) float64 { return float64(s.Busy) }))
+	rec.GaugeFunc("pyws_plugin_calls_queued", "Plugin calls waiting for a worker.", stat(func(s plugins.Stats) float64 { return float64(s.Queued) }))
+	rec.CounterFunc("pyws_plugin_calls_total", "Plugin calls dispatched.", stat(func(s plugins.Stats) float64 { return float64(s.Calls) }))
+	rec.CounterFunc("pyws_plugin_timeouts_total", "Plugin calls stopped at their deadline.", stat(func(s plugins.Stats) float64 { return float64(s.Timeouts) }))
+	rec.CounterFunc("pyws_plugin_traps_total", "Guest traps, exits and out-of-memory.", stat(func(s plugins.Stats) float64 { return float64(s.Traps) }))
+	rec.CounterFunc("pyws_plugin_worker_restarts_total", "Workers replaced after a timeout, cancellation or crash.", stat(func(s plugins.Stats) float64 { return float64(s.Restarts) }))
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/pyws/pyws/host/edits"
 	"github.com/pyws/pyws/host/metrics"
 	"github.com/pyws/pyws/host/plugins"
+	"github.com/pyws/pyws/host/ratelimit"
 	"github.com/pyws/pyws/host/service"
 	"github.com/pyws/pyws/host/tenants"
 	"github.com/pyws/pyws/host/tiers"
@@ -45,6 +46,8 @@ func serve(args []string) error {
 	memMiB := fs.Int("plugin-memory", 512, "memory cap of one plugin instance, MiB")
 	python := fs.String("python", "", "interpreter whose version health_check reports (default: python3 on PATH)")
 	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
+	redisURL := fs.String("redis", "", "Redis URL (redis://[:pass@]host:6379/0) holding rate-limit counters shared by several pyws processes (default: counters in this process)")
+	failOpen := fs.Bool("ratelimit-fail-open", false, "when the Redis rate-limit store fails, allow requests (logged) instead of refusing them with SERVER_UNAVAILABLE")
 	var pluginDirs stringList
 	fs.Var(&pluginDirs, "plugins", "plugin directory; repeatable, later directories override earlier ones per tool (default: plugins/ beside the binary)")
 	if err := fs.Parse(args); err != nil {
@@ -111,6 +114,17 @@ func serve(args []string) error {
 		logger.Warn("completed an interrupted workspace edit", "recovery", fmt.Sprint(r))
 	}
 	rec := metrics.New()
+	registerPluginMetrics(rec, rt)
+	var store ratelimit.Store // nil: counters in this process
+	if *redisURL != "" {
+		rs, err := ratelimit.NewRedisStore(*redisURL, 0)
+		if err != nil {
+			return fmt.Errorf("--redis: %w", err)
+		}
+		defer rs.Close()
+		store = rs
+	}
+	limiter := ratelimit.New(store, ratelimit.Options{FailOpen: *failOpen, OnDecision: rec.LimiterDecision, Logger: logger})
 	svc := service.New(service.Config{
 		DefaultWorkspace: root,
 		Plugins:          pluginRuntime{rt: rt, wanted: *workers},
@@ -128,6 +142,7 @@ func serve(args []string) error {
 	app := api.New(api.Options{
 		Service: svc,
 		Keys:    keys,
+		Limiter: limiter,
 		Logger:  logger,
 		Metrics: promhttp.HandlerFor(rec.Registry, promhttp.HandlerOpts{}),
 		OpenAPI: api.OpenAPIDocument(svc.Table()),

@@ -127,3 +127,13 @@ func (r *Recorder) Summarize() Summary {
 func round2(f float64) float64 {
 	return float64(int64(f*100+0.5)) / 100
 }
+
+// GaugeFunc registers a gauge read from f at scrape time.
+func (r *Recorder) GaugeFunc(name, help string, f func() float64) {
+	r.Registry.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: name, Help: help}, f))
+}
+
+// CounterFunc registers a counter read from f at scrape time.
+func (r *Recorder) CounterFunc(name, help string, f func() float64) {
+	r.Registry.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Name: name, Help: help}, f))
+}

@@ -85,13 +85,23 @@ type server struct {
 // startServer serves workspace with a fresh keys file.
 func startServer(t *testing.T, workspace string, extraArgs ...string) *server {
 	t.Helper()
+	return startServerWithKeys(t, workspace, "", extraArgs...)
+}
+
+// startServerWithKeys serves workspace with the keys file at keysPath
+// (a fresh one when empty), so several servers can share one.
+func startServerWithKeys(t *testing.T, workspace, keysPath string, extraArgs ...string) *server {
+	t.Helper()
 	build(t)
 	dir := t.TempDir()
-	s := &server{t: t, keysPath: filepath.Join(dir, "keys.json"), state: filepath.Join(dir, "state"), logs: &bytes.Buffer{}}
+	s := &server{t: t, keysPath: keysPath, state: filepath.Join(dir, "state"), logs: &bytes.Buffer{}}
 	addr := freeAddr(t)
 	s.base = "http://" + addr
-	// Create the keys file before the server starts.
-	s.addKey("free", "")
+	if s.keysPath == "" {
+		// Create the keys file before the server starts.
+		s.keysPath = filepath.Join(dir, "keys.json")
+		s.addKey("free", "")
+	}
 	args := append([]string{"serve", "--workspace", workspace, "--addr", addr, "--keys", s.keysPath,
 		"--state", s.state, "--plugins", pluginsDir, "--workers", "2"}, extraArgs...)
 	s.cmd = exec.Command(binPath, args...)
