@@ -37,7 +37,8 @@ test-short:
 	$(GO) test -short ./...
 
 bench: build
-	$(GO) test -run '^$$' -bench . -benchmem -count 1 -timeout 30m ./host/... ./tests/...
+	$(GO) test -run '^$$' -bench . -benchmem -count 1 -timeout 30m ./host/...
+	$(GO) test -run '^$$' -bench . -benchtime 20000x -count 3 ./tests/load/
 	tests/load/run.sh
 
 fuzz:

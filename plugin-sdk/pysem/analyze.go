@@ -1,0 +1,1414 @@
+package pysem
+
+import (
+	"github.com/pyws/pyws/plugin-sdk/tree"
+)
+
+// fieldIDs are the tree's field ids used by the walk, resolved once.
+type fieldIDs struct {
+	name, body, parameters, typeParameters, returnType, superclasses, definition,
+	left, right, typ, value, alternative, consequence, condition, moduleName, alias,
+	object, attribute, function, arguments, subject, guard, key, subscript uint8
+}
+
+type builder struct {
+	m   *Module
+	t   *tree.Tree
+	src []byte
+	f   fieldIDs
+
+	scope *Scope
+	// Context counters of the walk.
+	cond, typeChecking, tryImport int
+	ann                           int // inside an annotation expression
+	noStr                         int // strings are not annotations (Literal[...], Annotated metadata)
+	deferred                      int // refs are evaluated later (see package comment)
+	deferAnn                      bool
+	baseDefer                     int
+
+	intern   map[string]string
+	bindings []*Binding // in creation order
+}
+
+// Analyze builds the semantic model of the file t was parsed from. It
+// never fails: whatever a tree with syntax errors holds is analyzed as far
+// as it can be.
+func Analyze(t *tree.Tree, opts Options) *Module {
+	m := &Module{Tree: t, Opts: opts, Future: map[string]bool{}}
+	m.builtins = Builtins(opts.PythonMinor)
+	b := &builder{m: m, t: t, intern: make(map[string]string, 256)}
+	if t == nil {
+		m.Root = &Scope{Kind: ScopeModule, Bindings: map[string][]*Binding{}}
+		m.Scopes = []*Scope{m.Root}
+		return m
+	}
+	b.src = t.Source()
+	b.initFields()
+	if opts.IsStub {
+		b.baseDefer = 1
+	}
+	if normMinor(opts.PythonMinor) >= 14 {
+		b.deferAnn = true
+	}
+	b.deferred = b.baseDefer
+	root := t.Root()
+	m.Root = b.push(ScopeModule, root, 0, len(b.src))
+	m.DocNode, m.Docstring = b.docstring(root)
+	b.children(root)
+	b.pop()
+	b.place()
+	b.resolve()
+	b.finish()
+	return m
+}
+
+func (b *builder) initFields() {
+	id := func(s string) uint8 { v, _ := b.t.FieldID(s); return v }
+	b.f = fieldIDs{
+		name: id("name"), body: id("body"), parameters: id("parameters"),
+		typeParameters: id("type_parameters"), returnType: id("return_type"),
+		superclasses: id("superclasses"), definition: id("definition"), left: id("left"),
+		right: id("right"), typ: id("type"), value: id("value"), alternative: id("alternative"),
+		consequence: id("consequence"), condition: id("condition"), moduleName: id("module_name"),
+		alias: id("alias"), object: id("object"), attribute: id("attribute"), function: id("function"),
+		arguments: id("arguments"), subject: id("subject"), guard: id("guard"), key: id("key"),
+		subscript: id("subscript"),
+	}
+}
+
+// field returns n's first child in field id (null if none).
+func field(n tree.Node, id uint8) tree.Node {
+	if id == 0 {
+		return tree.Node{}
+	}
+	for c := range n.Children() {
+		if c.FieldID() == id {
+			return c
+		}
+	}
+	return tree.Node{}
+}
+
+// firstNamed returns n's first named child that is not a comment.
+func firstNamed(n tree.Node) tree.Node {
+	for c := range n.NamedChildren() {
+		if !c.IsExtra() {
+			return c
+		}
+	}
+	return tree.Node{}
+}
+
+func (b *builder) name(n tree.Node) string {
+	t := n.Text()
+	if s, ok := b.intern[string(t)]; ok {
+		return s
+	}
+	s := string(t)
+	b.intern[s] = s
+	return s
+}
+
+func validIdent(n tree.Node) bool {
+	return !n.IsNull() && !n.IsMissing() && n.EndByte() > n.StartByte() && n.Kind() == "identifier"
+}
+
+// ---- scopes, bindings, refs ----
+
+func (b *builder) push(kind ScopeKind, n tree.Node, start, end int) *Scope {
+	s := &Scope{Kind: kind, Node: n, Parent: b.scope, Start: start, End: end,
+		Bindings: map[string][]*Binding{}, Index: len(b.m.Scopes)}
+	if b.scope != nil {
+		b.scope.Children = append(b.scope.Children, s)
+	}
+	b.m.Scopes = append(b.m.Scopes, s)
+	b.scope = s
+	return s
+}
+
+func (b *builder) pop() {
+	if b.scope.Parent != nil {
+		b.scope = b.scope.Parent
+	}
+}
+
+// siteBinds records bindings by the scope they are written in, for
+// global/nonlocal placement and property grouping.
+type siteKey struct {
+	s    *Scope
+	name string
+}
+
+func (b *builder) bind(id tree.Node, kind BindingKind, def, value tree.Node, at int) *Binding {
+	if !validIdent(id) {
+		return nil
+	}
+	bd := &Binding{Name: b.name(id), Kind: kind, Site: b.scope, NameNode: id, DefNode: def,
+		Value: value, at: at, Conditional: b.cond > 0, InTypeChecking: b.typeChecking > 0,
+		InTryImportError: b.tryImport > 0}
+	b.bindings = append(b.bindings, bd)
+	return bd
+}
+
+func (b *builder) ref(id tree.Node, ctx RefContext) *Ref {
+	if !validIdent(id) {
+		return nil
+	}
+	if b.ann > 0 {
+		ctx |= CtxAnnotation
+	}
+	r := &Ref{Name: b.name(id), Node: id, Start: id.StartByte(), End: id.EndByte(), Scope: b.scope,
+		Ctx: ctx, Deferred: b.deferred > 0}
+	b.m.Refs = append(b.m.Refs, r)
+	return r
+}
+
+func (b *builder) attrRef(n, obj tree.Node, objRef *Ref, attr tree.Node, ctx RefContext) *AttrRef {
+	if !validIdent(attr) {
+		return nil
+	}
+	if b.ann > 0 {
+		ctx |= CtxAnnotation
+	}
+	a := &AttrRef{Node: n, Object: obj, ObjectRef: objRef, Name: b.name(attr), NameNode: attr,
+		Start: attr.StartByte(), End: attr.EndByte(), Ctx: ctx, Scope: b.scope}
+	b.m.Attrs = append(b.m.Attrs, a)
+	return a
+}
+
+// ---- the walk ----
+
+func (b *builder) children(n tree.Node) {
+	for c := range n.NamedChildren() {
+		b.visit(c)
+	}
+}
+
+func (b *builder) visit(n tree.Node) {
+	switch n.Kind() {
+	case "identifier":
+		b.ref(n, CtxLoad)
+	case "attribute":
+		b.attribute(n, CtxLoad)
+	case "call":
+		b.call(n, 0)
+	case "keyword_argument":
+		b.visit(field(n, b.f.value))
+	case "decorated_definition":
+		b.decorated(n)
+	case "function_definition":
+		b.funcDef(n, nil)
+	case "class_definition":
+		b.classDef(n, nil)
+	case "lambda":
+		b.lambda(n)
+	case "list_comprehension", "set_comprehension", "dictionary_comprehension", "generator_expression":
+		b.comprehension(n)
+	case "assignment":
+		b.assignment(n)
+	case "augmented_assignment":
+		b.augAssign(n)
+	case "named_expression":
+		b.walrus(n)
+	case "for_statement":
+		b.forStmt(n)
+	case "while_statement":
+		b.visit(field(n, b.f.condition))
+		b.cond++
+		b.visit(field(n, b.f.body))
+		b.visit(field(n, b.f.alternative))
+		b.cond--
+	case "if_statement":
+		b.ifStmt(n)
+	case "try_statement":
+		b.tryStmt(n)
+	case "with_statement":
+		b.withStmt(n)
+	case "match_statement":
+		b.matchStmt(n)
+	case "global_statement", "nonlocal_statement":
+		b.globalStmt(n)
+	case "delete_statement":
+		for c := range n.NamedChildren() {
+			b.delTarget(c, n)
+		}
+	case "import_statement":
+		b.importStmt(n)
+	case "import_from_statement":
+		b.importFrom(n)
+	case "future_import_statement":
+		b.futureImport(n)
+	case "type_alias_statement":
+		b.typeAlias(n)
+	case "string":
+		if b.ann > 0 && b.noStr == 0 {
+			b.stringAnnotation(n)
+			return
+		}
+		b.children(n)
+	case "subscript":
+		b.subscript(n)
+	case "generic_type":
+		b.genericType(n)
+	case "member_type":
+		obj := firstNamed(n)
+		objRef := b.objectExpr(obj)
+		var attr tree.Node
+		for c := range n.NamedChildren() {
+			if c.Kind() == "identifier" {
+				attr = c
+			}
+		}
+		b.attrRef(n, obj, objRef, attr, CtxLoad)
+	case "ERROR":
+		for c := range n.NamedChildren() {
+			if c.Kind() != "identifier" {
+				b.visit(c)
+			}
+		}
+	case "comment":
+		b.typeComment(n)
+	case "integer", "float", "true", "false", "none", "ellipsis", "string_start",
+		"string_content", "string_end", "escape_sequence", "pass_statement", "break_statement",
+		"continue_statement", "type_conversion", "line_continuation":
+	default:
+		b.children(n)
+	}
+}
+
+// objectExpr visits the object of an attribute and returns its Ref when
+// it is a plain name.
+func (b *builder) objectExpr(obj tree.Node) *Ref {
+	switch obj.Kind() {
+	case "identifier":
+		return b.ref(obj, CtxLoad)
+	case "type":
+		if c := firstNamed(obj); c.Kind() == "identifier" && c.NextSibling().IsNull() {
+			return b.ref(c, CtxLoad)
+		}
+	}
+	b.visit(obj)
+	return nil
+}
+
+func (b *builder) attribute(n tree.Node, ctx RefContext) *AttrRef {
+	obj := field(n, b.f.object)
+	objRef := b.objectExpr(obj)
+	return b.attrRef(n, obj, objRef, field(n, b.f.attribute), ctx)
+}
+
+// exprFlags visits a decorator or callee expression, tagging the name.
+func (b *builder) exprFlags(n tree.Node, flags RefContext) {
+	switch n.Kind() {
+	case "identifier":
+		b.ref(n, CtxLoad|flags)
+	case "attribute":
+		b.attribute(n, CtxLoad|flags)
+	case "call":
+		b.call(n, flags)
+	default:
+		b.visit(n)
+	}
+}
+
+func lastName(n tree.Node) string {
+	switch n.Kind() {
+	case "identifier":
+		return string(n.Text())
+	case "attribute":
+		for c := range n.NamedChildren() {
+			if c.FieldName() == "attribute" {
+				return string(c.Text())
+			}
+		}
+	case "call":
+		for c := range n.Children() {
+			if c.FieldName() == "function" {
+				return lastName(c)
+			}
+		}
+	case "type":
+		return lastName(firstNamed(n))
+	}
+	return ""
+}
+
+func decoratorName(d tree.Node) string { return lastName(d) }
+
+func (b *builder) call(n tree.Node, flags RefContext) {
+	fn := field(n, b.f.function)
+	switch fn.Kind() {
+	case "identifier":
+		if r := b.ref(fn, CtxLoad|CtxCall|flags); r != nil && r.Name == "locals" {
+			b.scope.UsesLocals = true
+		}
+	case "attribute":
+		b.attribute(fn, CtxLoad|CtxCall|flags)
+	default:
+		b.visit(fn)
+	}
+	args := field(n, b.f.arguments)
+	if args.Kind() != "argument_list" {
+		b.visit(args)
+		return
+	}
+	callee := lastName(fn)
+	if (callee == "cast" || callee == "TypeVar") && !b.isTyping(fn, callee) {
+		callee = ""
+	}
+	ann, noStr := b.ann, b.noStr
+	b.ann, b.noStr = 0, 0
+	i := 0
+	for c := range args.NamedChildren() {
+		switch {
+		case c.IsExtra():
+		case c.Kind() == "keyword_argument":
+			v := field(c, b.f.value)
+			if callee == "TypeVar" && string(field(c, b.f.name).Text()) == "bound" && v.Kind() == "string" {
+				b.stringAnnotation(v)
+			} else {
+				b.visit(v)
+			}
+		default:
+			if c.Kind() == "string" && ((callee == "cast" && i == 0) || (callee == "TypeVar" && i > 0)) {
+				b.stringAnnotation(c)
+			} else {
+				b.visit(c)
+			}
+			i++
+		}
+	}
+	b.ann, b.noStr = ann, noStr
+	if b.scope == b.m.Root && fn.Kind() == "attribute" {
+		if obj := field(fn, b.f.object); obj.Kind() == "identifier" && string(obj.Text()) == "__all__" {
+			var arg tree.Node
+			for c := range args.NamedChildren() {
+				if !c.IsExtra() {
+					arg = c
+					break
+				}
+			}
+			switch string(field(fn, b.f.attribute).Text()) {
+			case "extend":
+				b.allStmt(n, arg, false)
+			case "append":
+				b.allStmt(n, arg, true)
+			}
+		}
+	}
+}
+
+// isTyping reports whether fn names typing's (or typing_extensions')
+// member: a name imported from typing, or an attribute of a name bound to
+// an import of typing. Bindings are searched as walked so far.
+func (b *builder) isTyping(fn tree.Node, member string) bool {
+	typingMod := func(m string) bool { return m == "typing" || m == "typing_extensions" }
+	var name string
+	switch fn.Kind() {
+	case "identifier":
+		name = string(fn.Text())
+	case "attribute":
+		obj := field(fn, b.f.object)
+		if obj.Kind() != "identifier" {
+			return false
+		}
+		name = string(obj.Text())
+	default:
+		return false
+	}
+	for i := len(b.bindings) - 1; i >= 0; i-- {
+		bd := b.bindings[i]
+		if bd.Name != name {
+			continue
+		}
+		im := bd.Import
+		if im == nil {
+			return false
+		}
+		if fn.Kind() == "identifier" {
+			return im.Level == 0 && typingMod(im.Module) && (im.Name == member || member == "")
+		}
+		return im.Level == 0 && im.Name == "" && typingMod(im.Module)
+	}
+	return false
+}
+
+func (b *builder) subscript(n tree.Node) {
+	val := field(n, b.f.value)
+	b.visit(val)
+	// A subscript of a typing member (List["Foo"], t.Optional["Foo"]) is a
+	// type expression even outside annotations.
+	typ := b.ann == 0 && (val.Kind() == "identifier" || val.Kind() == "attribute") && b.isTyping(val, "")
+	if typ {
+		b.ann++
+	}
+	b.typeArgs(n, lastName(val), func(c tree.Node) bool { return c.FieldID() == b.f.subscript })
+	if typ {
+		b.ann--
+	}
+}
+
+// typeArgs visits the arguments of a subscript or generic type; inside an
+// annotation, the arguments of Literal are not annotations and only the
+// first argument of Annotated is.
+func (b *builder) typeArgs(n tree.Node, head string, isArg func(tree.Node) bool) {
+	lit := b.ann > 0 && head == "Literal"
+	annotated := b.ann > 0 && head == "Annotated"
+	i := 0
+	for c := range n.NamedChildren() {
+		if !isArg(c) {
+			continue
+		}
+		switch {
+		case lit:
+			b.noStr++
+			b.visit(c)
+			b.noStr--
+		case annotated && i > 0:
+			ann := b.ann
+			b.ann = 0
+			b.visit(c)
+			b.ann = ann
+		default:
+			b.visit(c)
+		}
+		i++
+	}
+}
+
+func (b *builder) genericType(n tree.Node) {
+	var head string
+	for c := range n.NamedChildren() {
+		switch c.Kind() {
+		case "identifier":
+			b.ref(c, CtxLoad)
+			head = string(c.Text())
+		case "type_parameter":
+			// A tuple of args inside a single type: Literal["a", "b"].
+			b.typeArgs(c, head, func(x tree.Node) bool { return x.Kind() == "type" })
+		default:
+			b.visit(c)
+		}
+	}
+}
+
+// annotation visits a type/annotation node.
+func (b *builder) annotation(n tree.Node, deferred bool) {
+	if n.IsNull() {
+		return
+	}
+	b.ann++
+	if deferred || b.deferAnn {
+		b.deferred++
+	}
+	b.visit(n)
+	if deferred || b.deferAnn {
+		b.deferred--
+	}
+	b.ann--
+}
+
+// ---- definitions ----
+
+func (b *builder) decorated(n tree.Node) {
+	var decos []tree.Node
+	var def tree.Node
+	for c := range n.NamedChildren() {
+		switch {
+		case c.Kind() == "decorator":
+			if e := firstNamed(c); !e.IsNull() {
+				decos = append(decos, e)
+				b.exprFlags(e, CtxDecorator)
+			}
+		case c.FieldID() == b.f.definition:
+			def = c
+		default:
+			b.visit(c)
+		}
+	}
+	switch def.Kind() {
+	case "function_definition":
+		b.funcDef(def, decos)
+	case "class_definition":
+		b.classDef(def, decos)
+	default:
+		if !def.IsNull() {
+			b.visit(def)
+		}
+	}
+}
+
+// enterBody saves the walk context and resets it for a new function or
+// class body.
+type walkCtx struct{ cond, tryImport, ann, noStr, deferred int }
+
+func (b *builder) saveCtx() walkCtx {
+	c := walkCtx{b.cond, b.tryImport, b.ann, b.noStr, b.deferred}
+	b.cond, b.tryImport, b.ann, b.noStr, b.deferred = 0, 0, 0, 0, b.baseDefer
+	return c
+}
+
+func (b *builder) restoreCtx(c walkCtx) {
+	b.cond, b.tryImport, b.ann, b.noStr, b.deferred = c.cond, c.tryImport, c.ann, c.noStr, c.deferred
+}
+
+func hasAsync(n tree.Node) bool {
+	for c := range n.Children() {
+		if !c.IsNamed() {
+			return c.Kind() == "async"
+		}
+	}
+	return false
+}
+
+// ownComments visits the comments that are direct children of n (type
+// comments of a def, for or with header).
+func (b *builder) ownComments(n tree.Node) {
+	for c := range n.Children() {
+		if c.IsExtra() && c.Kind() == "comment" {
+			b.typeComment(c)
+		}
+	}
+}
+
+func (b *builder) funcDef(n tree.Node, decos []tree.Node) {
+	outer := b.scope
+	b.ownComments(n)
+	b.ownComments(field(n, b.f.parameters))
+	nameID := field(n, b.f.name)
+	bd := b.bind(nameID, BindFunction, n, tree.Node{}, n.EndByte())
+	params := field(n, b.f.parameters)
+	tparams := field(n, b.f.typeParameters)
+	ret := field(n, b.f.returnType)
+	body := field(n, b.f.body)
+	if bd != nil {
+		bd.Decorators = decos
+		bd.Async = hasAsync(n)
+		bd.Annotation = ret
+		if outer.Kind == ScopeClass {
+			b.property(bd, outer)
+		}
+	}
+	// Defaults: in the enclosing scope, before any type-parameter scope.
+	b.paramDefaults(params)
+	pushed := 0
+	if !tparams.IsNull() {
+		b.push(ScopeTypeParams, n, tparams.StartByte(), n.EndByte())
+		b.typeParams(tparams)
+		pushed++
+	}
+	b.paramAnnotations(params)
+	b.annotation(ret, false)
+	start := n.StartByte()
+	if !params.IsNull() {
+		start = params.StartByte()
+	}
+	fs := b.push(ScopeFunction, n, start, n.EndByte())
+	pushed++
+	if bd != nil {
+		fs.Owner = bd
+		bd.Body = fs
+	}
+	if outer.Kind == ScopeClass {
+		fs.Method = InstanceMethod
+		name := ""
+		if bd != nil {
+			name = bd.Name
+			switch {
+			case bd.HasDecorator("staticmethod"):
+				fs.Method = StaticMethod
+			case bd.HasDecorator("classmethod"):
+				fs.Method = ClassMethod
+			}
+		}
+		switch name {
+		case "__new__":
+			fs.Method = StaticMethod
+		case "__init_subclass__", "__class_getitem__":
+			fs.Method = ClassMethod
+		}
+	}
+	saved := b.saveCtx()
+	first := b.bindParams(params, n.StartByte())
+	if fs.Method == InstanceMethod || fs.Method == ClassMethod || (fs.Method == StaticMethod && fs.Owner != nil && fs.Owner.Name == "__new__") {
+		fs.Self = first
+	}
+	if bd != nil {
+		bd.DocNode, bd.Docstring = b.docstring(body)
+	}
+	b.visit(body)
+	b.restoreCtx(saved)
+	for ; pushed > 0; pushed-- {
+		b.pop()
+	}
+}
+
+// property links @x.setter/@x.deleter defs to their @property getter.
+func (b *builder) property(bd *Binding, class *Scope) {
+	if bd.HasDecorator("property", "cached_property", "abstractproperty") {
+		bd.PropertyRole = PropertyGetter
+		return
+	}
+	for _, d := range bd.Decorators {
+		if d.Kind() != "attribute" {
+			continue
+		}
+		obj := field(d, b.f.object)
+		role := NotProperty
+		switch string(field(d, b.f.attribute).Text()) {
+		case "setter":
+			role = PropertySetter
+		case "deleter":
+			role = PropertyDeleter
+		case "getter":
+			role = PropertyGetter
+		}
+		if role == NotProperty || obj.Kind() != "identifier" || string(obj.Text()) != bd.Name {
+			continue
+		}
+		for i := len(b.bindings) - 1; i >= 0; i-- {
+			p := b.bindings[i]
+			if p.Site == class && p.Name == bd.Name && p.Kind == BindFunction && p != bd && p.PropertyRole != NotProperty {
+				bd.PropertyRole = role
+				bd.Property = p
+				if p.Property != nil {
+					bd.Property = p.Property
+				}
+				return
+			}
+		}
+	}
+}
+
+func (b *builder) paramDefaults(params tree.Node) {
+	for c := range params.NamedChildren() {
+		switch c.Kind() {
+		case "default_parameter", "typed_default_parameter":
+			b.visit(field(c, b.f.value))
+		}
+	}
+}
+
+func (b *builder) paramAnnotations(params tree.Node) {
+	for c := range params.NamedChildren() {
+		switch c.Kind() {
+		case "typed_parameter", "typed_default_parameter":
+			b.annotation(field(c, b.f.typ), false)
+		}
+	}
+}
+
+// bindParams binds the parameters in the current (function or lambda)
+// scope and returns the first one.
+func (b *builder) bindParams(params tree.Node, at int) *Binding {
+	var first *Binding
+	add := func(bd *Binding) {
+		if bd != nil && first == nil {
+			first = bd
+		}
+	}
+	for c := range params.NamedChildren() {
+		switch c.Kind() {
+		case "identifier":
+			add(b.bind(c, BindParameter, c, tree.Node{}, at))
+		case "typed_parameter":
+			id := firstNamed(c)
+			star := false
+			if k := id.Kind(); k == "list_splat_pattern" || k == "dictionary_splat_pattern" {
+				id = firstNamed(id)
+				star = true
+			}
+			if bd := b.bind(id, BindParameter, c, tree.Node{}, at); bd != nil {
+				bd.Annotation = field(c, b.f.typ)
+				bd.Starred = star
+				if !star {
+					add(bd)
+				}
+			}
+		case "default_parameter", "typed_default_parameter":
+			id := field(c, b.f.name)
+			if id.Kind() == "identifier" {
+				if bd := b.bind(id, BindParameter, c, field(c, b.f.value), at); bd != nil {
+					bd.Annotation = field(c, b.f.typ)
+					add(bd)
+				}
+			} else {
+				b.target(id, BindParameter, c, tree.Node{}, at, 0)
+			}
+		case "list_splat_pattern", "dictionary_splat_pattern":
+			if bd := b.bind(firstNamed(c), BindParameter, c, tree.Node{}, at); bd != nil {
+				bd.Starred = true
+			}
+		case "tuple_pattern":
+			b.target(c, BindParameter, c, tree.Node{}, at, 0)
+		}
+	}
+	return first
+}
+
+// typeParams binds PEP 695 type parameters in the current scope.
+func (b *builder) typeParams(tp tree.Node) {
+	for c := range tp.NamedChildren() {
+		if c.Kind() != "type" {
+			continue
+		}
+		inner := firstNamed(c)
+		switch inner.Kind() {
+		case "identifier":
+			b.bind(inner, BindTypeParam, c, tree.Node{}, b.scope.Start)
+		case "splat_type":
+			if bd := b.bind(firstNamed(inner), BindTypeParam, c, tree.Node{}, b.scope.Start); bd != nil {
+				bd.Starred = true
+			}
+		case "constrained_type":
+			var bd *Binding
+			k := 0
+			for t := range inner.NamedChildren() {
+				if t.Kind() != "type" {
+					continue
+				}
+				if k == 0 {
+					if id := firstNamed(t); id.Kind() == "identifier" {
+						bd = b.bind(id, BindTypeParam, c, tree.Node{}, b.scope.Start)
+					}
+				} else {
+					if bd != nil {
+						bd.Annotation = t
+					}
+					b.annotation(t, true) // bounds are evaluated lazily
+				}
+				k++
+			}
+		default:
+			b.annotation(c, true)
+		}
+	}
+}
+
+func (b *builder) classDef(n tree.Node, decos []tree.Node) {
+	nameID := field(n, b.f.name)
+	bd := b.bind(nameID, BindClass, n, tree.Node{}, n.EndByte())
+	if bd != nil {
+		bd.Decorators = decos
+	}
+	tparams := field(n, b.f.typeParameters)
+	pushed := 0
+	if !tparams.IsNull() {
+		b.push(ScopeTypeParams, n, tparams.StartByte(), n.EndByte())
+		b.typeParams(tparams)
+		pushed++
+	}
+	if supers := field(n, b.f.superclasses); !supers.IsNull() {
+		for c := range supers.NamedChildren() {
+			switch {
+			case c.IsExtra():
+			case c.Kind() == "keyword_argument":
+				if bd != nil {
+					bd.Keywords = append(bd.Keywords, c)
+				}
+				b.visit(field(c, b.f.value))
+			default:
+				if bd != nil && c.Kind() != "list_splat" && c.Kind() != "dictionary_splat" {
+					bd.Bases = append(bd.Bases, c)
+				}
+				b.visit(c)
+			}
+		}
+	}
+	body := field(n, b.f.body)
+	start := n.EndByte()
+	if !body.IsNull() {
+		start = body.StartByte()
+	}
+	cs := b.push(ScopeClass, n, start, n.EndByte())
+	pushed++
+	if bd != nil {
+		cs.Owner = bd
+		bd.Body = cs
+		bd.DocNode, bd.Docstring = b.docstring(body)
+	}
+	saved := b.saveCtx()
+	b.visit(body)
+	b.restoreCtx(saved)
+	for ; pushed > 0; pushed-- {
+		b.pop()
+	}
+}
+
+func (b *builder) lambda(n tree.Node) {
+	params := field(n, b.f.parameters)
+	b.paramDefaults(params)
+	b.push(ScopeLambda, n, n.StartByte(), n.EndByte())
+	saved := b.saveCtx()
+	b.bindParams(params, n.StartByte())
+	b.visit(field(n, b.f.body))
+	b.restoreCtx(saved)
+	b.pop()
+}
+
+func (b *builder) comprehension(n tree.Node) {
+	first := true
+	// The first iterable is evaluated in the enclosing scope.
+	for c := range n.NamedChildren() {
+		if c.Kind() == "for_in_clause" {
+			for r := range c.ChildrenByField("right") {
+				b.visit(r)
+			}
+			break
+		}
+	}
+	b.push(ScopeComprehension, n, n.StartByte(), n.EndByte())
+	ann, noStr := b.ann, b.noStr
+	b.ann, b.noStr = 0, 0
+	for c := range n.NamedChildren() {
+		switch c.Kind() {
+		case "for_in_clause":
+			var right tree.Node
+			for r := range c.ChildrenByField("right") {
+				if !first {
+					b.visit(r)
+				}
+				right = r
+			}
+			first = false
+			b.target(field(c, b.f.left), BindComprehension, c, right, c.EndByte(), 0)
+		case "if_clause":
+			b.children(c)
+		}
+	}
+	for c := range n.NamedChildren() {
+		if c.FieldID() == b.f.body {
+			b.visit(c)
+		}
+	}
+	b.ann, b.noStr = ann, noStr
+	b.pop()
+}
+
+// ---- assignments and targets ----
+
+const (
+	tUnpacked = 1 << iota
+	tStarred
+)
+
+// target binds the names of an assignment-like target.
+func (b *builder) target(n tree.Node, kind BindingKind, def, value tree.Node, at int, flags int) {
+	switch n.Kind() {
+	case "identifier":
+		if bd := b.bind(n, kind, def, value, at); bd != nil {
+			bd.Unpacked = flags&tUnpacked != 0
+			bd.Starred = flags&tStarred != 0
+		}
+	case "pattern_list", "tuple_pattern", "list_pattern", "tuple", "list", "expression_list":
+		for c := range n.NamedChildren() {
+			b.target(c, kind, def, value, at, flags|tUnpacked)
+		}
+	case "parenthesized_expression":
+		for c := range n.NamedChildren() {
+			b.target(c, kind, def, value, at, flags)
+		}
+	case "list_splat_pattern", "list_splat":
+		for c := range n.NamedChildren() {
+			b.target(c, kind, def, value, at, flags|tStarred)
+		}
+	case "attribute":
+		b.attribute(n, CtxStore)
+	case "comment", "":
+	default:
+		b.visit(n)
+	}
+}
+
+func (b *builder) assignment(n tree.Node) {
+	var targets []tree.Node
+	typ := field(n, b.f.typ)
+	value := tree.Node{}
+	for cur := n; ; {
+		targets = append(targets, field(cur, b.f.left))
+		r := field(cur, b.f.right)
+		if r.Kind() == "assignment" && field(r, b.f.typ).IsNull() {
+			cur = r
+			continue
+		}
+		value = r
+		break
+	}
+	if !value.IsNull() {
+		if !typ.IsNull() && lastName(typ) == "TypeAlias" && value.Kind() == "string" {
+			b.ann++
+			b.deferred++
+			b.stringAnnotation(value)
+			b.deferred--
+			b.ann--
+		} else {
+			b.visit(value)
+		}
+	}
+	kind := BindAssignment
+	if !typ.IsNull() {
+		kind = BindAnnotated
+		// Annotations of local variables are never evaluated.
+		b.annotation(typ, b.scope.Kind != ScopeModule && b.scope.Kind != ScopeClass)
+	}
+	at := n.EndByte()
+	first := len(b.bindings)
+	for _, t := range targets {
+		b.target(t, kind, n, value, at, 0)
+	}
+	created := b.bindings[first:]
+	for _, bd := range created {
+		bd.Annotation = typ
+	}
+	if b.scope == b.m.Root {
+		for _, t := range targets {
+			if t.Kind() == "identifier" && string(t.Text()) == "__all__" {
+				b.allStmt(n, value, false)
+			}
+		}
+	}
+	// Attribute docstrings: a string statement right after the assignment.
+	if (b.scope.Kind == ScopeModule || b.scope.Kind == ScopeClass) && len(created) == 1 {
+		if p := n.Parent(); p.Kind() == "expression_statement" {
+			nx := p.NextSibling()
+			for !nx.IsNull() && (nx.IsExtra() || !nx.IsNamed()) {
+				nx = nx.NextSibling()
+			}
+			if s := docString(nx); !s.IsNull() {
+				created[0].DocNode = s
+				created[0].Docstring = b.cleanDoc(s)
+			}
+		}
+	}
+}
+
+func (b *builder) augAssign(n tree.Node) {
+	left := field(n, b.f.left)
+	right := field(n, b.f.right)
+	switch left.Kind() {
+	case "identifier":
+		b.ref(left, CtxAugAssign)
+		b.visit(right)
+		b.bind(left, BindAugAssign, n, right, n.EndByte())
+		if b.scope == b.m.Root && string(left.Text()) == "__all__" {
+			b.allStmt(n, right, false)
+		}
+	case "attribute":
+		b.attribute(left, CtxAugAssign)
+		b.visit(right)
+	default:
+		b.visit(left)
+		b.visit(right)
+	}
+}
+
+func (b *builder) walrus(n tree.Node) {
+	value := field(n, b.f.value)
+	b.visit(value)
+	if bd := b.bind(field(n, b.f.name), BindWalrus, n, value, n.EndByte()); bd != nil {
+		bd.walrus = true
+	}
+}
+
+func (b *builder) delTarget(n, stmt tree.Node) {
+	switch n.Kind() {
+	case "identifier":
+		b.ref(n, CtxDel)
+		if bd := b.bind(n, BindDel, stmt, tree.Node{}, stmt.EndByte()); bd != nil {
+			// A del unbinds for the rest of its block; after a conditional
+			// block the name is only possibly unbound.
+			if p := stmt.Parent(); p.Kind() == "block" {
+				bd.until = p.EndByte()
+			}
+		}
+	case "tuple", "list", "expression_list", "parenthesized_expression", "pattern_list":
+		for c := range n.NamedChildren() {
+			b.delTarget(c, stmt)
+		}
+	case "attribute":
+		b.attribute(n, CtxDel)
+	default:
+		b.visit(n)
+	}
+}
+
+// ---- compound statements ----
+
+func (b *builder) forStmt(n tree.Node) {
+	right := field(n, b.f.right)
+	b.visit(right)
+	b.ownComments(n)
+	at := right.EndByte()
+	if right.IsNull() {
+		at = n.StartByte()
+	}
+	first := len(b.bindings)
+	b.target(field(n, b.f.left), BindFor, n, right, at, 0)
+	if hasAsync(n) {
+		for _, bd := range b.bindings[first:] {
+			bd.Async = true
+		}
+	}
+	b.cond++
+	b.visit(field(n, b.f.body))
+	b.visit(field(n, b.f.alternative))
+	b.cond--
+}
+
+func isTypeChecking(n tree.Node) bool {
+	switch n.Kind() {
+	case "identifier", "attribute":
+		return lastName(n) == "TYPE_CHECKING"
+	}
+	return false
+}
+
+func isNotTypeChecking(n tree.Node) bool {
+	if n.Kind() != "not_operator" {
+		return false
+	}
+	return isTypeChecking(firstNamed(n))
+}
+
+func (b *builder) ifStmt(n tree.Node) {
+	c := field(n, b.f.condition)
+	b.visit(c)
+	tc, ntc := isTypeChecking(c), isNotTypeChecking(c)
+	b.cond++
+	if tc {
+		b.typeChecking++
+	}
+	b.visit(field(n, b.f.consequence))
+	if tc {
+		b.typeChecking--
+	}
+	for alt := range n.ChildrenByField("alternative") {
+		switch alt.Kind() {
+		case "elif_clause":
+			b.visit(field(alt, b.f.condition))
+			b.visit(field(alt, b.f.consequence))
+		case "else_clause":
+			if ntc {
+				b.typeChecking++
+			}
+			b.visit(field(alt, b.f.body))
+			if ntc {
+				b.typeChecking--
+			}
+		default:
+			b.visit(alt)
+		}
+	}
+	b.cond--
+}
+
+func catchesImportError(clause tree.Node) bool {
+	found := false
+	for c := range clause.NamedChildren() {
+		if c.Kind() == "block" {
+			continue
+		}
+		c.Walk(func(x tree.Node) bool {
+			if x.Kind() == "identifier" {
+				if t := string(x.Text()); t == "ImportError" || t == "ModuleNotFoundError" {
+					found = true
+				}
+			}
+			return !found
+		})
+	}
+	return found
+}
+
+func (b *builder) tryStmt(n tree.Node) {
+	imp := false
+	for c := range n.NamedChildren() {
+		if c.Kind() == "except_clause" && catchesImportError(c) {
+			imp = true
+		}
+	}
+	b.cond++
+	if imp {
+		b.tryImport++
+	}
+	b.visit(field(n, b.f.body))
+	for c := range n.NamedChildren() {
+		if c.Kind() == "except_clause" {
+			b.exceptClause(c)
+		}
+	}
+	if imp {
+		b.tryImport--
+	}
+	for c := range n.NamedChildren() {
+		if c.Kind() == "else_clause" {
+			b.visit(c)
+		}
+	}
+	b.cond--
+	for c := range n.NamedChildren() {
+		switch c.Kind() {
+		case "finally_clause":
+			b.visit(c)
+		case "except_clause", "else_clause", "block", "comment":
+		default:
+			if c.FieldID() != b.f.body {
+				b.visit(c)
+			}
+		}
+	}
+}
+
+func (b *builder) exceptClause(c tree.Node) {
+	bindAlias := func(alias, typ tree.Node) {
+		id := alias
+		if id.Kind() == "as_pattern_target" {
+			id = firstNamed(id)
+		}
+		if bd := b.bind(id, BindExcept, c, typ, alias.EndByte()); bd != nil {
+			bd.until = c.EndByte()
+		}
+	}
+	var typ tree.Node
+	for ch := range c.NamedChildren() {
+		switch {
+		case ch.FieldID() == b.f.alias:
+			bindAlias(ch, typ)
+		case ch.Kind() == "as_pattern":
+			var alias tree.Node
+			for x := range ch.NamedChildren() {
+				if x.FieldID() == b.f.alias {
+					alias = x
+				} else {
+					typ = x
+					b.visit(x)
+				}
+			}
+			if !alias.IsNull() {
+				bindAlias(alias, typ)
+			}
+		default:
+			if ch.FieldID() == b.f.value {
+				typ = ch
+			}
+			b.visit(ch)
+		}
+	}
+}
+
+func (b *builder) withStmt(n tree.Node) {
+	async := hasAsync(n)
+	b.ownComments(n)
+	for c := range n.NamedChildren() {
+		if c.Kind() != "with_clause" {
+			if c.FieldID() == b.f.body {
+				b.visit(c)
+			}
+			continue
+		}
+		for item := range c.NamedChildren() {
+			if item.Kind() != "with_item" {
+				b.visit(item)
+				continue
+			}
+			v := field(item, b.f.value)
+			if v.Kind() != "as_pattern" {
+				b.visit(v)
+				continue
+			}
+			var alias, expr tree.Node
+			for x := range v.NamedChildren() {
+				if x.FieldID() == b.f.alias {
+					alias = x
+				} else {
+					expr = x
+					b.visit(x)
+				}
+			}
+			first := len(b.bindings)
+			b.target(firstNamed(alias), BindWith, item, expr, item.EndByte(), 0)
+			for _, bd := range b.bindings[first:] {
+				bd.Async = async
+			}
+		}
+	}
+}
+
+func (b *builder) matchStmt(n tree.Node) {
+	for c := range n.NamedChildren() {
+		if c.FieldID() == b.f.subject {
+			b.visit(c)
+		}
+	}
+	body := field(n, b.f.body)
+	b.cond++
+	for cc := range body.NamedChildren() {
+		if cc.Kind() != "case_clause" {
+			b.visit(cc)
+			continue
+		}
+		for p := range cc.NamedChildren() {
+			switch {
+			case p.FieldID() == b.f.guard || p.FieldID() == b.f.consequence:
+				b.visit(p)
+			default:
+				b.pattern(p, cc)
+			}
+		}
+	}
+	b.cond--
+}
+
+// dottedValue records a dotted name used as a value (a class in a class
+// pattern, a value pattern): a ref for the head, attr refs for the rest.
+func (b *builder) dottedValue(n tree.Node) {
+	var head *Ref
+	var prev tree.Node
+	for id := range n.NamedChildren() {
+		if id.Kind() != "identifier" {
+			continue
+		}
+		if prev.IsNull() {
+			head = b.ref(id, CtxLoad)
+		} else {
+			b.attrRef(tree.Node{}, prev, head, id, CtxLoad)
+			head = nil
+		}
+		prev = id
+	}
+}
+
+func (b *builder) pattern(p, clause tree.Node) {
+	switch p.Kind() {
+	case "case_pattern", "list_pattern", "tuple_pattern", "union_pattern":
+		for c := range p.NamedChildren() {
+			b.pattern(c, clause)
+		}
+	case "dotted_name":
+		ids := 0
+		var id tree.Node
+		for c := range p.NamedChildren() {
+			if c.Kind() == "identifier" {
+				ids++
+				id = c
+			}
+		}
+		if ids == 1 {
+			b.bind(id, BindMatch, clause, tree.Node{}, id.EndByte())
+		} else {
+			b.dottedValue(p)
+		}
+	case "class_pattern":
+		first := true
+		for c := range p.NamedChildren() {
+			if first && c.Kind() == "dotted_name" {
+				b.dottedValue(c)
+			} else {
+				b.pattern(c, clause)
+			}
+			first = false
+		}
+	case "keyword_pattern":
+		first := true
+		for c := range p.NamedChildren() {
+			if !(first && c.Kind() == "identifier") {
+				b.pattern(c, clause)
+			}
+			first = false
+		}
+	case "as_pattern":
+		for c := range p.NamedChildren() {
+			if c.Kind() == "identifier" {
+				b.bind(c, BindMatch, clause, tree.Node{}, c.EndByte())
+			} else {
+				b.pattern(c, clause)
+			}
+		}
+	case "splat_pattern":
+		if bd := b.bind(firstNamed(p), BindMatch, clause, tree.Node{}, p.EndByte()); bd != nil {
+			bd.Starred = true
+		}
+	case "dict_pattern":
+		for c := range p.NamedChildren() {
+			if c.FieldID() == b.f.key {
+				if c.Kind() == "dotted_name" {
+					b.dottedValue(c)
+				} else {
+					b.visit(c)
+				}
+			} else {
+				b.pattern(c, clause)
+			}
+		}
+	default:
+		b.visit(p)
+	}
+}
+
+func (b *builder) globalStmt(n tree.Node) {
+	global := n.Kind() == "global_statement"
+	for id := range n.NamedChildren() {
+		if !validIdent(id) {
+			continue
+		}
+		name := b.name(id)
+		if global {
+			if b.scope.Globals == nil {
+				b.scope.Globals = map[string]tree.Node{}
+			}
+			if _, ok := b.scope.Globals[name]; !ok {
+				b.scope.Globals[name] = id
+			}
+			b.ref(id, CtxGlobal)
+		} else {
+			if b.scope.Nonlocals == nil {
+				b.scope.Nonlocals = map[string]tree.Node{}
+			}
+			if _, ok := b.scope.Nonlocals[name]; !ok {
+				b.scope.Nonlocals[name] = id
+			}
+			b.ref(id, CtxNonlocal)
+		}
+	}
+}
+
+func (b *builder) typeAlias(n tree.Node) {
+	left := firstNamed(field(n, b.f.left))
+	var nameID, tparams tree.Node
+	if k := left.Kind(); k != "generic_type" && k != "identifier" {
+		// `type(x).y = v` parsed as a type alias statement: it is a call
+		// of the builtin type and an assignment.
+		if tok := n.FirstChild(); tok.Kind() == "type" && !tok.IsNamed() {
+			r := &Ref{Name: "type", Node: tok, Start: tok.StartByte(), End: tok.EndByte(), Scope: b.scope,
+				Ctx: CtxLoad | CtxCall, Deferred: b.deferred > 0}
+			b.m.Refs = append(b.m.Refs, r)
+		}
+		right := firstNamed(field(n, b.f.right))
+		b.visit(right)
+		b.target(left, BindAssignment, n, right, n.EndByte(), 0)
+		return
+	}
+	switch left.Kind() {
+	case "generic_type":
+		for c := range left.NamedChildren() {
+			switch c.Kind() {
+			case "identifier":
+				nameID = c
+			case "type_parameter":
+				tparams = c
+			}
+		}
+	case "identifier":
+		nameID = left
+	}
+	right := field(n, b.f.right)
+	b.bind(nameID, BindTypeAlias, n, right, n.EndByte())
+	if !tparams.IsNull() {
+		b.push(ScopeTypeParams, n, tparams.StartByte(), n.EndByte())
+		b.typeParams(tparams)
+	}
+	b.annotation(right, true)
+	if !tparams.IsNull() {
+		b.pop()
+	}
+}
