@@ -307,8 +307,11 @@ func (e *engine) addTrees(ctx context.Context, g *guest, msg []byte, budget time
 					"%s is too large to parse", f.Path)}
 			}
 			if err == errParseBudget || isParseTimeout(err) {
-				return nil, &callError{fault: fault.New(fault.Timeout, fault.Details{"plugin": g.spec.Name, "timeoutMs": budget.Milliseconds(), "file": f.URI},
-					"parsing %s took longer than the call's %d ms", f.Path, budget.Milliseconds())}
+				// The file cannot be parsed within the call's budget: the
+				// spec's PARSE_ERROR ("file cannot be parsed"), not a
+				// plugin timeout.
+				return nil, &callError{fault: fault.New(fault.ParseError, fault.Details{"plugin": g.spec.Name, "timeoutMs": budget.Milliseconds(), "file": f.URI, "reason": "parse budget exceeded"},
+					"%s could not be parsed within the call's %d ms budget", f.Path, budget.Milliseconds())}
 			}
 			return nil, &callError{fault: unavailable(g.spec.Name, "parse %s: %v", f.Path, err)}
 		}

@@ -243,7 +243,10 @@ func (r *Runtime) Call(ctx context.Context, tool string, req *abi.Request) (json
 	var overran atomic.Bool
 	timer := time.AfterFunc(budget, func() { overran.Store(true); w.kill() })
 	stopCtx := context.AfterFunc(ctx, w.kill)
-	status, payload, err := w.roundTrip(p.index, budget, msg)
+	// The worker's own (soft) budget ends a fifth earlier than the kill, so
+	// a parse that runs out reports itself as PARSE_ERROR instead of
+	// dying as a TIMEOUT.
+	status, payload, err := w.roundTrip(p.index, budget-budget/5, msg)
 	stoppedTimer, stoppedCtx := timer.Stop(), stopCtx()
 
 	if !stoppedTimer || !stoppedCtx || err != nil {
@@ -379,7 +382,7 @@ func (r *Runtime) decodeResult(p *plugin, status byte, payload []byte) (json.Raw
 		if err := json.Unmarshal(payload, &f); err != nil {
 			return nil, unavailable(name, "worker sent a malformed error")
 		}
-		if f.Code == fault.Timeout { // the worker's parse budget ran out
+		if f.Code == fault.ParseError && f.Details["reason"] == "parse budget exceeded" {
 			r.timeouts.Add(1)
 		}
 		return nil, toFault(f)

@@ -1,6 +1,7 @@
 package plugins
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"strings"
@@ -76,5 +77,25 @@ func TestTreesForPluginsThatNeedThem(t *testing.T) {
 	}
 	if len(got.Files) != 2 || got.Files[0].RootKind != "module" || got.Files[0].TreeNodes < 10 || got.Files[1].TreeNodes != 0 {
 		t.Fatalf("result %s: want a module tree for a.py and none for b.py", res)
+	}
+}
+
+// TestParseBudgetIsParseError: a source that cannot be parsed within the
+// call's deadline is PARSE_ERROR naming the file, and the worker serves the
+// next call.
+func TestParseBudgetIsParseError(t *testing.T) {
+	dir := clonePlugin(t, "echo", func(m *Manifest) { m.Needs = []string{NeedTree}; m.TimeoutMs = 1000 })
+	r := startRuntimeDirs(t, Config{Dirs: []string{dir}, Workers: 1})
+	var big bytes.Buffer
+	for big.Len() < 6<<20 {
+		big.WriteString("x = [f(a, b) for a in range(10) if a % 2 == 0 or g(a)]\n")
+	}
+	_, err := r.Call(context.Background(), "echo", &abi.Request{Files: []abi.File{{URI: "file:///w/big.py", Path: "big.py", Source: big.Bytes()}}})
+	fe, ok := fault.As(err)
+	if !ok || fe.Code != fault.ParseError || fe.Details["file"] != "file:///w/big.py" {
+		t.Fatalf("err = %v, want PARSE_ERROR naming big.py", err)
+	}
+	if _, err := r.Call(context.Background(), "echo", &abi.Request{Files: []abi.File{{URI: "file:///w/a.py", Path: "a.py", Source: []byte("x = 1\n")}}}); err != nil {
+		t.Fatalf("next call: %v", err)
 	}
 }
