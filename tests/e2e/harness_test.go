@@ -206,42 +206,13 @@ func (r response) ErrDetails() map[string]any {
 	return d
 }
 
+// do sends a request and fails the test if it cannot be sent.
 func (s *server) do(method, path, key string, body any) response {
 	s.t.Helper()
-	var rd io.Reader
-	switch b := body.(type) {
-	case nil:
-	case string:
-		rd = strings.NewReader(b)
-	case []byte:
-		rd = bytes.NewReader(b)
-	default:
-		j, err := json.Marshal(b)
-		if err != nil {
-			s.t.Fatal(err)
-		}
-		rd = bytes.NewReader(j)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, method, s.base+path, rd)
+	r, err := s.try(method, path, key, body)
 	if err != nil {
 		s.t.Fatal(err)
 	}
-	if key != "" {
-		req.Header.Set("Authorization", "Bearer "+key)
-	}
-	if rd != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		s.t.Fatalf("%s %s: %v", method, path, err)
-	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
-	r := response{Status: resp.StatusCode, Raw: raw, Header: resp.Header}
-	_ = json.Unmarshal(raw, &r.Body)
 	return r
 }
 
