@@ -15,3 +15,13 @@ $(C_PLUGIN_DIR)/plugin.wasm: $(C_PLUGIN_DIR)/wordcount.c $(C_PLUGIN_DIR)/build.m
 
 $(C_PLUGIN_DIR)/manifest.json: $(C_PLUGIN_DIR)/manifest.json.in $(C_PLUGIN_DIR)/plugin.wasm
 	sed "s/@SHA256@/$$(sha256sum $(C_PLUGIN_DIR)/plugin.wasm | cut -d' ' -f1)/" $< > $@
+
+# c-plugin-check: rebuild into a temp dir and fail unless the committed
+# module is byte-identical (CI runs it beside parser-check).
+.PHONY: c-plugin-check
+c-plugin-check:
+	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
+	$(C_PLUGIN_CC) $(C_PLUGIN_CFLAGS) -o $$tmp/plugin.wasm $(C_PLUGIN_DIR)/wordcount.c && \
+	if ! cmp -s $$tmp/plugin.wasm $(C_PLUGIN_DIR)/plugin.wasm; then \
+		echo "c-plugin-check: rebuilt plugin.wasm differs from the committed one" >&2; exit 1; \
+	fi && echo "c-plugin-check: ok"
