@@ -42,6 +42,8 @@ func (p pluginRuntime) Call(ctx context.Context, tool string, req *abi.Request) 
 
 func (p pluginRuntime) Tools() []string { return p.rt.Tools() }
 
+func (p pluginRuntime) PluginSHA256(tool string) string { return p.rt.PluginSHA256(tool) }
+
 func (p pluginRuntime) Health() service.PluginHealth {
 	st := p.rt.Stats()
 	h := service.PluginHealth{WorkersWanted: p.wanted, WorkersAlive: st.Workers}

@@ -46,6 +46,7 @@ func serve(args []string) error {
 	memMiB := fs.Int("plugin-memory", 512, "memory cap of one plugin instance, MiB")
 	python := fs.String("python", "", "interpreter whose version health_check reports (default: python3 on PATH)")
 	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
+	indexDelay := fs.Duration("index-delay", 0, "wait this long before each workspace's first index build (testing aid: makes the indexing state observable)")
 	redisURL := fs.String("redis", "", "Redis URL (redis://[:pass@]host:6379/0) holding rate-limit counters shared by several pyws processes (default: counters in this process)")
 	failOpen := fs.Bool("ratelimit-fail-open", false, "when the Redis rate-limit store fails, allow requests (logged) instead of refusing them with SERVER_UNAVAILABLE")
 	var pluginDirs stringList
@@ -134,6 +135,8 @@ func serve(args []string) error {
 		Version:          version,
 		EngineVersion:    "tree-sitter-python 0.25.0, parser sha256 " + wasm.ParserSHA256[:12],
 		PythonVersion:    pythonVersion(*python),
+		StateDir:         *stateDir,
+		IndexDelay:       *indexDelay,
 	})
 	defer svc.Close()
 	if err := svc.Preload(root); err != nil {

@@ -628,3 +628,12 @@ func trimNewline(b []byte) []byte {
 	}
 	return b
 }
+
+// PluginSHA256 returns the SHA-256 of the module serving tool ("" when
+// none does), so callers can key caches of a plugin's output by it.
+func (r *Runtime) PluginSHA256(tool string) string {
+	if p, ok := r.tools[tool]; ok {
+		return p.manifest.SHA256
+	}
+	return ""
+}

@@ -31,14 +31,30 @@ func runDiagnostics(ctx context.Context, s *Session, a Args) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	out, err := s.callPlugin(ctx, "get_diagnostics", a, f)
-	if err != nil {
-		return nil, err
+	pyws, extra := s.diagnosticsArgs(ctx, f)
+	pa := make(Args, len(a)+1)
+	for k, v := range a {
+		if k != "severity" { // the kernel filters; the plugin's answer (and the cache) does not depend on it
+			pa[k] = v
+		}
+	}
+	pa["pyws"] = pyws
+	files := append([]*sourceFile{f}, extra...)
+	key := diagKey(pa, files)
+	out, hit := diagResults.get(key)
+	if !hit {
+		if out, err = s.callPlugin(ctx, "get_diagnostics", pa, files...); err != nil {
+			return nil, err
+		}
+		logDiagnosticsWarnings(s, out)
 	}
 	diags, err := DecodeDiagnostics(out, f.index)
 	if err != nil {
 		return nil, fault.New(fault.ServerUnavailable, fault.Details{"tool": "get_diagnostics", "reason": err.Error()},
 			"the diagnostics plugin returned an invalid result: %v", err)
+	}
+	if !hit {
+		diagResults.put(key, out)
 	}
 	res := DiagnosticsResult{Diagnostics: []abi.Diagnostic{}}
 	want := severityByName[a.String("severity")]
@@ -54,6 +70,18 @@ func runDiagnostics(ctx context.Context, s *Session, a Args) (any, error) {
 		}
 	}
 	return res, nil
+}
+
+// logDiagnosticsWarnings logs the configuration problems the plugin
+// found in [tool.pyws] (once per distinct message set is enough for a
+// log; they are cheap).
+func logDiagnosticsWarnings(s *Session, raw []byte) {
+	var body struct {
+		Warnings []string `json:"warnings"`
+	}
+	if json.Unmarshal(raw, &body) == nil && len(body.Warnings) > 0 {
+		s.svc.cfg.Logger.Warn("[tool.pyws] configuration problems", "workspace", s.ws.root, "problems", body.Warnings)
+	}
 }
 
 // maxDiagnostics bounds what a plugin may return for one file.

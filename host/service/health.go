@@ -74,6 +74,9 @@ func runHealth(ctx context.Context, s *Session, a Args) (any, error) {
 				degraded = append(degraded, "no plugin serves "+name)
 			}
 		}
+		if !served[IndexTool] {
+			degraded = append(degraded, "no plugin serves "+IndexTool+": get_definition, get_references, rename_symbol and get_hover are unavailable")
+		}
 	}
 	switch {
 	case len(unhealthy) > 0:
@@ -87,9 +90,7 @@ func runHealth(ctx context.Context, s *Session, a Args) (any, error) {
 		if s.ws != nil {
 			wi.Loaded = s.ws.loaded.Load()
 			wi.FileCount = int(s.ws.files.Load())
-			if wi.Loaded {
-				wi.IndexingProgress = 100
-			}
+			wi.IndexingProgress = float64(s.ws.progress())
 		}
 		r.Workspace = wi
 	}
@@ -104,6 +105,8 @@ func isAnalyzerTool(name string) bool {
 	switch name {
 	case "apply_workspace_edit", "health_check":
 		return false
+	case "rename_symbol", "get_references", "get_definition", "get_hover":
+		return false // answered by the kernel's index (fed by the indexer plugin)
 	}
 	return true
 }

@@ -66,28 +66,28 @@ func Operations() []Operation {
 			Summary: "Rename a symbol across the workspace; returns edits, never writes.",
 			Params:  withPosition(Param{Name: "newName", Type: TypeString, Required: true, Doc: "new identifier"}),
 			Routes:  []Route{{Method: "POST", Path: "/tools/rename_symbol"}},
-			Run:     runAnalyzer("rename_symbol"),
+			Run:     runRename,
 		},
 		{
 			Name: "get_references", Kind: KindTool, Family: tiers.FamilyReferences,
 			Summary: "Find every reference to the symbol at a position.",
 			Params:  withPosition(Param{Name: "includeDeclaration", Type: TypeBoolean, Default: true, Doc: "include the definition"}),
 			Routes:  []Route{{Method: "POST", Path: "/tools/get_references"}},
-			Run:     runAnalyzer("get_references"),
+			Run:     runReferences,
 		},
 		{
 			Name: "get_definition", Kind: KindTool, Family: tiers.FamilyAnalysis,
 			Summary: "Find where the symbol at a position is defined.",
 			Params:  withPosition(),
 			Routes:  []Route{{Method: "POST", Path: "/tools/get_definition"}},
-			Run:     runAnalyzer("get_definition"),
+			Run:     runDefinition,
 		},
 		{
 			Name: "get_hover", Kind: KindTool, Family: tiers.FamilyAnalysis,
 			Summary: "Signature and documentation of the symbol at a position.",
 			Params:  withPosition(),
 			Routes:  []Route{{Method: "POST", Path: "/tools/get_hover"}},
-			Run:     runAnalyzer("get_hover"),
+			Run:     runHover,
 		},
 		{
 			Name: "get_diagnostics", Kind: KindTool, Family: tiers.FamilyAnalysis,
@@ -100,13 +100,14 @@ func Operations() []Operation {
 		{
 			Name: "format_document", Kind: KindTool, Family: tiers.FamilyFormat,
 			Summary: "Edits that format a file (Black style, isort imports); never writes.",
-			Params: []Param{uriParam, {Name: "options", Type: TypeObject, Default: Args{}, Fields: []Param{
+			// options is Raw: runFormat validates it and answers INVALID_OPTIONS.
+			Params: []Param{uriParam, {Name: "options", Type: TypeObject, Default: Args{}, Raw: true, Fields: []Param{
 				{Name: "tabSize", Type: TypeInteger, Min: bound(1), Max: bound(16), Doc: "spaces per indentation level (default 4)"},
 				{Name: "insertSpaces", Type: TypeBoolean, Doc: "spaces instead of tabs (default true)"},
 				{Name: "lineLength", Type: TypeInteger, Min: bound(1), Max: bound(1000), Doc: "maximum line length (default 88)"},
 			}}},
 			Routes: []Route{{Method: "POST", Path: "/tools/format_document"}},
-			Run:    runAnalyzer("format_document"),
+			Run:    runFormat,
 		},
 		{
 			Name: "apply_workspace_edit", Kind: KindTool, Family: tiers.FamilyEdit,

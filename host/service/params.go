@@ -36,6 +36,11 @@ type Param struct {
 	Doc      string
 	// Fields lists the members of an object parameter, validated the same way.
 	Fields []Param
+	// Raw hands the value to Run as undecoded JSON (json.RawMessage), once it
+	// is known to be valid JSON: Run validates it and answers with its own
+	// error code (format_document's options answer INVALID_OPTIONS). Fields
+	// and bounds then only document the parameter.
+	Raw bool
 }
 
 func bound(v int) *int { return &v }
@@ -136,6 +141,9 @@ func decodeValue(p Param, raw json.RawMessage, prefix string) (any, error) {
 	var v any
 	if err := dec.Decode(&v); err != nil {
 		return nil, invalid(name, nil, "parameter %q is not valid JSON: %s", name, jsonReason(err))
+	}
+	if p.Raw {
+		return json.RawMessage(raw), nil
 	}
 	wrongType := func() error {
 		return withBounds(invalid(name, v, "parameter %q must be of type %s, got %s", name, p.Type, jsonTypeName(v)), p)

@@ -12,6 +12,7 @@ func TestDecodeArgs(t *testing.T) {
 	structure := mustOp(t, "structure").Params
 	position := mustTool(t, "get_hover").Params
 	format := mustTool(t, "format_document").Params
+	file := mustOp(t, "file").Params
 	tests := []struct {
 		name      string
 		params    []Param
@@ -34,9 +35,14 @@ func TestDecodeArgs(t *testing.T) {
 		{"missing required", position, `{"uri": "a.py", "line": 1}`, nil, fault.InvalidParameter, "character"},
 		{"negative line", position, `{"uri": "a.py", "line": -1, "character": 0}`, nil, fault.InvalidParameter, "line"},
 		{"position ok", position, `{"uri": "a.py", "line": 1, "character": 2}`, Args{"uri": "a.py", "line": 1, "character": 2}, "", ""},
-		{"nested object field type", format, `{"uri": "a.py", "options": {"tabSize": "4"}}`, nil, fault.InvalidParameter, "options.tabSize"},
-		{"nested unknown field", format, `{"uri": "a.py", "options": {"tabsize": 4}}`, nil, fault.InvalidParameter, "options.tabsize"},
-		{"nested ok", format, `{"uri": "a.py", "options": {"lineLength": 100}}`, Args{"uri": "a.py", "options": Args{"lineLength": 100}}, "", ""},
+		{"nested object field type", file, `{"uri": "svc://file/a.py", "lineRange": {"start": "1", "end": 2}}`, nil, fault.InvalidParameter, "lineRange.start"},
+		{"nested unknown field", file, `{"uri": "svc://file/a.py", "lineRange": {"start": 1, "end": 2, "stop": 3}}`, nil, fault.InvalidParameter, "lineRange.stop"},
+		{"nested ok", file, `{"uri": "svc://file/a.py", "lineRange": {"start": 1, "end": 2}}`,
+			Args{"uri": "svc://file/a.py", "encoding": "utf-8", "includeMetadata": true, "lineRange": Args{"start": 1, "end": 2}}, "", ""},
+		// format_document's options are Raw: passed on as JSON for runFormat
+		// to answer INVALID_OPTIONS (TestParseFormatOptions).
+		{"raw object passed on", format, `{"uri": "a.py", "options": {"tabSize": "4"}}`, Args{"uri": "a.py", "options": json.RawMessage(`{"tabSize": "4"}`)}, "", ""},
+		{"raw object defaults", format, `{"uri": "a.py"}`, Args{"uri": "a.py", "options": Args{}}, "", ""},
 		{"enum", mustTool(t, "get_diagnostics").Params, `{"uri": "a.py", "severity": "fatal"}`, nil, fault.InvalidParameter, "severity"},
 	}
 	for _, tt := range tests {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/pyws/pyws/host/edits"
 	"github.com/pyws/pyws/host/fault"
+	"github.com/pyws/pyws/host/index"
 	"github.com/pyws/pyws/host/metrics"
 	"github.com/pyws/pyws/host/tenants"
 	"github.com/pyws/pyws/host/tiers"
@@ -48,6 +49,12 @@ type Config struct {
 	Version          string
 	EngineVersion    string
 	PythonVersion    string
+	// StateDir holds the index's disk cache (index/); "" keeps summaries
+	// in memory only.
+	StateDir string
+	// IndexDelay postpones each workspace's first index build (a testing
+	// aid: it makes the indexing state observable).
+	IndexDelay time.Duration
 }
 
 // Service runs operations. It is safe for concurrent use.
@@ -118,6 +125,11 @@ type workspaceState struct {
 	loaded atomic.Bool
 	files  atomic.Int64
 	err    error
+	// idx is the symbol index (nil without an indexer plugin); loaded
+	// turns true once its first build finished.
+	idx      atomic.Pointer[index.Index]
+	loading  sync.Mutex
+	building atomic.Bool
 }
 
 // workspace returns the state of root, opening it (and starting its
@@ -141,9 +153,12 @@ func (s *Service) workspace(root string) (*workspaceState, error) {
 	if err := ws.Watch(); err != nil {
 		s.cfg.Logger.Warn("workspace watch unavailable; changes are seen through directory checks", "root", root, "err", err)
 	}
-	ws.Subscribe(func([]string) { go st.load(s.cfg.Logger) })
+	if s.servesIndex() {
+		st.idx.Store(s.newIndex(st))
+	}
+	ws.Subscribe(func([]string) { go st.load(s.cfg.Logger, 0) })
 	s.workspaces[root] = st
-	go st.load(s.cfg.Logger)
+	go st.load(s.cfg.Logger, s.cfg.IndexDelay)
 	return st, nil
 }
 
@@ -153,14 +168,51 @@ func (s *Service) Preload(root string) error {
 	return err
 }
 
-func (st *workspaceState) load(log *slog.Logger) {
+// load lists the workspace and, the first time, builds its index (loaded
+// turns true when it is built); later calls (change notifications) bring
+// the index up to date in the background so queries find it fresh.
+func (st *workspaceState) load(log *slog.Logger, delay time.Duration) {
+	st.loading.Lock()
+	defer st.loading.Unlock()
 	files, err := st.ws.PythonFiles(context.Background())
 	if err != nil {
 		log.Warn("workspace load failed", "root", st.root, "err", err)
 		return
 	}
 	st.files.Store(int64(len(files)))
+	x := st.idx.Load()
+	if x == nil {
+		st.loaded.Store(true)
+		return
+	}
+	if x.Built() {
+		if err := x.Rescan(context.Background()); err != nil {
+			log.Warn("index refresh failed", "root", st.root, "err", err)
+		}
+		return
+	}
+	if delay > 0 {
+		time.Sleep(delay)
+	}
+	start := time.Now()
+	if err := x.Build(context.Background()); err != nil {
+		log.Error("index build failed; navigation is unavailable", "root", st.root, "err", err)
+		st.idx.Store(nil)
+	} else {
+		log.Info("workspace indexed", "root", st.root, "files", x.FileCount(), "elapsed", time.Since(start).Round(time.Millisecond))
+	}
 	st.loaded.Store(true)
+}
+
+// progress is the first load's progress, 0-100.
+func (st *workspaceState) progress() int {
+	if st.loaded.Load() {
+		return 100
+	}
+	if x := st.idx.Load(); x != nil {
+		return x.Progress()
+	}
+	return 0
 }
 
 // requireLoaded refuses analysis while the first load is running.
@@ -168,7 +220,7 @@ func (st *workspaceState) requireLoaded(code string) error {
 	if st.loaded.Load() {
 		return nil
 	}
-	return fault.New(code, fault.Details{"indexingProgress": 0}, "the workspace is still loading; retry shortly (see health_check indexingProgress)")
+	return fault.New(code, fault.Details{"indexingProgress": st.progress()}, "the workspace is still being indexed; retry shortly (see health_check indexingProgress)")
 }
 
 // Close stops watchers.

@@ -1,35 +1,94 @@
 // Command diagnostics is the analyzer plugin behind get_diagnostics. It
-// receives one file with its syntax tree and returns its diagnostics; the
-// kernel validates them, filters by severity and counts them.
+// receives the file to check (the first file of the request, with its
+// syntax tree), the workspace facts the kernel gathered under the
+// "pyws" argument (configuration, target Python version, module name,
+// installed packages, which imports the workspace resolves) and, as
+// further files, the workspace modules the file imports from. It returns
+// the file's diagnostics (package rules); the kernel validates them,
+// filters by severity and counts them.
 package main
 
 import (
+	"encoding/json"
+	"runtime/debug"
+
 	sdk "github.com/pyws/pyws/plugin-sdk"
 	"github.com/pyws/pyws/plugin-sdk/abi"
 	"github.com/pyws/pyws/plugin-sdk/textpos"
 
-	"github.com/pyws/pyws/plugins/diagnostics/syntax"
+	"github.com/pyws/pyws/plugins/diagnostics/rules"
 )
 
-func init() { sdk.Serve(handle) }
+func init() {
+	// One call allocates a tree, a semantic model and findings, then the
+	// instance idles: collecting less often is cheaper in wasm, whose
+	// collector is not concurrent (the instance's memory cap still holds).
+	debug.SetGCPercent(400)
+	sdk.Serve(handle)
+}
 
 func main() {}
 
 type result struct {
 	Diagnostics []abi.Diagnostic `json:"diagnostics"`
+	// Warnings are configuration problems ([tool.pyws]); the kernel logs
+	// them.
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// wireContext is the "pyws" argument (host/service/diagcontext.go writes
+// it).
+type wireContext struct {
+	Config        map[string]any `json:"config"`
+	PythonVersion string         `json:"pythonVersion"`
+	Module        string         `json:"module"`
+	IsPackageInit bool           `json:"isPackageInit"`
+	Installed     []string       `json:"installed"`
+	Imports       map[string]int `json:"imports"`
+	Context       []struct {
+		Path          string `json:"path"`
+		Module        string `json:"module"`
+		IsPackageInit bool   `json:"isPackageInit"`
+	} `json:"context"`
 }
 
 func handle(req *sdk.Request) (any, error) {
-	if len(req.Files) != 1 {
-		return nil, sdk.Errorf("INVALID_PARAMETER", nil, "get_diagnostics takes exactly one file, got %d", len(req.Files))
+	if len(req.Files) == 0 {
+		return nil, sdk.Errorf("INVALID_PARAMETER", nil, "get_diagnostics needs a file")
 	}
 	f := req.Files[0]
 	if f.Tree == nil {
 		return nil, sdk.Errorf("PARSE_ERROR", map[string]any{"uri": f.URI}, "no syntax tree for %s", f.Path)
 	}
-	diags := syntax.Check(f.Tree, textpos.New(f.Source))
+	var a struct {
+		Pyws wireContext `json:"pyws"`
+	}
+	if len(req.Arguments) > 0 {
+		if err := json.Unmarshal(req.Arguments, &a); err != nil {
+			return nil, sdk.Errorf("INVALID_PARAMETER", nil, "get_diagnostics arguments: %v", err)
+		}
+	}
+	cfg, warnings := rules.ParseConfig(a.Pyws.Config)
+	if minor, ok := rules.ParsePythonVersion(a.Pyws.PythonVersion); ok {
+		cfg.PythonMinor = minor
+	}
+	env := rules.Env{Path: f.Path, ModuleName: a.Pyws.Module, IsPackageInit: a.Pyws.IsPackageInit, Imports: a.Pyws.Imports}
+	if a.Pyws.Installed != nil {
+		env.Installed = make(map[string]bool, len(a.Pyws.Installed))
+		for _, m := range a.Pyws.Installed {
+			env.Installed[m] = true
+		}
+	}
+	for _, cf := range a.Pyws.Context {
+		for _, rf := range req.Files[1:] {
+			if rf.Path == cf.Path && rf.Tree != nil {
+				env.Context = append(env.Context, rules.ContextFile{Path: cf.Path, ModuleName: cf.Module, IsPackageInit: cf.IsPackageInit, Tree: rf.Tree})
+			}
+		}
+	}
+	diags := rules.Run(f.Tree, textpos.New(f.Source), cfg, env)
 	if diags == nil {
 		diags = []abi.Diagnostic{}
 	}
-	return result{Diagnostics: diags}, nil
+	return result{Diagnostics: diags, Warnings: warnings}, nil
 }

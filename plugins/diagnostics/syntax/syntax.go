@@ -4,7 +4,8 @@
 // message derived from the tokens around it, plus two classes of error
 // tree-sitter-python accepts silently but CPython rejects: a compound
 // statement with an empty body, a statement or clause indented
-// differently from its siblings, and Python 2's print and exec statements. Ranges are UTF-16 based (package
+// differently from its siblings, Python 2's print and exec statements,
+// and a try without except or finally. Ranges are UTF-16 based (package
 // textpos). Output is sorted by position, deduplicated and capped at
 // MaxDiagnostics. The package uses only the standard library and the
 // plugin SDK, so it runs inside the diagnostics plugin.
@@ -56,6 +57,8 @@ func Check(t *tree.Tree, idx *textpos.Index) []abi.Diagnostic {
 			return false
 		case n.Kind() == "print_statement" || n.Kind() == "exec_statement":
 			c.py2Statement(n)
+		case n.Kind() == "try_statement":
+			c.tryClauses(n)
 		case n.Kind() == "block" || n.Kind() == "module":
 			if !n.HasError() {
 				// Recovery can misplace statements; the ERROR explains it.
@@ -402,4 +405,18 @@ func (c *checker) py2Statement(n tree.Node) {
 		return
 	}
 	c.add(kw.StartByte(), kw.EndByte(), "missing parentheses in call to '%s'; did you mean %s(...)?", kw.Text(), kw.Text())
+}
+
+// tryClauses reports a try statement with neither an except nor a finally
+// clause: tree-sitter-python accepts `try:` followed by a dedent, CPython
+// does not.
+func (c *checker) tryClauses(n tree.Node) {
+	for ch := range n.NamedChildren() {
+		switch ch.Kind() {
+		case "except_clause", "except_group_clause", "finally_clause":
+			return
+		}
+	}
+	end := n.StartByte() + 3
+	c.add(n.StartByte(), end, "expected 'except' or 'finally' block after 'try'")
 }

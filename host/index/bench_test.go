@@ -1,0 +1,252 @@
+package index
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/pyws/pyws/host/plugins"
+	"github.com/pyws/pyws/plugin-sdk/abi"
+)
+
+func TestMain(m *testing.M) {
+	plugins.RunWorkerIfRequested() // benchmarks run the indexer plugin in workers
+	os.Exit(m.Run())
+}
+
+// pluginSummarizer runs the real indexer plugin (the service's adapter,
+// reduced to what benchmarks need).
+type pluginSummarizer struct {
+	rt *plugins.Runtime
+}
+
+func (p pluginSummarizer) Version() string { return p.rt.PluginSHA256("index_files") }
+
+func (p pluginSummarizer) Summarize(ctx context.Context, files []Source) ([][]byte, error) {
+	req := &abi.Request{Tool: "index_files", Arguments: json.RawMessage(`{}`)}
+	for _, f := range files {
+		req.Files = append(req.Files, abi.File{URI: "file:///" + f.Rel, Path: f.Rel, Source: f.Text})
+	}
+	raw, err := p.rt.Call(ctx, "index_files", req)
+	if err != nil {
+		return nil, err
+	}
+	var res struct{ Summaries [][]byte }
+	if err := json.Unmarshal(raw, &res); err != nil {
+		return nil, err
+	}
+	return res.Summaries, nil
+}
+
+var (
+	rtOnce sync.Once
+	rtInst *plugins.Runtime
+	rtErr  error
+)
+
+// indexerRuntime starts the plugin runtime with the indexer: the packed
+// one in bin/plugins (make build), else packed now into a temp dir.
+func indexerRuntime(b *testing.B) *plugins.Runtime {
+	b.Helper()
+	rtOnce.Do(func() {
+		dir := filepath.Join("..", "..", "bin", "plugins", "indexer")
+		if _, err := os.Stat(filepath.Join(dir, "manifest.json")); err != nil {
+			tmp, err := os.MkdirTemp("", "pyws-bench-plugins-")
+			if err != nil {
+				rtErr = err
+				return
+			}
+			if _, err := plugins.Pack(context.Background(), filepath.Join("..", "..", "plugins", "indexer"), tmp); err != nil {
+				rtErr = err
+				return
+			}
+			dir = filepath.Join(tmp, "indexer")
+		}
+		cache, _ := os.MkdirTemp("", "pyws-bench-wazero-")
+		rtInst, rtErr = plugins.Start(context.Background(), plugins.Config{Dirs: []string{dir}, CacheDir: cache, DefaultTimeout: 60 * time.Second, MemoryLimitMiB: 512})
+	})
+	if rtErr != nil {
+		b.Fatal(rtErr)
+	}
+	return rtInst
+}
+
+// benchWorkspace is a workspace root and the files of it to index.
+type benchWorkspace struct {
+	name, root, sub string
+}
+
+var benchWorkspaces = []benchWorkspace{
+	{"django", "/usr/lib/python3/dist-packages", "django"},
+	{"stdlib", "/usr/lib/python3.11", ""},
+}
+
+func (w benchWorkspace) files(ctx context.Context) ([]string, error) {
+	all, err := dirFiles(filepath.Join(w.root, w.sub))(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := all[:0]
+	for _, p := range all {
+		if !strings.Contains(p, "/site-packages/") && !strings.Contains(p, "/dist-packages/") || w.sub != "" {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
+func (w benchWorkspace) skipIfMissing(b *testing.B) {
+	if _, err := os.Stat(filepath.Join(w.root, w.sub)); err != nil {
+		b.Skipf("%s not installed", w.name)
+	}
+}
+
+func (w benchWorkspace) index(b *testing.B, s Summarizer, cacheDir string) *Index {
+	return New(Config{Root: w.root, Files: w.files, Read: os.ReadFile, Summarizer: s, CacheDir: cacheDir})
+}
+
+// peakRSS is this process's peak resident set (VmHWM) in MiB.
+func peakRSS() float64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, _ := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")))
+			return float64(kb) / 1024
+		}
+	}
+	return 0
+}
+
+// BenchmarkColdIndex indexes a workspace from nothing through the indexer
+// plugin (worker processes, the kernel's batching and linking): the time
+// to a usable index, the heap it keeps, and the kernel's peak RSS.
+func BenchmarkColdIndex(b *testing.B) {
+	for _, w := range benchWorkspaces {
+		b.Run(w.name, func(b *testing.B) {
+			w.skipIfMissing(b)
+			s := pluginSummarizer{rt: indexerRuntime(b)}
+			var x *Index
+			for b.Loop() {
+				x = w.index(b, s, "")
+				if err := x.Build(context.Background()); err != nil {
+					b.Fatal(err)
+				}
+			}
+			runtime.GC()
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			b.ReportMetric(float64(x.FileCount()), "files")
+			b.ReportMetric(float64(ms.HeapInuse)/(1<<20), "heap-MiB")
+			b.ReportMetric(peakRSS(), "peakRSS-MiB")
+			runtime.KeepAlive(x)
+		})
+	}
+}
+
+// BenchmarkWarmRestart builds an index whose summaries are all in the
+// disk cache: a restart of the server on an unchanged workspace.
+func BenchmarkWarmRestart(b *testing.B) {
+	for _, w := range benchWorkspaces {
+		b.Run(w.name, func(b *testing.B) {
+			w.skipIfMissing(b)
+			s := pluginSummarizer{rt: indexerRuntime(b)}
+			cache := b.TempDir()
+			if err := w.index(b, s, cache).Build(context.Background()); err != nil {
+				b.Fatal(err)
+			}
+			for b.Loop() {
+				x := w.index(b, s, cache)
+				if err := x.Build(context.Background()); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// sampleHits picks n occurrences that resolve to a workspace symbol,
+// seeded, as (file, line, character).
+func sampleHits(x *Index, n int, seed int64) [][3]any {
+	var all [][3]any
+	for _, f := range x.sorted {
+		for i, o := range f.S.Occs {
+			if f.occKeys[i] >= 0 {
+				all = append(all, [3]any{f.Abs, int(o.Line), int(o.Col)})
+			}
+		}
+	}
+	r := rand.New(rand.NewSource(seed))
+	r.Shuffle(len(all), func(i, j int) { all[i], all[j] = all[j], all[i] })
+	if len(all) > n {
+		all = all[:n]
+	}
+	return all
+}
+
+func percentiles(d []time.Duration) (p50, p99 time.Duration) {
+	sort.Slice(d, func(i, j int) bool { return d[i] < d[j] })
+	return d[len(d)/2], d[min(len(d)-1, len(d)*99/100)]
+}
+
+// benchQueries times 200 sampled queries the way the service runs them:
+// Refresh (a stat per workspace file), the position lookup, then op.
+func benchQueries(b *testing.B, op func(x *Index, h *Hit) error) {
+	w := benchWorkspaces[0]
+	w.skipIfMissing(b)
+	s := pluginSummarizer{rt: indexerRuntime(b)}
+	x := w.index(b, s, b.TempDir())
+	if err := x.Build(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	hits := sampleHits(x, 200, 1)
+	var times []time.Duration
+	for b.Loop() {
+		times = times[:0]
+		for _, hp := range hits {
+			start := time.Now()
+			if err := x.Refresh(context.Background()); err != nil {
+				b.Fatal(err)
+			}
+			h := x.At(hp[0].(string), hp[1].(int), hp[2].(int))
+			if h == nil {
+				b.Fatalf("nothing at %v", hp)
+			}
+			if err := op(x, h); err != nil && !strings.Contains(err.Error(), "NAME_CONFLICT") && !strings.Contains(err.Error(), "CANNOT_RENAME") {
+				b.Fatal(fmt.Errorf("%v: %w", hp, err))
+			}
+			times = append(times, time.Since(start))
+		}
+	}
+	p50, p99 := percentiles(times)
+	b.ReportMetric(float64(p50.Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(p99.Microseconds())/1000, "p99-ms")
+}
+
+// BenchmarkReferences: get_references over 200 sampled Django positions.
+func BenchmarkReferences(b *testing.B) {
+	benchQueries(b, func(x *Index, h *Hit) error {
+		_, err := x.References(context.Background(), h, true)
+		return err
+	})
+}
+
+// BenchmarkRename: rename_symbol over 200 sampled Django positions.
+func BenchmarkRename(b *testing.B) {
+	benchQueries(b, func(x *Index, h *Hit) error {
+		_, err := x.Rename(context.Background(), h, "renamed_symbol_x")
+		return err
+	})
+}

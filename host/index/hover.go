@@ -1,0 +1,119 @@
+package index
+
+import (
+	"strings"
+
+	"github.com/pyws/pyws/host/fault"
+	"github.com/pyws/pyws/plugin-sdk/navindex"
+)
+
+// Hover answers get_hover: a fenced Python line "(kind) signature", then
+// the docstring as Markdown.
+func (x *Index) Hover(h *Hit) (string, error) {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	h, err := x.current(h)
+	if err != nil {
+		return "", err
+	}
+	name := h.f.S.Syms[h.o.Sym].Name
+	var kind, sig, doc string
+	h = &Hit{f: h.f, o: h.o, t: x.follow(h.t)}
+	switch h.t.kind {
+	case tSym:
+		df, ok := x.primaryDef(h.t)
+		if !ok {
+			break
+		}
+		kind, sig, doc = df.Kind.String(), df.Sig, df.Doc
+		if df.Kind == navindex.KindModule {
+			if f := x.moduleFile(df.Sig); f != nil {
+				doc = f.S.Doc
+			}
+		}
+		if sig == "" {
+			sig = name
+		}
+	case tModule:
+		kind, sig = "module", h.t.name
+		if f := x.moduleFile(h.t.name); f != nil {
+			doc = f.S.Doc
+		}
+	case tExt, tBuiltin:
+		full := h.t.name
+		if h.t.kind == tBuiltin {
+			full = "builtins." + h.t.name
+		}
+		switch {
+		case h.t.kind == tExt && h.t.name == h.t.mod:
+			kind, sig = "module", h.t.name
+		case strings.Contains(full, "("):
+			kind, sig = "parameter", full[strings.LastIndexByte(full, '(')+1:]
+		default:
+			last := full[strings.LastIndexByte(full, '.')+1:]
+			kind, sig = guessKind(last), last
+		}
+	}
+	if kind == "" {
+		return "", fault.New(fault.NoHoverInfo, fault.Details{"name": name}, "no information about %s", name)
+	}
+	var sb strings.Builder
+	sb.WriteString("```python\n(")
+	sb.WriteString(kind)
+	sb.WriteString(") ")
+	sb.WriteString(sig)
+	sb.WriteString("\n```")
+	if doc != "" {
+		sb.WriteString("\n---\n")
+		sb.WriteString(doc)
+	}
+	return sb.String(), nil
+}
+
+// guessKind names what an external name probably is: classes are
+// capitalised, constants upper case, the rest functions.
+func guessKind(name string) string {
+	switch {
+	case name == "":
+		return "variable"
+	case strings.ToUpper(name) == name:
+		return "variable"
+	case name[0] >= 'A' && name[0] <= 'Z':
+		return "class"
+	}
+	return "function"
+}
+
+// primaryDef is the definition hover describes: the first real one,
+// from the source file rather than its stub, except that a stub's
+// signature wins when the source has none annotated.
+func (x *Index) primaryDef(t target) (navindex.Def, bool) {
+	pick := func(f *File, sym int32) (navindex.Def, bool) {
+		for _, d := range f.defs[sym] {
+			if df := f.S.Defs[d]; !df.Import {
+				return df, true
+			}
+		}
+		return navindex.Def{}, false
+	}
+	y := t.f.S.Syms[t.sym]
+	if t.f.IsStub && y.Qual != "" {
+		for _, g := range x.siblings(t.f) {
+			if s, ok := g.quals[y.Qual]; ok && !g.IsStub {
+				if df, ok := pick(g, s); ok {
+					if stub, ok := pick(t.f, t.sym); ok && df.Doc == "" {
+						df.Doc = stub.Doc
+					}
+					return df, true
+				}
+			}
+		}
+	}
+	if df, ok := pick(t.f, t.sym); ok {
+		return df, true
+	}
+	for _, d := range t.f.defs[t.sym] {
+		return t.f.S.Defs[d], true
+	}
+	return navindex.Def{}, false
+}

@@ -1,0 +1,594 @@
+// Package index is the kernel's workspace symbol index. It keeps one
+// navigation summary per Python file (plugin-sdk/navindex, computed by the
+// indexer plugin), cached in memory and on disk by content hash, maps
+// files to dotted module names, links imports, re-exports, star imports
+// and class members across files, and answers definition, references,
+// rename and hover from an inverted index (global symbol key ->
+// occurrences). It never parses Python: every per-file fact comes from a
+// summary.
+//
+// Lifecycle: Build indexes every file (Progress goes 0..100) and links;
+// afterwards every query first calls Refresh, which stats the workspace's
+// Python files and re-summarizes those whose size or mtime changed (and
+// whose content hash differs), so an edit made behind the server's back
+// is seen by the next query. Index is safe for concurrent use.
+package index
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"maps"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/pyws/pyws/plugin-sdk/navindex"
+)
+
+// Source is one file handed to the summarizer.
+type Source struct {
+	Rel  string // slash-separated, workspace-relative
+	Text []byte
+}
+
+// Summarizer turns files into encoded summaries, one per file in order
+// (nil for a file it could not summarize). Version identifies the code
+// producing them (the indexer plugin's SHA-256), so a new plugin
+// invalidates the disk cache.
+type Summarizer interface {
+	Summarize(ctx context.Context, files []Source) ([][]byte, error)
+	Version() string
+}
+
+// Config wires an Index.
+type Config struct {
+	// Root is the workspace root (absolute, symlinks evaluated).
+	Root string
+	// Files lists the absolute paths of the workspace's Python files.
+	Files func(ctx context.Context) ([]string, error)
+	// Read returns a file's text decoded to UTF-8.
+	Read func(abs string) ([]byte, error)
+	// Summarizer produces summaries.
+	Summarizer Summarizer
+	// CacheDir holds summaries on disk ("" keeps them in memory only).
+	CacheDir string
+	// Parallel is the number of concurrent summarizer calls (default
+	// GOMAXPROCS).
+	Parallel int
+	// BatchBytes bounds the sources of one summarizer call (default 256 KiB).
+	BatchBytes int
+	Logger     *slog.Logger
+}
+
+// File is one indexed file.
+type File struct {
+	Rel, Abs string
+	// Stem is Rel without its extension: a .py and its .pyi share it, and
+	// with it the keys of their symbols.
+	Stem string
+	// Module is the file's dotted module name.
+	Module         string
+	IsStub, IsInit bool
+	Hash           [32]byte
+	Size           int64
+	MTime          time.Time
+	S              *navindex.Summary
+
+	quals   map[string]int32    // Qual -> symbol
+	locals  map[scopeName]int32 // (scope, name) -> SymLocal
+	defs    map[int32][]int32   // symbol -> definitions
+	members map[int32]int32     // class symbol -> body scope
+	occKeys []int32             // per occurrence: linked key id, -1 none
+	order   int                 // position in the sorted file list
+}
+
+type scopeName struct {
+	scope int32
+	name  string
+}
+
+// Index is one workspace's symbol index.
+type Index struct {
+	cfg Config
+	log *slog.Logger
+
+	progress atomic.Int64 // 0..100
+	built    atomic.Bool
+
+	refreshMu sync.Mutex // one Refresh at a time
+	mu        sync.RWMutex
+	files     map[string]*File // by Rel
+	sorted    []*File
+	mods      *moduleMap
+	cache     map[string]*navindex.Summary // by cache key (hash + flags)
+
+	// linked state (under mu)
+	linked bool
+	keyIDs map[string]int32
+	keys   []string
+	inv    [][]occRef
+	memo   *linker
+	gen    uint64 // bumped by every relink
+}
+
+type occRef struct {
+	file *File
+	occ  int32
+}
+
+// New returns an empty index; call Build.
+func New(cfg Config) *Index {
+	if cfg.Parallel <= 0 {
+		cfg.Parallel = runtime.GOMAXPROCS(0)
+	}
+	if cfg.BatchBytes <= 0 {
+		cfg.BatchBytes = 256 << 10
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	return &Index{cfg: cfg, log: cfg.Logger, files: map[string]*File{}, cache: map[string]*navindex.Summary{}, mods: newModuleMap(nil)}
+}
+
+// Progress is the first build's progress, 0..100.
+func (x *Index) Progress() int { return int(x.progress.Load()) }
+
+// Built reports whether the first build finished.
+func (x *Index) Built() bool { return x.built.Load() }
+
+// FileCount is the number of indexed files.
+func (x *Index) FileCount() int {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	return len(x.files)
+}
+
+func (x *Index) rel(abs string) string {
+	r, err := filepath.Rel(x.cfg.Root, abs)
+	if err != nil {
+		return filepath.ToSlash(abs)
+	}
+	return filepath.ToSlash(r)
+}
+
+func cacheKey(h [32]byte, rel string) string {
+	base := filepath.Base(rel)
+	flags := "m"
+	if strings.HasSuffix(base, ".pyi") {
+		flags = "s"
+	}
+	if strings.HasPrefix(base, "__init__.") {
+		flags += "i"
+	}
+	return hex.EncodeToString(h[:]) + "-" + flags
+}
+
+func (x *Index) cacheDir() string {
+	if x.cfg.CacheDir == "" || x.cfg.Summarizer == nil {
+		return ""
+	}
+	v := x.cfg.Summarizer.Version()
+	if len(v) > 16 {
+		v = v[:16]
+	}
+	return filepath.Join(x.cfg.CacheDir, fmt.Sprintf("v%d-%s", navindex.Version, v))
+}
+
+func (x *Index) loadCached(key string) *navindex.Summary {
+	x.mu.RLock()
+	s := x.cache[key]
+	x.mu.RUnlock()
+	if s != nil {
+		return s
+	}
+	dir := x.cacheDir()
+	if dir == "" {
+		return nil
+	}
+	b, err := os.ReadFile(filepath.Join(dir, key[:2], key))
+	if err != nil {
+		return nil
+	}
+	s, err = navindex.Decode(b)
+	if err != nil {
+		return nil
+	}
+	return s
+}
+
+func (x *Index) storeCached(key string, enc []byte) {
+	dir := x.cacheDir()
+	if dir == "" {
+		return
+	}
+	sub := filepath.Join(dir, key[:2])
+	if err := os.MkdirAll(sub, 0o700); err != nil {
+		return
+	}
+	tmp, err := os.CreateTemp(sub, ".tmp-*")
+	if err != nil {
+		return
+	}
+	_, werr := tmp.Write(enc)
+	cerr := tmp.Close()
+	if werr != nil || cerr != nil || os.Rename(tmp.Name(), filepath.Join(sub, key)) != nil {
+		os.Remove(tmp.Name())
+	}
+}
+
+// pending is a file read and hashed but not yet summarized.
+type pending struct {
+	f    *File
+	text []byte
+	key  string
+}
+
+// Build indexes every Python file of the workspace and links them. It
+// reports progress as it goes; on return (without error) the index
+// answers queries.
+func (x *Index) Build(ctx context.Context) error {
+	x.refreshMu.Lock()
+	defer x.refreshMu.Unlock()
+	paths, err := x.cfg.Files(ctx)
+	if err != nil {
+		return err
+	}
+	files, err := x.load(ctx, paths, nil, func(done, total int) {
+		if total > 0 {
+			x.progress.Store(int64(min(99, done*100/total)))
+		}
+	})
+	if err != nil {
+		return err
+	}
+	x.mu.Lock()
+	x.files = files
+	x.relinkLocked()
+	x.mu.Unlock()
+	x.progress.Store(100)
+	x.built.Store(true)
+	return nil
+}
+
+// load reads, hashes and summarizes paths, reusing old files whose size
+// and mtime are unchanged and cached summaries whose content hash
+// matches.
+func (x *Index) load(ctx context.Context, paths []string, old map[string]*File, report func(done, total int)) (map[string]*File, error) {
+	total := len(paths)
+	out := make(map[string]*File, total)
+	var todo []pending
+	var mu sync.Mutex
+	var done atomic.Int64
+	sem := make(chan struct{}, 4)
+	var wg sync.WaitGroup
+	for _, abs := range paths {
+		rel := x.rel(abs)
+		fi, err := os.Stat(abs)
+		if err != nil {
+			continue
+		}
+		if of := old[rel]; of != nil && of.Size == fi.Size() && of.MTime.Equal(fi.ModTime()) {
+			out[rel] = of
+			done.Add(1)
+			continue
+		}
+		wg.Add(1)
+		sem <- struct{}{}
+		go func(abs, rel string, fi os.FileInfo) {
+			defer wg.Done()
+			defer func() { <-sem }()
+			text, err := x.cfg.Read(abs)
+			if err != nil {
+				text = nil
+			}
+			f := newFile(rel, abs)
+			f.Size, f.MTime = fi.Size(), fi.ModTime()
+			f.Hash = sha256.Sum256(text)
+			key := cacheKey(f.Hash, rel)
+			if of := old[rel]; of != nil && of.Hash == f.Hash {
+				of.Size, of.MTime = f.Size, f.MTime
+				mu.Lock()
+				out[rel] = of
+				mu.Unlock()
+				done.Add(1)
+				return
+			}
+			s := x.loadCached(key)
+			mu.Lock()
+			out[rel] = f
+			if s != nil {
+				f.S = s
+				done.Add(1)
+			} else {
+				todo = append(todo, pending{f: f, text: text, key: key})
+			}
+			mu.Unlock()
+			if report != nil {
+				report(int(done.Load()), total)
+			}
+		}(abs, rel, fi)
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if len(todo) > 0 {
+		if err := x.summarize(ctx, todo, func(n int) {
+			if report != nil {
+				report(int(done.Add(int64(n))), total)
+			}
+		}); err != nil {
+			return nil, err
+		}
+	}
+	for _, f := range out {
+		if f.S == nil {
+			f.S = &navindex.Summary{}
+		}
+	}
+	x.mu.Lock()
+	for _, p := range todo {
+		if p.f.S != nil {
+			x.cache[p.key] = p.f.S
+		}
+	}
+	for _, f := range out {
+		x.cache[cacheKey(f.Hash, f.Rel)] = f.S
+	}
+	x.mu.Unlock()
+	return out, nil
+}
+
+// summarize runs the summarizer over todo in batches, concurrently.
+func (x *Index) summarize(ctx context.Context, todo []pending, progress func(int)) error {
+	if x.cfg.Summarizer == nil {
+		return errors.New("index: no summarizer")
+	}
+	sort.Slice(todo, func(i, j int) bool { return todo[i].f.Rel < todo[j].f.Rel })
+	var batches [][]pending
+	var cur []pending
+	size := 0
+	for _, p := range todo {
+		if len(cur) > 0 && size+len(p.text) > x.cfg.BatchBytes {
+			batches = append(batches, cur)
+			cur, size = nil, 0
+		}
+		cur = append(cur, p)
+		size += len(p.text)
+	}
+	if len(cur) > 0 {
+		batches = append(batches, cur)
+	}
+	ch := make(chan []pending)
+	errc := make(chan error, x.cfg.Parallel)
+	var wg sync.WaitGroup
+	for range x.cfg.Parallel {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for b := range ch {
+				if err := x.summarizeBatch(ctx, b); err != nil {
+					errc <- err
+					return
+				}
+				progress(len(b))
+			}
+		}()
+	}
+	var err error
+send:
+	for _, b := range batches {
+		select {
+		case ch <- b:
+		case err = <-errc:
+			break send
+		case <-ctx.Done():
+			err = ctx.Err()
+			break send
+		}
+	}
+	close(ch)
+	wg.Wait()
+	if err == nil {
+		select {
+		case err = <-errc:
+		default:
+		}
+	}
+	return err
+}
+
+func (x *Index) summarizeBatch(ctx context.Context, b []pending) error {
+	srcs := make([]Source, len(b))
+	for i, p := range b {
+		srcs[i] = Source{Rel: p.f.Rel, Text: p.text}
+	}
+	out, err := x.cfg.Summarizer.Summarize(ctx, srcs)
+	if err != nil && len(b) > 1 && ctx.Err() == nil {
+		// One bad file (too large, unparsable in time) fails its batch:
+		// retry the files one by one so only it goes unindexed.
+		for i := range b {
+			if e := x.summarizeBatch(ctx, b[i:i+1]); e != nil && ctx.Err() != nil {
+				return e
+			}
+		}
+		return nil
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return err
+		}
+		x.log.Warn("file not indexed", "file", b[0].f.Rel, "err", err)
+		b[0].f.S = &navindex.Summary{}
+		return nil
+	}
+	for i, p := range b {
+		if i >= len(out) || out[i] == nil {
+			p.f.S = &navindex.Summary{}
+			continue
+		}
+		s, derr := navindex.Decode(out[i])
+		if derr != nil {
+			x.log.Warn("indexer returned a malformed summary", "file", p.f.Rel, "err", derr)
+			p.f.S = &navindex.Summary{}
+			continue
+		}
+		p.f.S = s
+		x.storeCached(p.key, out[i])
+	}
+	return nil
+}
+
+func newFile(rel, abs string) *File {
+	f := &File{Rel: rel, Abs: abs}
+	ext := filepath.Ext(rel)
+	f.Stem = strings.TrimSuffix(rel, ext)
+	f.IsStub = ext == ".pyi"
+	base := filepath.Base(f.Stem)
+	f.IsInit = base == "__init__"
+	return f
+}
+
+// Refresh brings the indexed files up to date with the disk: files whose
+// size or mtime changed are re-read and, when their content hash differs,
+// re-summarized; vanished files are dropped. It costs a stat per indexed
+// file when nothing changed. Files created since the last Rescan are not
+// seen (the workspace watcher's notifications call Rescan; a queried file
+// is added by EnsureFile).
+func (x *Index) Refresh(ctx context.Context) error {
+	return x.refresh(ctx, false, "")
+}
+
+// Rescan is Refresh after listing the workspace again: new files are
+// indexed too.
+func (x *Index) Rescan(ctx context.Context) error {
+	return x.refresh(ctx, true, "")
+}
+
+func (x *Index) refresh(ctx context.Context, list bool, force string) error {
+	if !x.built.Load() {
+		return nil
+	}
+	x.refreshMu.Lock()
+	defer x.refreshMu.Unlock()
+	x.mu.RLock()
+	old := x.files
+	paths := make([]string, 0, len(old)+1)
+	for _, f := range x.sorted {
+		paths = append(paths, f.Abs)
+	}
+	x.mu.RUnlock()
+	if list {
+		var err error
+		if paths, err = x.cfg.Files(ctx); err != nil {
+			return err
+		}
+	}
+	changed := len(paths) != len(old)
+	if force != "" {
+		if f := old[x.rel(force)]; f != nil {
+			f2 := *f
+			f2.Size = -1 // re-read it
+			old = maps.Clone(old)
+			old[f2.Rel] = &f2
+		} else if !slices.Contains(paths, force) {
+			paths = append(paths, force)
+		}
+		changed = true
+	}
+	if !changed && list {
+		for _, abs := range paths {
+			if old[x.rel(abs)] == nil {
+				changed = true
+				break
+			}
+		}
+	}
+	if !changed {
+		changed = x.statChanged()
+	}
+	if !changed {
+		return nil
+	}
+	files, err := x.load(ctx, paths, old, nil)
+	if err != nil {
+		return err
+	}
+	x.mu.Lock()
+	same := len(files) == len(old)
+	if same {
+		for rel, f := range files {
+			if old[rel] != f {
+				same = false
+				break
+			}
+		}
+	}
+	x.files = files
+	if !same {
+		x.relinkLocked()
+	}
+	x.mu.Unlock()
+	return nil
+}
+
+// statChanged stats every indexed file, in parallel (the calls are
+// syscall-bound), and reports whether any differs from what was indexed.
+func (x *Index) statChanged() bool {
+	x.mu.RLock()
+	files := x.sorted
+	x.mu.RUnlock()
+	const workers = 4
+	var changed atomic.Bool
+	var wg sync.WaitGroup
+	chunk := (len(files) + workers - 1) / workers
+	for w := 0; w < workers && w*chunk < len(files); w++ {
+		part := files[w*chunk : min(len(files), (w+1)*chunk)]
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for _, f := range part {
+				if changed.Load() {
+					return
+				}
+				fi, err := os.Stat(f.Abs)
+				if err != nil || fi.Size() != f.Size || !fi.ModTime().Equal(f.MTime) {
+					changed.Store(true)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return changed.Load()
+}
+
+// RefreshFile is Refresh that also re-reads abs whatever its stat says,
+// and indexes it if it is new.
+func (x *Index) RefreshFile(ctx context.Context, abs string) error {
+	return x.refresh(ctx, false, abs)
+}
+
+// EnsureFile makes sure the indexed content of abs is text (the caller
+// just read it): a file changed since the last Refresh is re-summarized.
+func (x *Index) EnsureFile(ctx context.Context, abs string, text []byte) error {
+	rel := x.rel(abs)
+	h := sha256.Sum256(text)
+	x.mu.RLock()
+	f := x.files[rel]
+	x.mu.RUnlock()
+	if f != nil && f.Hash == h {
+		return nil
+	}
+	return x.RefreshFile(ctx, abs)
+}

@@ -1,0 +1,601 @@
+package index
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/pyws/pyws/plugin-sdk/navindex"
+)
+
+type tkind uint8
+
+const (
+	tNone    tkind = iota
+	tSym           // a symbol of a workspace file
+	tModule        // a workspace module or package
+	tExt           // something outside the workspace (stdlib, installed package)
+	tBuiltin       // a builtin
+)
+
+// target is what an occurrence refers to.
+type target struct {
+	kind tkind
+	f    *File
+	sym  int32
+	name string // tModule: module; tExt: dotted name; tBuiltin: name
+	mod  string // tExt: the external module
+}
+
+type vkind uint8
+
+const (
+	vUnknown vkind = iota
+	vModule
+	vClass
+	vInstance
+	vFunction
+	vExt
+	vSuper // super(): the bases of class (f, sym)
+)
+
+// value is what evaluating an expression gives, as far as the index can
+// tell.
+type value struct {
+	kind vkind
+	f    *File
+	sym  int32
+	name string // vModule, vExt
+	mod  string // vExt
+}
+
+// linkState memoises targets and values of one file during a link.
+type linkState struct {
+	tgt    []target
+	tstate []uint8 // 0 new, 1 in progress, 2 done
+	val    []value
+	vstate []uint8
+	keys   []int32 // per symbol: key id, -1 none, -2 not computed
+}
+
+const maxDepth = 64
+
+// linker links summaries across files.
+type linker struct {
+	mods  *moduleMap
+	st    map[*File]*linkState
+	depth int
+}
+
+func (f *File) prepare() {
+	if f.quals != nil {
+		return
+	}
+	s := f.S
+	f.quals = map[string]int32{}
+	f.locals = make(map[scopeName]int32, len(s.Syms))
+	f.defs = map[int32][]int32{}
+	f.members = map[int32]int32{}
+	for i, y := range s.Syms {
+		switch y.Kind {
+		case navindex.SymLocal:
+			f.locals[scopeName{y.Scope, y.Name}] = int32(i)
+			if y.Qual != "" {
+				if _, dup := f.quals[y.Qual]; !dup {
+					f.quals[y.Qual] = int32(i)
+				}
+			}
+		case navindex.SymMember:
+			if y.Qual != "" {
+				if _, dup := f.quals[y.Qual]; !dup {
+					f.quals[y.Qual] = int32(i)
+				}
+			}
+			f.locals[scopeName{-2 - y.Class, y.Name}] = int32(i)
+		}
+	}
+	for i, d := range s.Defs {
+		f.defs[d.Sym] = append(f.defs[d.Sym], int32(i))
+		if d.Kind == navindex.KindClass && d.Body >= 0 {
+			if _, ok := f.members[d.Sym]; !ok {
+				f.members[d.Sym] = d.Body
+			}
+		}
+	}
+}
+
+func (l *linker) state(f *File) *linkState {
+	st := l.st[f]
+	if st == nil {
+		n := len(f.S.Syms)
+		st = &linkState{tgt: make([]target, n), tstate: make([]uint8, n), val: make([]value, len(f.S.Exprs)), vstate: make([]uint8, len(f.S.Exprs)), keys: make([]int32, n)}
+		for i := range st.keys {
+			st.keys[i] = -2
+		}
+		l.st[f] = st
+	}
+	return st
+}
+
+// symTarget is what symbol s of f refers to.
+func (l *linker) symTarget(f *File, s int32) target {
+	if s < 0 || int(s) >= len(f.S.Syms) {
+		return target{}
+	}
+	st := l.state(f)
+	switch st.tstate[s] {
+	case 1:
+		return target{}
+	case 2:
+		return st.tgt[s]
+	}
+	if l.depth > maxDepth {
+		return target{}
+	}
+	st.tstate[s] = 1
+	l.depth++
+	t := l.computeTarget(f, s)
+	l.depth--
+	st.tgt[s], st.tstate[s] = t, 2
+	return t
+}
+
+func (l *linker) computeTarget(f *File, s int32) target {
+	y := &f.S.Syms[s]
+	switch y.Kind {
+	case navindex.SymLocal:
+		if y.Alias && y.Target >= 0 {
+			if t := l.symTarget(f, y.Target); t.kind != tNone {
+				return t
+			}
+		}
+		return target{kind: tSym, f: f, sym: s}
+	case navindex.SymMember:
+		return target{kind: tSym, f: f, sym: s}
+	case navindex.SymImport:
+		mod, ok := l.mods.absolute(f, y.Level, y.Module)
+		if !ok {
+			return target{}
+		}
+		if y.Name == "" {
+			return l.moduleTarget(mod)
+		}
+		return l.moduleMember(mod, y.Name, 0)
+	case navindex.SymAttr:
+		if y.Recv < 0 {
+			return target{}
+		}
+		return l.memberTarget(l.eval(f, y.Recv), y.Name)
+	case navindex.SymBuiltin:
+		return target{kind: tBuiltin, name: y.Name}
+	case navindex.SymUnresolved:
+		return l.starTarget(f, y.Name, 0)
+	case navindex.SymKeyword:
+		return l.keywordTarget(l.eval(f, y.Recv), y.Name)
+	}
+	return target{}
+}
+
+func (l *linker) moduleTarget(mod string) target {
+	if l.mods.exists(mod) {
+		return target{kind: tModule, name: mod}
+	}
+	return target{kind: tExt, name: mod, mod: mod}
+}
+
+// moduleMember is attribute name of module mod: a name it binds (followed
+// through re-exports), a submodule, or a name a star import brings in.
+func (l *linker) moduleMember(mod, name string, depth int) target {
+	files := l.mods.byName[mod]
+	if len(files) == 0 && !l.mods.pkgs[mod] {
+		return target{kind: tExt, name: mod + "." + name, mod: mod}
+	}
+	for _, g := range files {
+		g.prepare()
+		if s, ok := g.quals[name]; ok {
+			if t := l.symTarget(g, s); t.kind != tNone && !(t.kind == tSym && t.f == g && t.sym == s && g.S.Syms[s].Target >= 0) {
+				return t
+			}
+			// `from . import sub` inside the package itself: the name is
+			// the submodule it imports.
+			if sub := mod + "." + name; g.S.Syms[s].Target >= 0 && l.mods.exists(sub) {
+				return target{kind: tModule, name: sub}
+			}
+			return target{kind: tSym, f: g, sym: s}
+		}
+	}
+	if sub := mod + "." + name; l.mods.exists(sub) {
+		return target{kind: tModule, name: sub}
+	}
+	if depth < 8 {
+		for _, g := range files {
+			if t := l.starTarget(g, name, depth+1); t.kind != tNone {
+				return t
+			}
+		}
+	}
+	return target{}
+}
+
+// starTarget looks name up in the star imports of f, last first.
+func (l *linker) starTarget(f *File, name string, depth int) target {
+	stars := f.S.Stars
+	for i := len(stars) - 1; i >= 0; i-- {
+		mod, ok := l.mods.absolute(f, stars[i].Level, stars[i].Module)
+		if !ok || !l.exported(mod, name) {
+			continue
+		}
+		if t := l.moduleMember(mod, name, depth); t.kind != tNone && t.kind != tExt {
+			return t
+		}
+	}
+	return target{}
+}
+
+// exported reports whether `from mod import *` brings name in.
+func (l *linker) exported(mod, name string) bool {
+	files := l.mods.byName[mod]
+	if len(files) == 0 {
+		return false
+	}
+	g := files[0]
+	if g.S.AllKnown && !g.S.AllPartial {
+		for _, n := range g.S.All {
+			if n == name {
+				return true
+			}
+		}
+		return false
+	}
+	return !strings.HasPrefix(name, "_") || (g.S.AllKnown && contains(g.S.All, name))
+}
+
+func contains(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// eval evaluates expression e of f.
+func (l *linker) eval(f *File, e int32) value {
+	if e < 0 || int(e) >= len(f.S.Exprs) {
+		return value{}
+	}
+	st := l.state(f)
+	switch st.vstate[e] {
+	case 1:
+		return value{}
+	case 2:
+		return st.val[e]
+	}
+	if l.depth > maxDepth {
+		return value{}
+	}
+	st.vstate[e] = 1
+	l.depth++
+	var v value
+	x := f.S.Exprs[e]
+	switch x.Op {
+	case navindex.ExprSym:
+		v = l.targetValue(l.symTarget(f, x.A))
+	case navindex.ExprAttr:
+		v = l.targetValue(l.memberTarget(l.eval(f, x.A), x.Name))
+	case navindex.ExprCall:
+		c := l.eval(f, x.A)
+		switch c.kind {
+		case vClass:
+			v = value{kind: vInstance, f: c.f, sym: c.sym}
+		case vFunction:
+			v = l.returnValue(c.f, c.sym)
+		case vExt:
+			if extClass(c.name) {
+				v = c // an instance of an external class: members by its name
+			}
+		}
+	case navindex.ExprSuper:
+		if t := l.symTarget(f, x.A); t.kind == tSym {
+			v = value{kind: vSuper, f: t.f, sym: t.sym}
+		}
+	}
+	l.depth--
+	st.val[e], st.vstate[e] = v, 2
+	return v
+}
+
+// defKind is the kind of the first real definition of sym in f.
+func (f *File) defKind(sym int32) (navindex.DefKind, bool) {
+	f.prepare()
+	for _, d := range f.defs[sym] {
+		if !f.S.Defs[d].Import {
+			return f.S.Defs[d].Kind, true
+		}
+	}
+	return 0, false
+}
+
+func (l *linker) targetValue(t target) value {
+	switch t.kind {
+	case tModule:
+		return value{kind: vModule, name: t.name}
+	case tExt:
+		return value{kind: vExt, name: t.name, mod: t.mod}
+	case tBuiltin:
+		return value{kind: vExt, name: "builtins." + t.name, mod: "builtins"}
+	case tSym:
+		g := t.f
+		g.prepare()
+		if k, ok := g.defKind(t.sym); ok {
+			switch k {
+			case navindex.KindClass:
+				return value{kind: vClass, f: g, sym: t.sym}
+			case navindex.KindFunction, navindex.KindMethod:
+				return value{kind: vFunction, f: g, sym: t.sym}
+			case navindex.KindProperty:
+				return l.returnValue(g, t.sym)
+			}
+		}
+		if v := g.S.Syms[t.sym].Value; v >= 0 {
+			return l.eval(g, v)
+		}
+	}
+	return value{}
+}
+
+func (l *linker) returnValue(g *File, sym int32) value {
+	g.prepare()
+	for _, d := range g.defs[sym] {
+		if r := g.S.Defs[d].Returns; r >= 0 {
+			if v := l.eval(g, r); v.kind != vUnknown {
+				return v
+			}
+		}
+	}
+	return value{}
+}
+
+// memberTarget is attribute name of value v.
+func (l *linker) memberTarget(v value, name string) target {
+	switch v.kind {
+	case vModule:
+		return l.moduleMember(v.name, name, 0)
+	case vClass, vInstance:
+		return l.classMember(v.f, v.sym, name, 0)
+	case vSuper:
+		return l.baseMember(v.f, v.sym, name, 0)
+	case vExt:
+		return target{kind: tExt, name: v.name + "." + name, mod: v.mod}
+	}
+	return target{}
+}
+
+// classMember looks name up in class csym of g, then in its bases, depth
+// first, left to right (workspace bases before external ones).
+func (l *linker) classMember(g *File, csym int32, name string, depth int) target {
+	if depth > 16 {
+		return target{}
+	}
+	g.prepare()
+	if body, ok := g.members[csym]; ok {
+		if s, ok := g.locals[scopeName{body, name}]; ok {
+			if t := l.symTarget(g, s); t.kind != tNone {
+				return t
+			}
+		}
+	}
+	if s, ok := g.locals[scopeName{-2 - csym, name}]; ok {
+		return target{kind: tSym, f: g, sym: s}
+	}
+	return l.baseMember(g, csym, name, depth)
+}
+
+// objectAttrs are the attributes every class inherits from object.
+var objectAttrs = map[string]bool{"__class__": true, "__dict__": true, "__doc__": true, "__module__": true,
+	"__init__": true, "__new__": true, "__repr__": true, "__str__": true, "__eq__": true, "__ne__": true,
+	"__hash__": true, "__getattribute__": true, "__setattr__": true, "__delattr__": true, "__init_subclass__": true,
+	"__reduce__": true, "__reduce_ex__": true, "__sizeof__": true, "__format__": true, "__dir__": true,
+	"__subclasshook__": true, "__slots__": true, "__annotations__": true}
+
+// extClass tells an external class (called: an instance) from a function
+// by its name: builtin classes and capitalised names.
+func extClass(name string) bool {
+	last := name[strings.LastIndexByte(name, '.')+1:]
+	switch last {
+	case "list", "dict", "set", "str", "int", "float", "bytes", "tuple", "frozenset", "bytearray", "object", "bool", "complex":
+		return true
+	}
+	return last != "" && last[0] >= 'A' && last[0] <= 'Z'
+}
+
+// baseMember looks name up in the bases of class csym of g (what super()
+// reaches), falling back to object's attributes.
+func (l *linker) baseMember(g *File, csym int32, name string, depth int) target {
+	if depth > 16 {
+		return target{}
+	}
+	g.prepare()
+	var ext *target
+	for _, d := range g.defs[csym] {
+		df := g.S.Defs[d]
+		if df.Kind != navindex.KindClass {
+			continue
+		}
+		for _, b := range df.Bases {
+			bv := l.eval(g, b)
+			switch bv.kind {
+			case vClass:
+				if t := l.classMember(bv.f, bv.sym, name, depth+1); t.kind != tNone && !(t.kind == tExt && t.name == "builtins.object."+name) {
+					return t
+				}
+			case vExt:
+				if ext == nil {
+					ext = &target{kind: tExt, name: bv.name + "." + name, mod: bv.mod}
+				}
+			}
+		}
+	}
+	if ext != nil {
+		return *ext
+	}
+	if objectAttrs[name] {
+		return target{kind: tExt, name: "builtins.object." + name, mod: "builtins"}
+	}
+	return target{}
+}
+
+// keywordTarget is the parameter a keyword argument of a call of v names.
+func (l *linker) keywordTarget(v value, name string) target {
+	switch v.kind {
+	case vExt:
+		// typeshed declares the parameters of the standard library, so
+		// pyright links keyword arguments to them; elsewhere a **kwargs
+		// often takes them, which the index cannot see.
+		top := v.mod
+		if i := strings.IndexByte(top, '.'); i >= 0 {
+			top = top[:i]
+		}
+		if stdlibModules[top] {
+			return target{kind: tExt, name: v.name + "(" + name, mod: v.mod}
+		}
+	case vFunction:
+		y := v.f.S.Syms[v.sym]
+		if y.Qual == "" {
+			return target{}
+		}
+		v.f.prepare()
+		if s, ok := v.f.quals[y.Qual+"("+name]; ok {
+			return target{kind: tSym, f: v.f, sym: s}
+		}
+	case vClass:
+		if init := l.classMember(v.f, v.sym, "__init__", 0); init.kind == tSym {
+			if t := l.keywordTarget(value{kind: vFunction, f: init.f, sym: init.sym}, name); t.kind != tNone {
+				return t
+			}
+			return target{}
+		}
+		// No __init__ of its own: dataclass, NamedTuple and similar
+		// classes take their fields as keywords.
+		if t := l.classMember(v.f, v.sym, name, 0); t.kind == tSym {
+			if k, ok := t.f.defKind(t.sym); ok && k == navindex.KindVariable {
+				return t
+			}
+		}
+	}
+	return target{}
+}
+
+// aliasOf returns what an aliased import (`import a as b`, `from m import
+// x as y`) imports, when t is one and it resolves.
+func (x *Index) aliasOf(t target) (target, bool) {
+	if t.kind != tSym {
+		return target{}, false
+	}
+	y := t.f.S.Syms[t.sym]
+	if y.Kind != navindex.SymLocal || y.Target < 0 || y.Alias {
+		return target{}, false
+	}
+	if _, ok := t.f.defKind(t.sym); ok {
+		return target{}, false
+	}
+	st := x.memo.st[t.f]
+	if st == nil || st.tstate[y.Target] != 2 || st.tgt[y.Target].kind == tNone {
+		return target{}, false
+	}
+	return st.tgt[y.Target], true
+}
+
+// keyString is the global key of a target ("" when it has none). An
+// aliased import is keyed by what it imports and its alias: pyright finds
+// the same alias of the same thing in every file (`import typing as t`
+// everywhere), but not the thing under other names.
+func (x *Index) keyString(t target) string {
+	if to, ok := x.aliasOf(t); ok {
+		if k := x.keyString(to); k != "" {
+			return k + "|as:" + t.f.S.Syms[t.sym].Name
+		}
+	}
+	switch t.kind {
+	case tSym:
+		y := t.f.S.Syms[t.sym]
+		if y.Qual != "" {
+			return t.f.Rel + ":" + y.Qual
+		}
+		return t.f.Rel + "#" + strconv.Itoa(int(t.sym))
+	case tModule:
+		if fs := x.mods.byName[t.name]; len(fs) > 0 {
+			return "m:" + fs[0].Module
+		}
+		return "m:" + t.name
+	case tExt:
+		return "x:" + t.name
+	case tBuiltin:
+		return "b:" + t.name
+	}
+	return ""
+}
+
+func (x *Index) intern(k string) int32 {
+	if id, ok := x.keyIDs[k]; ok {
+		return id
+	}
+	id := int32(len(x.keys))
+	x.keyIDs[k] = id
+	x.keys = append(x.keys, k)
+	x.inv = append(x.inv, nil)
+	return id
+}
+
+// relinkLocked rebuilds the module map and the inverted index from the
+// current summaries. Called with mu held for writing.
+func (x *Index) relinkLocked() {
+	x.sorted = make([]*File, 0, len(x.files)) // never reuse: statChanged reads the old one unlocked
+	for _, f := range x.files {
+		f.quals = nil
+		f.prepare()
+		x.sorted = append(x.sorted, f)
+	}
+	sort.Slice(x.sorted, func(i, j int) bool { return x.sorted[i].Rel < x.sorted[j].Rel })
+	for i, f := range x.sorted {
+		f.order = i
+	}
+	x.mods = newModuleMap(x.files)
+	l := &linker{mods: x.mods, st: make(map[*File]*linkState, len(x.files))}
+	x.memo = l
+	x.keyIDs = make(map[string]int32, len(x.keyIDs))
+	x.keys = x.keys[:0]
+	x.inv = x.inv[:0]
+	for _, f := range x.sorted {
+		// Aliased imports: definition and hover follow them.
+		for i, y := range f.S.Syms {
+			if y.Kind == navindex.SymLocal && y.Target >= 0 {
+				// The local first: `from . import sub` in a package's
+				// __init__ cycles back to it, and the cycle is cut at the
+				// import, which then resolves to the submodule.
+				l.symTarget(f, int32(i))
+				l.symTarget(f, y.Target)
+			}
+		}
+	}
+	for _, f := range x.sorted {
+		st := l.state(f)
+		f.occKeys = make([]int32, len(f.S.Occs))
+		for i, o := range f.S.Occs {
+			k := st.keys[o.Sym]
+			if k == -2 {
+				k = -1
+				if ks := x.keyString(l.symTarget(f, o.Sym)); ks != "" {
+					k = x.intern(ks)
+				}
+				st.keys[o.Sym] = k
+			}
+			f.occKeys[i] = k
+			if k >= 0 {
+				x.inv[k] = append(x.inv[k], occRef{file: f, occ: int32(i)})
+			}
+		}
+	}
+	x.linked = true
+	x.gen++
+}

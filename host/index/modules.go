@@ -1,0 +1,185 @@
+package index
+
+import (
+	"path"
+	"sort"
+	"strings"
+	"unicode"
+)
+
+// moduleMap maps dotted module names to the files defining them.
+//
+// A file's names: its path from the workspace root as a dotted name
+// (namespace packages included: pyright resolves imports from the
+// execution root, which is the workspace root); the same path below a
+// top-level src/ directory; and, for a file inside a chain of regular
+// packages, the chain from its top package (so a package nested below a
+// plain directory imports as it would once installed). Its canonical name
+// (File.Module) is the last of these that exists: what code importing it
+// most likely writes. A module with both a stub and a source resolves to
+// the stub first, as pyright's imports do.
+type moduleMap struct {
+	byName map[string][]*File // .py before .pyi
+	pkgs   map[string]bool    // every dotted directory prefix (namespace packages)
+}
+
+func isIdent(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		if r == '_' || unicode.IsLetter(r) || (i > 0 && (unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Mc, r))) {
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+// dotted turns a slash path of identifiers into a dotted name.
+func dotted(p string) (string, bool) {
+	if p == "" || p == "." {
+		return "", true
+	}
+	parts := strings.Split(p, "/")
+	for _, s := range parts {
+		if !isIdent(s) {
+			return "", false
+		}
+	}
+	return strings.Join(parts, "."), true
+}
+
+func newModuleMap(files map[string]*File) *moduleMap {
+	m := &moduleMap{byName: map[string][]*File{}, pkgs: map[string]bool{}}
+	inits := map[string]bool{} // directories holding __init__.py(i)
+	for _, f := range files {
+		if f.IsInit {
+			inits[path.Dir(f.Rel)] = true
+		}
+	}
+	add := func(name string, f *File) {
+		if name == "" {
+			return
+		}
+		m.byName[name] = append(m.byName[name], f)
+		for i := strings.LastIndexByte(name, '.'); i > 0; i = strings.LastIndexByte(name[:i], '.') {
+			m.pkgs[name[:i]] = true
+		}
+		if f.IsInit {
+			m.pkgs[name] = true
+		}
+	}
+	for _, f := range files {
+		stem := f.Stem
+		if f.IsInit {
+			stem = path.Dir(stem)
+			if stem == "." {
+				continue // an __init__ at the root names no module
+			}
+		}
+		var names []string
+		if n, ok := dotted(stem); ok {
+			names = append(names, n)
+		}
+		if rest, ok := strings.CutPrefix(stem, "src/"); ok {
+			if n, ok := dotted(rest); ok {
+				names = append(names, n)
+			}
+		}
+		// The chain of regular packages containing the file.
+		dir := path.Dir(f.Rel)
+		top := ""
+		for d := dir; d != "." && inits[d]; d = path.Dir(d) {
+			top = d
+		}
+		if top != "" && path.Dir(top) != "." {
+			rest := strings.TrimPrefix(stem, path.Dir(top)+"/")
+			if n, ok := dotted(rest); ok {
+				names = append(names, n)
+			}
+		}
+		seen := map[string]bool{}
+		for _, n := range names {
+			if !seen[n] {
+				seen[n] = true
+				add(n, f)
+				f.Module = n
+			}
+		}
+		if f.Module == "" {
+			f.Module = strings.ReplaceAll(stem, "/", ".")
+		}
+	}
+	for _, fs := range m.byName {
+		sort.SliceStable(fs, func(i, j int) bool {
+			if fs[i].IsStub != fs[j].IsStub {
+				return fs[i].IsStub // imports resolve to the stub, as in pyright
+			}
+			return fs[i].Rel < fs[j].Rel
+		})
+	}
+	return m
+}
+
+// exists reports whether name is a module or package of the workspace.
+func (m *moduleMap) exists(name string) bool {
+	return len(m.byName[name]) > 0 || m.pkgs[name]
+}
+
+// absolute resolves an import's module as written in file f (level dots,
+// module) to an absolute dotted name. For an absolute import that the
+// root does not know, the importing file's directory is tried too (as
+// pyright does for local imports).
+func (m *moduleMap) absolute(f *File, level int32, module string) (string, bool) {
+	if level == 0 {
+		if module == "" {
+			return "", false
+		}
+		if m.exists(module) {
+			return module, true
+		}
+		top := module
+		if i := strings.IndexByte(top, '.'); i >= 0 {
+			top = top[:i]
+		}
+		if d := path.Dir(f.Stem); d != "." && !stdlibModules[top] {
+			if f.IsInit {
+				d = path.Dir(d)
+			}
+			if pd, ok := dotted(d); ok && pd != "" {
+				if cand := pd + "." + module; m.exists(cand) {
+					return cand, true
+				}
+			}
+		}
+		return module, true
+	}
+	pkg := f.Module
+	if !f.IsInit {
+		if i := strings.LastIndexByte(pkg, '.'); i >= 0 {
+			pkg = pkg[:i]
+		} else {
+			pkg = ""
+		}
+	}
+	for up := level - 1; up > 0; up-- {
+		if pkg == "" {
+			return "", false
+		}
+		if i := strings.LastIndexByte(pkg, '.'); i >= 0 {
+			pkg = pkg[:i]
+		} else {
+			pkg = ""
+		}
+	}
+	switch {
+	case pkg == "" && module == "":
+		return "", false
+	case pkg == "":
+		return module, true
+	case module == "":
+		return pkg, true
+	}
+	return pkg + "." + module, true
+}

@@ -1,0 +1,484 @@
+package index
+
+import (
+	"context"
+	"sort"
+	"unicode"
+
+	"github.com/pyws/pyws/host/fault"
+	"github.com/pyws/pyws/plugin-sdk/navindex"
+)
+
+// Location is a range in a workspace file.
+type Location struct {
+	Abs, Rel string
+	navindex.Span
+}
+
+// Hit is the occurrence at a queried position.
+type Hit struct {
+	f   *File
+	occ int32
+	o   navindex.Occ
+	t   target
+	key int32
+	// where it was asked, and the link generation it belongs to: a hit
+	// from before a relink is looked up again.
+	abs        string
+	line, char int
+	gen        uint64
+}
+
+// Span is the hovered identifier.
+func (h *Hit) Span() navindex.Span { return h.o.Span }
+
+// Describe says in words what the hit refers to (for logs and tests).
+func (x *Index) Describe(h *Hit) string {
+	if h.key >= 0 && int(h.key) < len(x.keys) {
+		return x.keys[h.key]
+	}
+	return ""
+}
+
+// At returns the occurrence at (line, character) of the file abs, or nil
+// when no identifier of code is there (keywords, literals, comments,
+// strings that are not annotations or __all__ entries, whitespace). A
+// position just past an identifier counts when nothing starts there.
+func (x *Index) At(abs string, line, char int) *Hit {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	return x.atLocked(abs, line, char)
+}
+
+// current returns h, looked up again if the index was relinked since.
+func (x *Index) current(h *Hit) (*Hit, error) {
+	if h.gen == x.gen {
+		return h, nil
+	}
+	if h2 := x.atLocked(h.abs, h.line, h.char); h2 != nil {
+		return h2, nil
+	}
+	return nil, fault.New(fault.NoSymbolFound, fault.Details{"line": h.line, "character": h.char}, "the symbol changed while the query ran")
+}
+
+func (x *Index) atLocked(abs string, line, char int) *Hit {
+	f := x.files[x.rel(abs)]
+	if f == nil || !x.linked {
+		return nil
+	}
+	occs := f.S.Occs
+	i := sort.Search(len(occs), func(i int) bool {
+		return occs[i].Line > int32(line) || (occs[i].Line == int32(line) && occs[i].Col > int32(char))
+	})
+	var best = -1
+	for j := i - 1; j >= 0 && occs[j].Line == int32(line); j-- {
+		o := occs[j]
+		if o.Col <= int32(char) && int32(char) < o.End {
+			best = j
+			break
+		}
+		if int32(char) == o.End && best < 0 {
+			best = j
+		}
+		if o.End < int32(char) {
+			break
+		}
+	}
+	if best < 0 {
+		return nil
+	}
+	st := x.memo.st[f]
+	o := occs[best]
+	h := &Hit{f: f, occ: int32(best), o: o, key: f.occKeys[best], abs: abs, line: line, char: char, gen: x.gen}
+	if st != nil && st.tstate[o.Sym] == 2 {
+		h.t = st.tgt[o.Sym]
+	}
+	return h
+}
+
+func (x *Index) loc(f *File, sp navindex.Span) Location {
+	return Location{Abs: f.Abs, Rel: f.Rel, Span: sp}
+}
+
+// primaryFiles returns the files sharing f's stem, sources before stubs.
+func (x *Index) siblings(f *File) []*File {
+	var out []*File
+	for _, g := range x.files {
+		if g.Stem == f.Stem {
+			out = append(out, g)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].IsStub != out[j].IsStub {
+			return !out[i].IsStub
+		}
+		return out[i].Rel < out[j].Rel
+	})
+	return out
+}
+
+// follow resolves an aliased import (`import a.b as c`, `from m import x
+// as y`) to what it imports: definition and hover describe the target,
+// as pyright's do, while references and rename keep to the alias.
+func (x *Index) follow(t target) target {
+	for range 8 {
+		if t.kind != tSym {
+			return t
+		}
+		y := t.f.S.Syms[t.sym]
+		if y.Kind != navindex.SymLocal || y.Target < 0 {
+			return t
+		}
+		if _, ok := t.f.defKind(t.sym); ok {
+			return t // also bound by an assignment, def or class
+		}
+		st := x.memo.st[t.f]
+		if st == nil || st.tstate[y.Target] != 2 || st.tgt[y.Target].kind == tNone {
+			return t
+		}
+		t = st.tgt[y.Target]
+	}
+	return t
+}
+
+// stubSource returns the source file's symbol with the qualified name of
+// a stub's symbol, when the stub has a .py beside it.
+func (x *Index) stubSource(t target) (target, bool) {
+	y := t.f.S.Syms[t.sym]
+	if !t.f.IsStub || y.Qual == "" {
+		return target{}, false
+	}
+	for _, g := range x.siblings(t.f) {
+		if g.IsStub {
+			continue
+		}
+		if s, ok := g.quals[y.Qual]; ok {
+			return target{kind: tSym, f: g, sym: s}, true
+		}
+	}
+	return target{}, false
+}
+
+// defLocations lists the definitions of a workspace symbol. For a stub's
+// symbol the source's definitions come first, then the stub's (pyright
+// lists both).
+func (x *Index) defLocations(t target) []Location {
+	f, sym := t.f, t.sym
+	var locs []Location
+	if src, ok := x.stubSource(t); ok {
+		locs = x.realDefs(src.f, src.sym)
+	}
+	if own := x.realDefs(f, sym); len(own) > 0 || len(locs) > 0 {
+		return append(locs, own...)
+	}
+	if y := f.S.Syms[sym]; y.Kind == navindex.SymLocal && y.Scope == 0 && len(f.defs[sym]) == 0 {
+		// An implicit module global (__name__, __doc__): the module.
+		return []Location{{Abs: f.Abs, Rel: f.Rel}}
+	}
+	var out []Location
+	for _, d := range f.defs[sym] {
+		out = append(out, x.loc(f, f.S.Defs[d].Name))
+	}
+	return out
+}
+
+func (x *Index) realDefs(f *File, sym int32) []Location {
+	var out []Location
+	for _, d := range f.defs[sym] {
+		df := f.S.Defs[d]
+		if !df.Import {
+			out = append(out, x.loc(f, df.Name))
+		}
+	}
+	return out
+}
+
+func (x *Index) moduleFile(name string) *File {
+	if fs := x.mods.byName[name]; len(fs) > 0 {
+		return fs[0]
+	}
+	return nil
+}
+
+// Definition answers get_definition for a hit.
+func (x *Index) Definition(h *Hit) ([]Location, error) {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	h, err := x.current(h)
+	if err != nil {
+		return nil, err
+	}
+	h = &Hit{f: h.f, o: h.o, t: x.follow(h.t)}
+	switch h.t.kind {
+	case tSym:
+		if locs := x.defLocations(h.t); len(locs) > 0 {
+			return locs, nil
+		}
+	case tModule:
+		fs := x.mods.byName[h.t.name]
+		var locs []Location
+		for i := len(fs) - 1; i >= 0; i-- { // source, then stub
+			locs = append(locs, Location{Abs: fs[i].Abs, Rel: fs[i].Rel})
+		}
+		if len(locs) > 0 {
+			return locs, nil
+		}
+	case tExt, tBuiltin:
+		mod, sym := h.t.mod, h.t.name
+		if h.t.kind == tBuiltin {
+			mod = "builtins"
+		}
+		return nil, fault.New(fault.ExternalDefinition, fault.Details{"module": mod, "symbol": sym},
+			"%s is defined outside the workspace, in %s", sym, mod)
+	}
+	return nil, fault.New(fault.NoDefinitionFound, fault.Details{"name": h.f.S.Syms[h.o.Sym].Name},
+		"cannot find where %s is defined", h.f.S.Syms[h.o.Sym].Name)
+}
+
+// References answers get_references: every occurrence of the hit's
+// symbol in code, ordered by file path, line and character; with
+// includeDecl false, binding sites are left out.
+func (x *Index) References(ctx context.Context, h *Hit, includeDecl bool) ([]Location, error) {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	h, err := x.current(h)
+	if err != nil {
+		return nil, err
+	}
+	if h.key < 0 {
+		name := h.f.S.Syms[h.o.Sym].Name
+		return nil, fault.New(fault.NoSymbolFound, fault.Details{"name": name, "reason": "the type of the object is unknown"},
+			"cannot tell which symbol %s refers to", name)
+	}
+	refs := x.refsOf(h)
+	out := make([]Location, 0, len(refs))
+	for i, r := range refs {
+		if i&1023 == 1023 && ctx.Err() != nil {
+			return nil, timeout(ctx)
+		}
+		o := r.file.S.Occs[r.occ]
+		if !includeDecl && o.Flags&navindex.OccDef != 0 {
+			continue
+		}
+		out = append(out, x.loc(r.file, o.Span))
+	}
+	return out, nil
+}
+
+// refsOf lists the occurrences of the hit's symbol. Starting from a
+// stub (or a file importing through it), the source's own occurrences are
+// included; starting from a source file that has a stub, only what
+// resolves to the source (pyright behaves the same: importers see the
+// stub).
+func (x *Index) refsOf(h *Hit) []occRef {
+	refs := x.inv[h.key]
+	if h.t.kind != tSym {
+		return refs
+	}
+	src, ok := x.stubSource(h.t)
+	if !ok {
+		return refs
+	}
+	k, ok := x.keyIDs[x.keyString(src)]
+	if !ok {
+		return refs
+	}
+	merged := append(append([]occRef{}, refs...), x.inv[k]...)
+	sort.SliceStable(merged, func(i, j int) bool {
+		a, b := merged[i], merged[j]
+		if a.file != b.file {
+			return a.file.order < b.file.order
+		}
+		return a.occ < b.occ
+	})
+	return merged
+}
+
+func timeout(ctx context.Context) error {
+	return fault.New(fault.Timeout, fault.Details{"reason": ctx.Err().Error()}, "the search took too long")
+}
+
+// Edit is one replacement of a rename.
+type Edit struct {
+	Location
+	NewText string
+}
+
+var keywords = map[string]bool{
+	"False": true, "None": true, "True": true, "and": true, "as": true, "assert": true, "async": true, "await": true,
+	"break": true, "class": true, "continue": true, "def": true, "del": true, "elif": true, "else": true, "except": true,
+	"finally": true, "for": true, "from": true, "global": true, "if": true, "import": true, "in": true, "is": true,
+	"lambda": true, "nonlocal": true, "not": true, "or": true, "pass": true, "raise": true, "return": true, "try": true,
+	"while": true, "with": true, "yield": true,
+}
+
+// IsKeyword reports whether s is a hard keyword of Python 3.
+func IsKeyword(s string) bool { return keywords[s] }
+
+// ValidIdentifier reports whether s is a Python identifier (PEP 3131:
+// XID_Start then XID_Continue, approximated by Unicode letters, marks,
+// digits and connector punctuation) that is not a hard keyword. Soft
+// keywords (match, case, type, _) are identifiers.
+func ValidIdentifier(s string) bool {
+	if s == "" || keywords[s] {
+		return false
+	}
+	for i, r := range s {
+		switch {
+		case r == '_' || unicode.IsLetter(r) || unicode.Is(unicode.Nl, r) || unicode.Is(unicode.Other_ID_Start, r):
+		case i > 0 && (unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Mc, r) || unicode.Is(unicode.Pc, r) || unicode.Is(unicode.Other_ID_Continue, r)):
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// Rename answers rename_symbol: the edits renaming every occurrence of
+// the hit's symbol (definitions, references, import statements, __all__
+// entries and string annotations, never other strings or comments).
+func (x *Index) Rename(ctx context.Context, h *Hit, newName string) ([]Edit, error) {
+	// The conflict check may evaluate members the link did not need: it
+	// writes the link memo, so it holds the lock exclusively.
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	h, err := x.current(h)
+	if err != nil {
+		return nil, err
+	}
+	y := h.f.S.Syms[h.o.Sym]
+	switch h.t.kind {
+	case tBuiltin:
+		return nil, fault.New(fault.CannotRename, fault.Details{"name": y.Name, "reason": "builtin"}, "%s is a builtin and cannot be renamed", y.Name)
+	case tExt:
+		return nil, fault.New(fault.CannotRename, fault.Details{"name": y.Name, "reason": "external", "module": h.t.mod}, "%s is defined outside the workspace (%s) and cannot be renamed", y.Name, h.t.mod)
+	case tModule:
+		return nil, fault.New(fault.CannotRename, fault.Details{"name": y.Name, "reason": "module"}, "%s is a module: renaming it means renaming its file", y.Name)
+	case tNone:
+		return nil, fault.New(fault.NoSymbolFound, fault.Details{"name": y.Name, "reason": "the type of the object is unknown"}, "cannot tell which symbol %s refers to", y.Name)
+	}
+	if !ValidIdentifier(newName) {
+		reason := "not a Python identifier"
+		if keywords[newName] {
+			reason = "a Python keyword"
+		}
+		return nil, fault.New(fault.InvalidName, fault.Details{"newName": newName, "reason": reason}, "%q is %s", newName, reason)
+	}
+	tsym := h.t.f.S.Syms[h.t.sym]
+	if to, ok := x.aliasOf(h.t); ok && to.kind != tSym && to.kind != tModule {
+		return nil, fault.New(fault.CannotRename, fault.Details{"name": y.Name, "reason": "external", "module": to.mod},
+			"%s is an alias of %s, defined outside the workspace; pyws does not rename it", y.Name, to.name)
+	}
+	refs := x.refsOf(h)
+	if tsym.Name == newName {
+		return []Edit{}, nil
+	}
+	if err := x.conflicts(ctx, h, refs, newName); err != nil {
+		return nil, err
+	}
+	out := make([]Edit, 0, len(refs))
+	for i, r := range refs {
+		if i&1023 == 1023 && ctx.Err() != nil {
+			return nil, timeout(ctx)
+		}
+		o := r.file.S.Occs[r.occ]
+		out = append(out, Edit{Location: x.loc(r.file, o.Span), NewText: newName})
+	}
+	return out, nil
+}
+
+func conflict(newName string, f *File, sp navindex.Span, why string) error {
+	return fault.New(fault.NameConflict, fault.Details{"newName": newName, "path": f.Abs, "line": sp.Line, "character": sp.Col, "reason": why},
+		"renaming to %s would conflict at %s:%d:%d: %s", newName, f.Rel, sp.Line+1, sp.Col+1, why)
+}
+
+// conflicts refuses a rename when newName is already bound in a scope
+// where an occurrence of the symbol lives (it would capture or be
+// captured), when a name newName read in the symbol's scope or below
+// would be shadowed, and, for class members, when the class already has a
+// member newName.
+func (x *Index) conflicts(ctx context.Context, h *Hit, refs []occRef, newName string) error {
+	t := h.t
+	ty := t.f.S.Syms[t.sym]
+	if ty.Kind == navindex.SymMember || (ty.Kind == navindex.SymLocal && t.f.S.Scopes[ty.Scope].Kind == navindex.ScopeClass) {
+		if ex := x.memo.classMember(t.f, x.classOf(t.f, t.sym), newName, 0); ex.kind == tSym {
+			df := ex.f.defs[ex.sym]
+			sp := navindex.Span{}
+			if len(df) > 0 {
+				sp = ex.f.S.Defs[df[0]].Name
+			}
+			return conflict(newName, ex.f, sp, "the class already has a member "+newName)
+		}
+	}
+	checked := map[[2]int64]bool{}
+	for i, r := range refs {
+		if i&1023 == 1023 && ctx.Err() != nil {
+			return timeout(ctx)
+		}
+		f := r.file
+		o := f.S.Occs[r.occ]
+		y := f.S.Syms[o.Sym]
+		if y.Kind != navindex.SymLocal {
+			continue // attributes and keywords do not go through scopes
+		}
+		owner := y.Scope
+		k := [2]int64{int64(f.order), int64(o.Scope)<<32 | int64(uint32(owner))}
+		if checked[k] {
+			continue
+		}
+		checked[k] = true
+		// From the occurrence's scope out to the owner: newName bound on the
+		// way would capture the renamed name.
+		first := true
+		for s := o.Scope; s >= 0; s = f.S.Scopes[s].Parent {
+			sc := f.S.Scopes[s]
+			if sc.Kind == navindex.ScopeClass && !first && s != owner {
+				continue
+			}
+			first = false
+			if contains(sc.Bound, newName) {
+				return conflict(newName, f, o.Span, newName+" is already defined in this scope")
+			}
+			if s == owner {
+				break
+			}
+		}
+		// Names newName read in the owner's scope or below that resolve
+		// above it (or to a builtin) would be shadowed.
+		for s := range f.S.Scopes {
+			if !x.within(f, int32(s), owner) {
+				continue
+			}
+			for _, u := range f.S.Scopes[s].Uses {
+				if u.Name == newName && (u.Scope < 0 || !x.within(f, u.Scope, owner)) {
+					return conflict(newName, f, o.Span, newName+" is used in this scope and would be shadowed")
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// within reports whether scope s is owner or nested in it.
+func (x *Index) within(f *File, s, owner int32) bool {
+	for ; s >= 0; s = f.S.Scopes[s].Parent {
+		if s == owner {
+			return true
+		}
+	}
+	return false
+}
+
+// classOf returns the class symbol owning member sym of f (-1 none).
+func (x *Index) classOf(f *File, sym int32) int32 {
+	y := f.S.Syms[sym]
+	if y.Kind == navindex.SymMember {
+		return y.Class
+	}
+	for c, body := range f.members {
+		if body == y.Scope {
+			return c
+		}
+	}
+	return -1
+}

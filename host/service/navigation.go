@@ -1,0 +1,278 @@
+package service
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"time"
+
+	"github.com/pyws/pyws/host/fault"
+	"github.com/pyws/pyws/host/index"
+	"github.com/pyws/pyws/plugin-sdk/abi"
+	"github.com/pyws/pyws/plugin-sdk/navindex"
+)
+
+// IndexTool is the internal tool of the indexer plugin: files in,
+// navigation summaries out (see plugins/indexer).
+const IndexTool = "index_files"
+
+// navTimeout bounds one navigation query when the caller set no deadline.
+const navTimeout = 10 * time.Second
+
+// pluginSummarizer runs the indexer plugin for host/index.
+type pluginSummarizer struct {
+	p       Plugins
+	version string
+}
+
+// PluginIdentity is implemented by runtimes that can say which build of
+// a plugin serves a tool (its SHA-256), so caches keyed by it invalidate
+// when the plugin changes.
+type PluginIdentity interface {
+	PluginSHA256(tool string) string
+}
+
+func (s pluginSummarizer) Version() string { return s.version }
+
+func (s pluginSummarizer) Summarize(ctx context.Context, files []index.Source) ([][]byte, error) {
+	req := &abi.Request{Tool: IndexTool, Arguments: json.RawMessage(`{}`)}
+	for _, f := range files {
+		req.Files = append(req.Files, abi.File{URI: "file:///" + f.Rel, Path: f.Rel, Source: f.Text})
+	}
+	raw, err := s.p.Call(ctx, IndexTool, req)
+	if err != nil {
+		return nil, err
+	}
+	var res struct {
+		Summaries [][]byte `json:"summaries"`
+	}
+	if err := json.Unmarshal(raw, &res); err != nil {
+		return nil, fmt.Errorf("indexer result: %w", err)
+	}
+	if len(res.Summaries) != len(files) {
+		return nil, fmt.Errorf("indexer returned %d summaries for %d files", len(res.Summaries), len(files))
+	}
+	return res.Summaries, nil
+}
+
+// servesIndex reports whether a plugin serves the indexer tool.
+func (s *Service) servesIndex() bool {
+	if s.cfg.Plugins == nil {
+		return false
+	}
+	for _, t := range s.cfg.Plugins.Tools() {
+		if t == IndexTool {
+			return true
+		}
+	}
+	return false
+}
+
+// newIndex builds the index of a workspace.
+func (s *Service) newIndex(st *workspaceState) *index.Index {
+	version := "unknown"
+	if pi, ok := s.cfg.Plugins.(PluginIdentity); ok {
+		version = pi.PluginSHA256(IndexTool)
+	}
+	cacheDir := ""
+	if s.cfg.StateDir != "" {
+		cacheDir = filepath.Join(s.cfg.StateDir, "index")
+	}
+	ws := st.ws
+	return index.New(index.Config{
+		Root:  ws.Root(),
+		Files: ws.PythonFiles,
+		Read: func(abs string) ([]byte, error) {
+			text, _, err := ws.ReadSource(abs, 0)
+			return text, err
+		},
+		Summarizer: pluginSummarizer{p: s.cfg.Plugins, version: version},
+		CacheDir:   cacheDir,
+		Logger:     s.cfg.Logger,
+	})
+}
+
+// navQuery is what every navigation tool does first: the index must be
+// built, the file readable Python, the position inside it, and the index
+// fresh for everything the answer depends on.
+func navQuery(ctx context.Context, s *Session, a Args, notReady string) (*sourceFile, *index.Index, *index.Hit, error) {
+	if err := s.ws.requireLoaded(notReady); err != nil {
+		return nil, nil, nil, err
+	}
+	x := s.ws.idx.Load()
+	if x == nil {
+		return nil, nil, nil, fault.New(fault.ServerUnavailable, fault.Details{"tool": IndexTool, "reason": "no plugin serves " + IndexTool},
+			"navigation needs the indexer plugin (tool %s), which is not installed", IndexTool)
+	}
+	f, err := s.readPython(a.String("uri"), s.Limits.MaxReadFileBytes)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if _, err := checkPosition(f, a); err != nil {
+		return nil, nil, nil, err
+	}
+	if err := x.Refresh(ctx); err != nil {
+		return nil, nil, nil, indexError(ctx, err)
+	}
+	if err := x.EnsureFile(ctx, f.abs, f.text); err != nil {
+		return nil, nil, nil, indexError(ctx, err)
+	}
+	return f, x, x.At(f.abs, a.Int("line"), a.Int("character")), nil
+}
+
+func indexError(ctx context.Context, err error) error {
+	if _, ok := fault.As(err); ok {
+		return err
+	}
+	if ctx.Err() != nil {
+		return fault.New(fault.Timeout, fault.Details{"reason": ctx.Err().Error()}, "the index could not be brought up to date in time")
+	}
+	return err
+}
+
+func withNavDeadline(ctx context.Context) (context.Context, context.CancelFunc) {
+	if _, ok := ctx.Deadline(); ok {
+		return context.WithCancel(ctx)
+	}
+	return context.WithTimeout(ctx, navTimeout)
+}
+
+func toRange(sp navindex.Span) abi.Range {
+	return abi.Range{Start: abi.Position{Line: int(sp.Line), Character: int(sp.Col)}, End: abi.Position{Line: int(sp.Line), Character: int(sp.End)}}
+}
+
+func toLocations(locs []index.Location) []abi.Location {
+	out := make([]abi.Location, 0, len(locs))
+	for _, l := range locs {
+		out = append(out, abi.Location{URI: fileURI(l.Abs), Range: toRange(l.Span)})
+	}
+	return out
+}
+
+// LocationsResult is the result of get_definition and get_references.
+type LocationsResult struct {
+	Locations  []abi.Location `json:"locations"`
+	TotalCount *int           `json:"totalCount,omitempty"`
+}
+
+func noSymbol(code, name string, a Args) error {
+	return fault.New(code, fault.Details{"line": a.Int("line"), "character": a.Int("character")},
+		"no symbol at line %d, character %d (keywords, literals, comments, strings and whitespace have none)", a.Int("line"), a.Int("character"))
+}
+
+func runDefinition(ctx context.Context, s *Session, a Args) (any, error) {
+	ctx, cancel := withNavDeadline(ctx)
+	defer cancel()
+	_, x, h, err := navQuery(ctx, s, a, fault.WorkspaceNotLoaded)
+	if err != nil {
+		return nil, err
+	}
+	if h == nil {
+		return nil, noSymbol(fault.NoDefinitionFound, "", a)
+	}
+	locs, err := x.Definition(h)
+	if err != nil {
+		return nil, err
+	}
+	return LocationsResult{Locations: toLocations(locs)}, nil
+}
+
+func runReferences(ctx context.Context, s *Session, a Args) (any, error) {
+	ctx, cancel := withNavDeadline(ctx)
+	defer cancel()
+	_, x, h, err := navQuery(ctx, s, a, fault.WorkspaceNotIndexed)
+	if err != nil {
+		return nil, err
+	}
+	if h == nil {
+		return nil, noSymbol(fault.NoSymbolFound, "", a)
+	}
+	include := true
+	if a.Has("includeDeclaration") {
+		include = a.Bool("includeDeclaration")
+	}
+	locs, err := x.References(ctx, h, include)
+	if err != nil {
+		return nil, err
+	}
+	total := len(locs)
+	if max := s.Limits.MaxReferences; max > 0 && len(locs) > max {
+		locs = locs[:max]
+	}
+	return LocationsResult{Locations: toLocations(locs), TotalCount: &total}, nil
+}
+
+// RenameResult is rename_symbol's result.
+type RenameResult struct {
+	Changes       map[string][]abi.TextEdit `json:"changes"`
+	TotalEdits    int                       `json:"totalEdits"`
+	FilesAffected int                       `json:"filesAffected"`
+}
+
+func runRename(ctx context.Context, s *Session, a Args) (any, error) {
+	ctx, cancel := withNavDeadline(ctx)
+	defer cancel()
+	_, x, h, err := navQuery(ctx, s, a, fault.WorkspaceNotIndexed)
+	if err != nil {
+		return nil, err
+	}
+	if h == nil {
+		return nil, noSymbol(fault.NoSymbolFound, "", a)
+	}
+	edits, err := x.Rename(ctx, h, a.String("newName"))
+	if err != nil {
+		return nil, err
+	}
+	byFile := map[string][]abi.TextEdit{}
+	var order []string
+	for _, e := range edits {
+		if _, ok := byFile[e.Abs]; !ok {
+			order = append(order, e.Abs)
+		}
+		byFile[e.Abs] = append(byFile[e.Abs], abi.TextEdit{Range: toRange(e.Span), NewText: e.NewText})
+	}
+	sort.Strings(order)
+	res := RenameResult{Changes: map[string][]abi.TextEdit{}, TotalEdits: len(edits), FilesAffected: len(order)}
+	for _, abs := range order {
+		// Remember the content the edits were computed against, so an
+		// apply after the file changed is FILE_MODIFIED.
+		raw, err := os.ReadFile(abs)
+		if err != nil {
+			return nil, fault.New(fault.FileNotFound, fault.Details{"path": abs}, "%s vanished while renaming", abs)
+		}
+		sum := sha256.Sum256(raw)
+		if s.svc.cfg.Edits != nil {
+			s.svc.cfg.Edits.Remember(abs, byFile[abs], hex.EncodeToString(sum[:]))
+		}
+		res.Changes[fileURI(abs)] = byFile[abs]
+	}
+	return res, nil
+}
+
+// HoverResult is get_hover's result.
+type HoverResult struct {
+	Contents string    `json:"contents"`
+	Range    abi.Range `json:"range"`
+}
+
+func runHover(ctx context.Context, s *Session, a Args) (any, error) {
+	ctx, cancel := withNavDeadline(ctx)
+	defer cancel()
+	_, x, h, err := navQuery(ctx, s, a, fault.WorkspaceNotLoaded)
+	if err != nil {
+		return nil, err
+	}
+	if h == nil {
+		return nil, noSymbol(fault.NoHoverInfo, "", a)
+	}
+	contents, err := x.Hover(h)
+	if err != nil {
+		return nil, err
+	}
+	return HoverResult{Contents: contents, Range: toRange(h.Span())}, nil
+}

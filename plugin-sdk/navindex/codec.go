@@ -1,0 +1,331 @@
+package navindex
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+)
+
+const magic = "PYNX"
+
+// ErrMalformed is wrapped by every decoding error.
+var ErrMalformed = errors.New("navindex: malformed summary")
+
+type encoder struct {
+	buf  []byte
+	strs map[string]uint64
+	tab  []string
+}
+
+func (e *encoder) u(v uint64) { e.buf = binary.AppendUvarint(e.buf, v) }
+func (e *encoder) i(v int32)  { e.buf = binary.AppendVarint(e.buf, int64(v)) }
+func (e *encoder) b(v bool) {
+	if v {
+		e.buf = append(e.buf, 1)
+	} else {
+		e.buf = append(e.buf, 0)
+	}
+}
+func (e *encoder) s(v string) {
+	id, ok := e.strs[v]
+	if !ok {
+		id = uint64(len(e.tab))
+		e.strs[v] = id
+		e.tab = append(e.tab, v)
+	}
+	e.u(id)
+}
+func (e *encoder) span(sp Span) { e.i(sp.Line); e.i(sp.Col); e.i(sp.End - sp.Col) }
+
+// Encode lays s out in the binary format.
+func Encode(s *Summary) []byte {
+	e := &encoder{strs: map[string]uint64{"": 0}, tab: []string{""}}
+	e.u(uint64(len(s.Syms)))
+	for _, y := range s.Syms {
+		e.u(uint64(y.Kind))
+		e.s(y.Name)
+		e.s(y.Qual)
+		e.i(y.Scope)
+		e.i(y.Class)
+		e.i(y.Recv)
+		e.s(y.Module)
+		e.i(y.Level)
+		e.i(y.Target)
+		e.b(y.Alias)
+		e.i(y.Value)
+	}
+	e.u(uint64(len(s.Exprs)))
+	for _, x := range s.Exprs {
+		e.u(uint64(x.Op))
+		e.i(x.A)
+		e.s(x.Name)
+	}
+	e.u(uint64(len(s.Defs)))
+	for _, d := range s.Defs {
+		e.i(d.Sym)
+		e.u(uint64(d.Kind))
+		e.span(d.Name)
+		e.u(uint64(len(d.Bases)))
+		for _, b := range d.Bases {
+			e.i(b)
+		}
+		e.i(d.Returns)
+		e.i(d.Body)
+		e.s(d.Sig)
+		e.s(d.Doc)
+		e.b(d.Import)
+	}
+	e.u(uint64(len(s.Occs)))
+	var prevLine int32
+	for _, o := range s.Occs {
+		e.i(o.Line - prevLine) // sorted: small deltas
+		prevLine = o.Line
+		e.i(o.Col)
+		e.i(o.End - o.Col)
+		e.i(o.Sym)
+		e.u(uint64(o.Flags))
+		e.i(o.Scope)
+	}
+	e.u(uint64(len(s.Scopes)))
+	for _, sc := range s.Scopes {
+		e.u(uint64(sc.Kind))
+		e.i(sc.Parent)
+		e.u(uint64(len(sc.Bound)))
+		for _, n := range sc.Bound {
+			e.s(n)
+		}
+		e.u(uint64(len(sc.Uses)))
+		for _, u := range sc.Uses {
+			e.s(u.Name)
+			e.i(u.Scope)
+		}
+	}
+	e.u(uint64(len(s.Stars)))
+	for _, st := range s.Stars {
+		e.s(st.Module)
+		e.i(st.Level)
+	}
+	e.u(uint64(len(s.All)))
+	for _, n := range s.All {
+		e.s(n)
+	}
+	e.b(s.AllKnown)
+	e.b(s.AllPartial)
+	e.s(s.Doc)
+	e.i(s.Lines)
+
+	body := e.buf
+	out := make([]byte, 0, len(body)+64)
+	out = append(out, magic...)
+	out = binary.AppendUvarint(out, Version)
+	out = binary.AppendUvarint(out, uint64(len(e.tab)))
+	for _, t := range e.tab {
+		out = binary.AppendUvarint(out, uint64(len(t)))
+		out = append(out, t...)
+	}
+	return append(out, body...)
+}
+
+type decoder struct {
+	buf []byte
+	tab []string
+	err error
+}
+
+func (d *decoder) fail(what string) {
+	if d.err == nil {
+		d.err = fmt.Errorf("%w: %s", ErrMalformed, what)
+	}
+}
+
+func (d *decoder) u() uint64 {
+	if d.err != nil {
+		return 0
+	}
+	v, n := binary.Uvarint(d.buf)
+	if n <= 0 {
+		d.fail("bad varint")
+		return 0
+	}
+	d.buf = d.buf[n:]
+	return v
+}
+
+func (d *decoder) i() int32 {
+	if d.err != nil {
+		return 0
+	}
+	v, n := binary.Varint(d.buf)
+	if n <= 0 || v < -1<<31 || v > 1<<31-1 {
+		d.fail("bad varint")
+		return 0
+	}
+	d.buf = d.buf[n:]
+	return int32(v)
+}
+
+func (d *decoder) b() bool {
+	if d.err != nil {
+		return false
+	}
+	if len(d.buf) == 0 {
+		d.fail("truncated")
+		return false
+	}
+	v := d.buf[0]
+	d.buf = d.buf[1:]
+	return v != 0
+}
+
+func (d *decoder) s() string {
+	id := d.u()
+	if id >= uint64(len(d.tab)) {
+		d.fail("bad string id")
+		return ""
+	}
+	return d.tab[id]
+}
+
+// n reads a count, bounded by what the remaining bytes could hold.
+func (d *decoder) n() int {
+	v := d.u()
+	if v > uint64(len(d.buf)) {
+		d.fail("count exceeds data")
+		return 0
+	}
+	return int(v)
+}
+
+func (d *decoder) span() Span {
+	l, c := d.i(), d.i()
+	return Span{Line: l, Col: c, End: c + d.i()}
+}
+
+// Decode parses a summary written by Encode. Indexes inside the summary
+// are checked against the table sizes, so a decoded summary is safe to
+// follow.
+func Decode(b []byte) (*Summary, error) {
+	if len(b) < len(magic) || string(b[:len(magic)]) != magic {
+		return nil, fmt.Errorf("%w: bad magic", ErrMalformed)
+	}
+	d := &decoder{buf: b[len(magic):]}
+	if v := d.u(); v != Version {
+		return nil, fmt.Errorf("%w: version %d, want %d", ErrMalformed, v, Version)
+	}
+	nt := d.n()
+	d.tab = make([]string, 0, nt)
+	for range nt {
+		l := d.n()
+		if d.err != nil {
+			break
+		}
+		d.tab = append(d.tab, string(d.buf[:l]))
+		d.buf = d.buf[l:]
+	}
+	s := &Summary{}
+	s.Syms = make([]Sym, d.n())
+	for k := range s.Syms {
+		y := &s.Syms[k]
+		y.Kind = SymKind(d.u())
+		y.Name, y.Qual = d.s(), d.s()
+		y.Scope, y.Class, y.Recv = d.i(), d.i(), d.i()
+		y.Module, y.Level = d.s(), d.i()
+		y.Target, y.Alias, y.Value = d.i(), d.b(), d.i()
+	}
+	s.Exprs = make([]Expr, d.n())
+	for k := range s.Exprs {
+		s.Exprs[k] = Expr{Op: ExprOp(d.u()), A: d.i(), Name: d.s()}
+	}
+	s.Defs = make([]Def, d.n())
+	for k := range s.Defs {
+		df := &s.Defs[k]
+		df.Sym, df.Kind, df.Name = d.i(), DefKind(d.u()), d.span()
+		if nb := d.n(); nb > 0 {
+			df.Bases = make([]int32, nb)
+			for j := range df.Bases {
+				df.Bases[j] = d.i()
+			}
+		}
+		df.Returns, df.Body, df.Sig, df.Doc, df.Import = d.i(), d.i(), d.s(), d.s(), d.b()
+	}
+	s.Occs = make([]Occ, d.n())
+	var line int32
+	for k := range s.Occs {
+		o := &s.Occs[k]
+		line += d.i()
+		o.Line, o.Col = line, d.i()
+		o.End = o.Col + d.i()
+		o.Sym, o.Flags, o.Scope = d.i(), uint8(d.u()), d.i()
+	}
+	s.Scopes = make([]Scope, d.n())
+	for k := range s.Scopes {
+		sc := &s.Scopes[k]
+		sc.Kind, sc.Parent = ScopeKind(d.u()), d.i()
+		sc.Bound = make([]string, d.n())
+		for j := range sc.Bound {
+			sc.Bound[j] = d.s()
+		}
+		sc.Uses = make([]Use, d.n())
+		for j := range sc.Uses {
+			sc.Uses[j] = Use{Name: d.s(), Scope: d.i()}
+		}
+	}
+	s.Stars = make([]StarImport, d.n())
+	for k := range s.Stars {
+		s.Stars[k] = StarImport{Module: d.s(), Level: d.i()}
+	}
+	s.All = make([]string, d.n())
+	for k := range s.All {
+		s.All[k] = d.s()
+	}
+	s.AllKnown, s.AllPartial = d.b(), d.b()
+	s.Doc, s.Lines = d.s(), d.i()
+	if d.err != nil {
+		return nil, d.err
+	}
+	if err := s.check(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// check verifies every index inside s.
+func (s *Summary) check() error {
+	ns, ne, nsc := int32(len(s.Syms)), int32(len(s.Exprs)), int32(len(s.Scopes))
+	opt := func(v, n int32) bool { return v >= -1 && v < n }
+	for k, y := range s.Syms {
+		if !opt(y.Scope, nsc) || !opt(y.Class, ns) || !opt(y.Recv, ne) || !opt(y.Target, ns) || !opt(y.Value, ne) {
+			return fmt.Errorf("%w: symbol %d has an index out of range", ErrMalformed, k)
+		}
+	}
+	for k, x := range s.Exprs {
+		bySym := x.Op == ExprSym || x.Op == ExprSuper
+		if (bySym && (x.A < 0 || x.A >= ns)) || (!bySym && (x.A < 0 || x.A >= int32(k))) || x.Op > ExprSuper {
+			return fmt.Errorf("%w: expression %d has an index out of range", ErrMalformed, k)
+		}
+	}
+	for k, df := range s.Defs {
+		if df.Sym < 0 || df.Sym >= ns || !opt(df.Returns, ne) || !opt(df.Body, nsc) {
+			return fmt.Errorf("%w: definition %d has an index out of range", ErrMalformed, k)
+		}
+		for _, b := range df.Bases {
+			if !opt(b, ne) { // -1: a base the plugin could not describe
+				return fmt.Errorf("%w: definition %d has a base out of range", ErrMalformed, k)
+			}
+		}
+	}
+	for k, o := range s.Occs {
+		if o.Sym < 0 || o.Sym >= ns || !opt(o.Scope, nsc) || o.Line < 0 || o.Col < 0 || o.End < o.Col {
+			return fmt.Errorf("%w: occurrence %d out of range", ErrMalformed, k)
+		}
+		if k > 0 && (o.Line < s.Occs[k-1].Line || (o.Line == s.Occs[k-1].Line && o.Col < s.Occs[k-1].Col)) {
+			return fmt.Errorf("%w: occurrences not sorted at %d", ErrMalformed, k)
+		}
+	}
+	for k, sc := range s.Scopes {
+		if sc.Parent >= int32(k) || sc.Parent < -1 || (k > 0 && sc.Parent < 0) {
+			return fmt.Errorf("%w: scope %d has a bad parent", ErrMalformed, k)
+		}
+	}
+	return nil
+}

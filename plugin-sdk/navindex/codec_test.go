@@ -1,0 +1,83 @@
+package navindex
+
+import (
+	"errors"
+	"reflect"
+	"testing"
+)
+
+func sample() *Summary {
+	return &Summary{
+		Syms: []Sym{
+			{Kind: SymLocal, Name: "f", Qual: "f", Scope: 0, Class: -1, Recv: -1, Target: -1, Value: -1},
+			{Kind: SymImport, Name: "x", Module: "pkg.mod", Level: 1, Scope: -1, Class: -1, Recv: -1, Target: -1, Value: -1},
+			{Kind: SymAttr, Name: "y", Recv: 0, Scope: -1, Class: -1, Target: -1, Value: -1},
+		},
+		Exprs: []Expr{{Op: ExprSym, A: 1}, {Op: ExprCall, A: 0}, {Op: ExprSuper, A: 0}},
+		Defs:  []Def{{Sym: 0, Kind: KindFunction, Name: Span{Line: 3, Col: 4, End: 5}, Bases: []int32{1, -1}, Returns: 1, Body: 1, Sig: "def f()", Doc: "**Args:**"}},
+		Occs: []Occ{
+			{Span: Span{Line: 3, Col: 4, End: 5}, Sym: 0, Flags: OccDef, Scope: 0},
+			{Span: Span{Line: 7, Col: 0, End: 1}, Sym: 2, Flags: OccString, Scope: 1},
+		},
+		Scopes: []Scope{{Kind: ScopeModule, Parent: -1, Bound: []string{"f"}, Uses: []Use{{Name: "len", Scope: -1}}}, {Kind: ScopeFunction, Parent: 0, Bound: []string{}, Uses: []Use{}}},
+		Stars:  []StarImport{{Module: "m", Level: 0}},
+		All:    []string{"f"}, AllKnown: true,
+		Doc: "module", Lines: 9,
+	}
+}
+
+func TestRoundTrip(t *testing.T) {
+	s := sample()
+	got, err := Decode(Encode(s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, s) {
+		t.Fatalf("round trip:\n got %+v\nwant %+v", got, s)
+	}
+}
+
+func TestDecodeRefuses(t *testing.T) {
+	good := Encode(sample())
+	bad := func(mut func(*Summary)) []byte {
+		s := sample()
+		mut(s)
+		return Encode(s)
+	}
+	cases := []struct {
+		name string
+		b    []byte
+	}{
+		{"empty", nil},
+		{"bad magic", append([]byte("XXXX"), good[4:]...)},
+		{"truncated", good[:len(good)-3]},
+		{"symbol index out of range", bad(func(s *Summary) { s.Occs[0].Sym = 99 })},
+		{"expression forward reference", bad(func(s *Summary) { s.Exprs[1].A = 2 })},
+		{"unsorted occurrences", bad(func(s *Summary) { s.Occs[1].Line = 0 })},
+		{"scope parent after itself", bad(func(s *Summary) { s.Scopes[1].Parent = 1 })},
+		{"definition body out of range", bad(func(s *Summary) { s.Defs[0].Body = 5 })},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if _, err := Decode(c.b); !errors.Is(err, ErrMalformed) {
+				t.Fatalf("err %v, want ErrMalformed", err)
+			}
+		})
+	}
+}
+
+func FuzzDecode(f *testing.F) {
+	f.Add(Encode(sample()))
+	f.Add(Encode(&Summary{}))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		s, err := Decode(b)
+		if err != nil {
+			return
+		}
+		// Whatever decodes re-encodes to something that decodes the same.
+		again, err := Decode(Encode(s))
+		if err != nil || !reflect.DeepEqual(again, s) {
+			t.Fatalf("re-decode: %v", err)
+		}
+	})
+}

@@ -1,0 +1,256 @@
+// Package rules computes the semantic diagnostics of get_diagnostics for one
+// Python file: every code of the service spec's list except syntax-error
+// (package syntax). It is pure Go over plugin-sdk/pysem and the syntax
+// tree, so it runs inside the wasm plugin and tests natively.
+//
+// The entry point is Check. What the file alone cannot tell (which modules
+// exist in the workspace, what the configured interpreter has installed,
+// the signatures of functions imported from other workspace files) comes
+// in Env, filled by the kernel (host/service/diagcontext.go). Config is
+// the workspace's [tool.pyws] table. Every rule prefers silence to a
+// guess: a finding is reported only when the file, Env and the tables in
+// this package prove it. docs/diagnostics.md documents each code.
+package rules
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/pyws/pyws/plugin-sdk/abi"
+	"github.com/pyws/pyws/plugin-sdk/pysem"
+	"github.com/pyws/pyws/plugin-sdk/textpos"
+	"github.com/pyws/pyws/plugin-sdk/tree"
+)
+
+// The codes, as the spec's code list names them.
+const (
+	UndefinedVariable   = "undefined-variable"
+	TypeMismatch        = "type-mismatch"
+	ImportNotFound      = "import-not-found"
+	SyntaxError         = "syntax-error"
+	MissingArgument     = "missing-argument"
+	UnusedImport        = "unused-import"
+	UnusedVariable      = "unused-variable"
+	DuplicateImport     = "duplicate-import"
+	UnreachableCode     = "unreachable-code"
+	Deprecated          = "deprecated"
+	MissingTypeHint     = "missing-type-hint"
+	ConventionViolation = "convention-violation"
+)
+
+// CodeInfo describes one diagnostic code.
+type CodeInfo struct {
+	Code     string
+	Severity int
+	// DefaultOn: reported unless disabled in [tool.pyws].
+	DefaultOn bool
+	// Aliases are pyflakes/ruff/flake8 codes a `# noqa: X` comment may
+	// name to suppress this code.
+	Aliases []string
+	// TypeCheck: suppressed by `# type: ignore` (what a type checker
+	// reports).
+	TypeCheck bool
+}
+
+// Codes is the code list with severities (spec: Diagnostic codes by
+// severity).
+var Codes = []CodeInfo{
+	{UndefinedVariable, abi.SeverityError, true, []string{"F821", "F822", "F823"}, false},
+	{TypeMismatch, abi.SeverityError, true, nil, true},
+	{ImportNotFound, abi.SeverityError, true, nil, true},
+	{SyntaxError, abi.SeverityError, true, []string{"E999"}, false},
+	{MissingArgument, abi.SeverityError, true, nil, true},
+	{UnusedImport, abi.SeverityWarning, true, []string{"F401"}, false},
+	{UnusedVariable, abi.SeverityWarning, true, []string{"F841"}, false},
+	{DuplicateImport, abi.SeverityWarning, true, []string{"F811"}, false},
+	{UnreachableCode, abi.SeverityWarning, true, nil, false},
+	{Deprecated, abi.SeverityWarning, true, nil, true},
+	{MissingTypeHint, abi.SeverityInformation, false, []string{"ANN"}, false},
+	{ConventionViolation, abi.SeverityInformation, true, []string{"N8"}, false},
+}
+
+// Info returns the CodeInfo of code, ok false for an unknown code.
+func Info(code string) (CodeInfo, bool) {
+	for _, c := range Codes {
+		if c.Code == code {
+			return c, true
+		}
+	}
+	return CodeInfo{}, false
+}
+
+// Env is what the kernel knows about the file's surroundings.
+type Env struct {
+	// Path is the workspace-relative path (slash-separated).
+	Path string
+	// ModuleName is the file's dotted module name ("" unknown);
+	// IsPackageInit: the file is a package's __init__.py.
+	ModuleName    string
+	IsPackageInit bool
+	// Installed lists the top-level modules importable from the configured
+	// interpreter's site-packages (not its standard library); nil when no
+	// interpreter is known, and then imports that are neither workspace
+	// nor standard-library modules are not reported.
+	Installed map[string]bool
+	// Imports answers, for the import specs the kernel found in the file
+	// (dots for the level, then the dotted module: "os.path", "..pkg.mod",
+	// "."), whether the workspace has them: ImportFound, ImportTopOnly or
+	// ImportAbsent. An import missing from the map is never reported.
+	Imports map[string]int
+	// Context are other workspace files the file imports from, with their
+	// trees, for the signatures of called functions and @deprecated.
+	Context []ContextFile
+}
+
+// Workspace answers for Env.Imports.
+const (
+	ImportAbsent  = 0 // the top-level package is not in the workspace
+	ImportTopOnly = 1 // the top-level package (or the relative base) is, the module is not
+	ImportFound   = 2 // the module is a workspace file or directory
+)
+
+// ContextFile is another workspace file.
+type ContextFile struct {
+	Path          string
+	ModuleName    string
+	IsPackageInit bool
+	Tree          *tree.Tree
+}
+
+// finding is one diagnostic before positions are converted.
+type finding struct {
+	code       string
+	start, end int // byte offsets
+	msg        string
+}
+
+// checker holds one run.
+type checker struct {
+	t    *tree.Tree
+	src  []byte
+	m    *pysem.Module
+	cfg  *Config
+	env  *Env
+	out  []finding
+	ctxs *contextIndex // lazily built
+	// opaque: string annotations pysem does not tokenize (lazily built)
+	opaque []string
+}
+
+func (c *checker) on(code string) bool { return c.cfg.Enabled(code) }
+
+func (c *checker) add(code string, start, end int, format string, args ...any) {
+	if end < start {
+		end = start
+	}
+	c.out = append(c.out, finding{code, start, end, fmt.Sprintf(format, args...)})
+}
+
+func (c *checker) addNode(code string, n tree.Node, format string, args ...any) {
+	c.add(code, n.StartByte(), n.EndByte(), format, args...)
+}
+
+// Check returns the semantic diagnostics of t (whose tree must be free of
+// syntax errors: callers report syntax errors instead, see Run), sorted by
+// position, with suppression comments applied.
+func Check(t *tree.Tree, idx *textpos.Index, cfg Config, env Env) []abi.Diagnostic {
+	opts := pysem.Options{
+		ModuleName:    env.ModuleName,
+		IsPackageInit: env.IsPackageInit,
+		IsStub:        strings.HasSuffix(env.Path, ".pyi"),
+		PythonMinor:   cfg.PythonMinor,
+	}
+	m := pysem.Analyze(t, opts)
+	c := &checker{t: t, src: t.Source(), m: m, cfg: &cfg, env: &env}
+	c.names()
+	if c.on(UnreachableCode) {
+		c.unreachable()
+	}
+	if c.on(ImportNotFound) {
+		c.imports()
+	}
+	if c.on(MissingArgument) || c.on(TypeMismatch) {
+		c.calls()
+	}
+	if c.on(Deprecated) {
+		c.deprecated()
+	}
+	if c.on(MissingTypeHint) {
+		c.typeHints()
+	}
+	if c.on(ConventionViolation) {
+		c.naming()
+	}
+	return c.finish(idx)
+}
+
+func (c *checker) finish(idx *textpos.Index) []abi.Diagnostic {
+	slices.SortStableFunc(c.out, func(a, b finding) int {
+		if a.start != b.start {
+			return a.start - b.start
+		}
+		return strings.Compare(a.code, b.code)
+	})
+	sup := newSuppressions(c.t, idx, c.cfg.IgnoreNoqa)
+	res := make([]abi.Diagnostic, 0, len(c.out))
+	var prev finding
+	for i, f := range c.out {
+		if i > 0 && f == prev {
+			continue
+		}
+		prev = f
+		if !c.on(f.code) {
+			continue
+		}
+		sl, sc := idx.Position(f.start)
+		if sup.active() {
+			// A comment on the diagnostic's line, or on the first line of
+			// the statement it is in (where flake8 puts import findings).
+			if sup.suppressed(sl, f.code) {
+				continue
+			}
+			if stl, _ := idx.Position(stmtStart(c.t, f.start)); stl != sl && sup.suppressed(stl, f.code) {
+				continue
+			}
+		}
+		el, ec := idx.Position(f.end)
+		info, _ := Info(f.code)
+		res = append(res, abi.Diagnostic{
+			Range:    abi.Range{Start: abi.Position{Line: sl, Character: sc}, End: abi.Position{Line: el, Character: ec}},
+			Severity: info.Severity,
+			Code:     f.code,
+			Message:  f.msg,
+			Source:   abi.EngineName,
+		})
+	}
+	return res
+}
+
+// line returns the 1-based line of a byte offset (for messages).
+func (c *checker) line(off int) int {
+	n := 1
+	for _, b := range c.src[:min(off, len(c.src))] {
+		if b == '\n' {
+			n++
+		}
+	}
+	return n
+}
+
+func text(n tree.Node) string { return string(n.Text()) }
+
+// stmtStart returns the start of the innermost simple statement (or the
+// header of a compound one) containing off.
+func stmtStart(t *tree.Tree, off int) int {
+	n := t.Root().DescendantForByteRange(off, off)
+	for p := n; !p.IsNull(); p = p.Parent() {
+		if pk := p.Parent().Kind(); pk == "block" || pk == "module" {
+			return p.StartByte()
+		}
+		if p.Kind() == "block" {
+			break // inside a compound statement's body: its own statements count
+		}
+	}
+	return off
+}

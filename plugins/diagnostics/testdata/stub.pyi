@@ -1,0 +1,6 @@
+# Stubs: imports re-export, forward references are fine.
+import os
+from typing import overload
+
+def f(x: Later) -> int: ...
+class Later: ...

@@ -1,0 +1,3 @@
+import os
+# comment then code
+x = 1

@@ -1,0 +1,3 @@
+# isort: skip_file
+import z
+import a

@@ -1,0 +1,3 @@
+import sys
+import os
+def f() -> None: ...

@@ -1,0 +1,3 @@
+from b import y
+from a import x
+value = x(y)

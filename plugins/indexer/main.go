@@ -1,0 +1,50 @@
+// Command indexer is the plugin behind the workspace symbol index. Its
+// one tool, index_files, receives a batch of Python files with their
+// syntax trees and returns one navigation summary per file
+// (plugin-sdk/navindex, binary, base64 in the JSON result), in request
+// order. The kernel (host/index) caches summaries by content hash and
+// links them; the Python semantics live here and in plugin-sdk/pysem.
+package main
+
+import (
+	"path"
+	"strings"
+
+	sdk "github.com/pyws/pyws/plugin-sdk"
+	"github.com/pyws/pyws/plugin-sdk/navindex"
+
+	"github.com/pyws/pyws/plugins/indexer/summarize"
+)
+
+func init() { sdk.Serve(handle) }
+
+func main() {}
+
+type args struct {
+	PythonMinor int `json:"pythonMinor,omitempty"`
+}
+
+type result struct {
+	Summaries [][]byte `json:"summaries"`
+}
+
+func handle(req *sdk.Request) (any, error) {
+	var a args
+	if err := req.DecodeArguments(&a); err != nil {
+		return nil, err
+	}
+	res := result{Summaries: make([][]byte, len(req.Files))}
+	for i, f := range req.Files {
+		if f.Tree == nil {
+			continue
+		}
+		base := path.Base(f.Path)
+		o := summarize.Options{
+			IsStub:        strings.HasSuffix(base, ".pyi"),
+			IsPackageInit: base == "__init__.py" || base == "__init__.pyi",
+			PythonMinor:   a.PythonMinor,
+		}
+		res.Summaries[i] = navindex.Encode(summarize.Summarize(f.Tree, o))
+	}
+	return res, nil
+}

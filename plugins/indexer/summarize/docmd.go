@@ -1,0 +1,292 @@
+package summarize
+
+import (
+	"regexp"
+	"strings"
+)
+
+// A docstring section, whatever style it was written in.
+type docSection struct {
+	title string
+	items []docItem // parameters, exceptions, ...
+	text  []string  // free text lines (Returns prose, examples)
+}
+
+type docItem struct {
+	name, typ string
+	desc      []string
+}
+
+var (
+	googleHeader = regexp.MustCompile(`^(Args|Arguments|Parameters|Params|Keyword Args|Keyword Arguments|Other Parameters|Returns|Return|Yields|Yield|Raises|Raise|Exceptions|Example|Examples|Attributes|Note|Notes|Warning|Warnings|See Also|Todo|References)\s*:\s*$`)
+	numpyRule    = regexp.MustCompile(`^\s*-{3,}\s*$`)
+	restField    = regexp.MustCompile(`^:(param|parameter|arg|argument|key|keyword|type|raises|raise|except|exception|returns|return|rtype|yields|yield|ytype|var|ivar|cvar)\b\s*([^:]*):\s*(.*)$`)
+	itemLine     = regexp.MustCompile(`^(\*{0,2}[A-Za-z_][A-Za-z0-9_.]*)\s*(?:\(([^)]*)\))?\s*:\s*(.*)$`)
+	numpyItem    = regexp.MustCompile(`^(\*{0,2}[A-Za-z_][A-Za-z0-9_., ]*?)\s*(?::\s*(.*))?$`)
+)
+
+// canonical maps the many spellings of a section title to the titles
+// pyws renders: Args, Returns, Raises, Example, plus the rest as written.
+func canonical(t string) string {
+	switch strings.ToLower(strings.TrimSpace(t)) {
+	case "args", "arguments", "parameters", "params", "param", "parameter", "arg", "argument":
+		return "Args"
+	case "keyword args", "keyword arguments", "key", "keyword", "other parameters":
+		return "Keyword Args"
+	case "returns", "return", "rtype":
+		return "Returns"
+	case "yields", "yield", "ytype":
+		return "Yields"
+	case "raises", "raise", "exceptions", "except", "exception":
+		return "Raises"
+	case "example", "examples":
+		return "Example"
+	case "note", "notes":
+		return "Note"
+	case "warning", "warnings":
+		return "Warning"
+	case "var", "ivar", "cvar", "attributes":
+		return "Attributes"
+	}
+	return strings.TrimSpace(t)
+}
+
+func itemSection(title string) bool {
+	switch title {
+	case "Args", "Keyword Args", "Raises", "Attributes":
+		return true
+	}
+	return false
+}
+
+func indentOf(s string) int { return len(s) - len(strings.TrimLeft(s, " \t")) }
+
+// Markdown renders a cleaned docstring (pysem.CleanDoc) as Markdown:
+// the description as written, then Args, Returns, Raises, Example and
+// other sections recognised in Google, NumPy and reST styles, each as a
+// bold title with a list of `name` (type): description items or text.
+// Doctest examples go into a python fence.
+func Markdown(doc string) string {
+	doc = strings.TrimSpace(doc)
+	if doc == "" {
+		return ""
+	}
+	lines := strings.Split(doc, "\n")
+	var intro []string
+	var secs []*docSection
+	var cur *docSection
+	section := func(title string) *docSection {
+		title = canonical(title)
+		for _, s := range secs {
+			if s.title == title {
+				return s
+			}
+		}
+		s := &docSection{title: title}
+		secs = append(secs, s)
+		return s
+	}
+	for i := 0; i < len(lines); i++ {
+		ln := lines[i]
+		t := strings.TrimSpace(ln)
+		// NumPy: a title underlined with dashes.
+		if i+1 < len(lines) && t != "" && numpyRule.MatchString(lines[i+1]) && indentOf(ln) == 0 {
+			cur = section(t)
+			i++
+			// Items: "name : type" at the section indent, description indented.
+			for i+1 < len(lines) {
+				nx := lines[i+1]
+				nt := strings.TrimSpace(nx)
+				if i+2 < len(lines) && nt != "" && numpyRule.MatchString(lines[i+2]) && indentOf(nx) == 0 {
+					break
+				}
+				i++
+				if nt == "" {
+					if len(cur.items) > 0 && !itemSection(cur.title) {
+						cur.text = append(cur.text, "")
+					} else if len(cur.text) > 0 {
+						cur.text = append(cur.text, "")
+					}
+					continue
+				}
+				if indentOf(nx) == 0 && (itemSection(cur.title) || cur.title == "Returns" || cur.title == "Yields") {
+					if m := numpyItem.FindStringSubmatch(nt); m != nil && !strings.HasSuffix(nt, ".") {
+						it := docItem{name: strings.TrimSpace(m[1]), typ: strings.TrimSpace(m[2])}
+						if cur.title == "Returns" || cur.title == "Yields" || cur.title == "Raises" {
+							if it.typ == "" { // "int" alone: a type
+								it.typ, it.name = it.name, ""
+							}
+						}
+						cur.items = append(cur.items, it)
+						continue
+					}
+				}
+				if len(cur.items) > 0 && indentOf(nx) > 0 {
+					last := &cur.items[len(cur.items)-1]
+					last.desc = append(last.desc, nt)
+					continue
+				}
+				cur.text = append(cur.text, strings.TrimRight(nx, " "))
+			}
+			continue
+		}
+		// Google: "Args:" at indent 0, entries indented below.
+		if m := googleHeader.FindStringSubmatch(t); m != nil && indentOf(ln) == 0 {
+			cur = section(m[1])
+			base := -1
+			for i+1 < len(lines) {
+				nx := lines[i+1]
+				nt := strings.TrimSpace(nx)
+				if nt != "" && indentOf(nx) == 0 {
+					break
+				}
+				i++
+				if nt == "" {
+					cur.text = append(cur.text, "")
+					continue
+				}
+				ind := indentOf(nx)
+				if base < 0 {
+					base = ind
+				}
+				if itemSection(cur.title) || cur.title == "Returns" || cur.title == "Yields" {
+					if ind == base {
+						if mm := itemLine.FindStringSubmatch(nt); mm != nil && (itemSection(cur.title) || mm[2] != "") {
+							cur.items = append(cur.items, docItem{name: mm[1], typ: mm[2], desc: nonEmpty(mm[3])})
+							continue
+						}
+					} else if len(cur.items) > 0 {
+						last := &cur.items[len(cur.items)-1]
+						last.desc = append(last.desc, nt)
+						continue
+					}
+				}
+				cur.text = append(cur.text, strings.TrimRight(nx[min(base, ind):], " "))
+			}
+			continue
+		}
+		// reST fields.
+		if m := restField.FindStringSubmatch(t); m != nil {
+			kind, arg, desc := m[1], strings.TrimSpace(m[2]), m[3]
+			var more []string
+			for i+1 < len(lines) && indentOf(lines[i+1]) > indentOf(ln) && strings.TrimSpace(lines[i+1]) != "" {
+				i++
+				more = append(more, strings.TrimSpace(lines[i]))
+			}
+			d := append(nonEmpty(desc), more...)
+			switch kind {
+			case "type":
+				s := section("Args")
+				found := false
+				for k := range s.items {
+					if s.items[k].name == arg {
+						s.items[k].typ, found = strings.Join(d, " "), true
+					}
+				}
+				if !found {
+					s.items = append(s.items, docItem{name: arg, typ: strings.Join(d, " ")})
+				}
+			case "rtype", "ytype":
+				s := section(kind)
+				if len(s.items) == 0 {
+					s.items = append(s.items, docItem{})
+				}
+				s.items[0].typ = strings.Join(d, " ")
+			case "returns", "return", "yields", "yield":
+				s := section(kind)
+				if len(s.items) == 0 {
+					s.items = append(s.items, docItem{})
+				}
+				s.items[0].desc = append(s.items[0].desc, d...)
+			default:
+				s := section(kind)
+				name, typ := arg, ""
+				if f := strings.Fields(arg); len(f) == 2 && kind != "raises" && kind != "raise" {
+					typ, name = f[0], f[1]
+				}
+				s.items = append(s.items, docItem{name: name, typ: typ, desc: d})
+			}
+			cur = nil
+			continue
+		}
+		if cur == nil {
+			intro = append(intro, ln)
+		} else if t == "" {
+			cur.text = append(cur.text, "")
+		} else {
+			intro = append(intro, ln)
+		}
+	}
+	var sb strings.Builder
+	body := strings.TrimSpace(strings.Join(intro, "\n"))
+	if body != "" {
+		sb.WriteString(renderText(body))
+	}
+	for _, s := range secs {
+		if len(s.items) == 0 && strings.TrimSpace(strings.Join(s.text, "\n")) == "" {
+			continue
+		}
+		if sb.Len() > 0 {
+			sb.WriteString("\n\n")
+		}
+		sb.WriteString("**" + s.title + ":**")
+		for _, it := range s.items {
+			sb.WriteString("\n- ")
+			switch {
+			case it.name != "" && it.typ != "":
+				sb.WriteString("`" + it.name + "` (`" + it.typ + "`)")
+			case it.name != "":
+				sb.WriteString("`" + it.name + "`")
+			case it.typ != "":
+				sb.WriteString("`" + it.typ + "`")
+			}
+			if d := strings.Join(it.desc, " "); d != "" {
+				if it.name != "" || it.typ != "" {
+					sb.WriteString(": ")
+				}
+				sb.WriteString(d)
+			}
+		}
+		if txt := strings.Trim(strings.Join(s.text, "\n"), "\n"); strings.TrimSpace(txt) != "" {
+			sb.WriteString("\n")
+			if s.title == "Example" || strings.Contains(txt, ">>>") {
+				sb.WriteString("```python\n" + txt + "\n```")
+			} else {
+				sb.WriteString(txt)
+			}
+		}
+	}
+	return sb.String()
+}
+
+func nonEmpty(s string) []string {
+	if strings.TrimSpace(s) == "" {
+		return nil
+	}
+	return []string{strings.TrimSpace(s)}
+}
+
+// renderText keeps prose as written, fencing doctest blocks and keeping
+// indented literal blocks as code.
+func renderText(s string) string {
+	lines := strings.Split(s, "\n")
+	var out []string
+	inFence := false
+	for _, ln := range lines {
+		isDoctest := strings.HasPrefix(strings.TrimSpace(ln), ">>>") || strings.HasPrefix(strings.TrimSpace(ln), "...")
+		switch {
+		case isDoctest && !inFence:
+			out = append(out, "```python", ln)
+			inFence = true
+		case inFence && strings.TrimSpace(ln) == "":
+			out = append(out, "```", "")
+			inFence = false
+		default:
+			out = append(out, ln)
+		}
+	}
+	if inFence {
+		out = append(out, "```")
+	}
+	return strings.Join(out, "\n")
+}

@@ -1,0 +1,57 @@
+package summarize
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestMarkdown(t *testing.T) {
+	cases := []struct {
+		name string
+		doc  string
+		want []string // substrings, in order
+		not  []string
+	}{
+		{"empty", "", nil, []string{"**"}},
+		{"plain prose kept", "Just a sentence.\n\nAnd another.", []string{"Just a sentence.\n\nAnd another."}, []string{"**"}},
+		{"google", "Add numbers.\n\nArgs:\n    a (int): first.\n    b: second,\n        continued.\n\nReturns:\n    int: the sum.\n\nRaises:\n    ValueError: when negative.\n\nExample:\n    >>> add(1, 2)\n    3",
+			[]string{"Add numbers.", "**Args:**", "- `a` (`int`): first.", "- `b`: second, continued.", "**Returns:**", "the sum", "**Raises:**", "- `ValueError`: when negative.", "**Example:**", "```python\n>>> add(1, 2)\n3\n```"}, nil},
+		{"numpy", "Add numbers.\n\nParameters\n----------\na : int\n    First.\nb : float, optional\n    Second.\n\nReturns\n-------\nint\n    The sum.\n\nRaises\n------\nValueError\n    When negative.",
+			[]string{"Add numbers.", "**Args:**", "- `a` (`int`): First.", "- `b` (`float, optional`): Second.", "**Returns:**", "- `int`: The sum.", "**Raises:**", "- `ValueError`: When negative."}, []string{"----"}},
+		{"rest", "Add numbers.\n\n:param a: first.\n:type a: int\n:param str b: second.\n:returns: the sum.\n:rtype: int\n:raises ValueError: when negative.",
+			[]string{"Add numbers.", "**Args:**", "- `a` (`int`): first.", "- `b` (`str`): second.", "**Returns:**", "- `int`: the sum.", "**Raises:**", "- `ValueError`: when negative."}, []string{":param"}},
+		{"doctest in prose fenced", "Use it:\n\n>>> f()\n1\n\nDone.", []string{"```python\n>>> f()\n1\n```", "Done."}, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := Markdown(c.doc)
+			rest := got
+			for _, w := range c.want {
+				i := strings.Index(rest, w)
+				if i < 0 {
+					t.Fatalf("missing (or out of order) %q in:\n%s", w, got)
+				}
+				rest = rest[i+len(w):]
+			}
+			for _, n := range c.not {
+				if strings.Contains(got, n) {
+					t.Fatalf("unexpected %q in:\n%s", n, got)
+				}
+			}
+		})
+	}
+}
+
+func TestOneLine(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{"(a, b)", "(a, b)"},
+		{"(\n    self,\n    a: int = 1,  # the a\n    *args,\n)", "(self, a: int = 1, *args)"},
+		{"(x='#not a comment')", "(x='#not a comment')"},
+		{"Dict[\n str, int\n]", "Dict[str, int]"},
+	}
+	for _, c := range cases {
+		if got := oneLine([]byte(c.in)); got != c.want {
+			t.Errorf("oneLine(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}

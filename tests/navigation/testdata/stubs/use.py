@@ -1,0 +1,3 @@
+from lib.fast import compute  #@ lib:r:lib fast:r:fast compute:r:compute
+
+compute(3)  #@ compute:r:compute
