@@ -1,7 +1,6 @@
 package pysem
 
 import (
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"os"
@@ -12,69 +11,15 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/tetratelabs/wazero"
-	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
-
-	"github.com/pyws/pyws/host/parser"
+	"github.com/pyws/pyws/host/parser/parsertest"
 	"github.com/pyws/pyws/plugin-sdk/tree"
 )
 
-// testParser is one wasm parser instance shared by the package's tests
-// (a Parser is not safe for concurrent use: hold parserMu).
-var (
-	parserMu   sync.Mutex
-	parserInst *parser.Parser
-	parserErr  error
-	parserOnce sync.Once
-)
-
-func sharedParser(tb testing.TB) *parser.Parser {
-	tb.Helper()
-	parserOnce.Do(func() {
-		ctx := context.Background()
-		rt := wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfig().WithCloseOnContextDone(false))
-		wasi_snapshot_preview1.MustInstantiate(ctx, rt)
-		m, err := parser.Compile(ctx, rt)
-		if err != nil {
-			parserErr = err
-			return
-		}
-		parserInst, parserErr = m.New(ctx)
-	})
-	if parserErr != nil {
-		tb.Fatal(parserErr)
-	}
-	return parserInst
-}
-
-// parseBlob parses src with the wasm parser and returns the tree blob.
-func parseBlob(tb testing.TB, src []byte) ([]byte, error) {
-	tb.Helper()
-	p := sharedParser(tb)
-	parserMu.Lock()
-	defer parserMu.Unlock()
-	blob, err := p.Parse(context.Background(), src, 0)
-	if err != nil && strings.Contains(err.Error(), "closed") {
-		// A trap discarded the instance: start a new one.
-		parserOnce = sync.Once{}
-	}
-	return blob, err
-}
+// parseBlob parses src with the kernel's wasm parser and returns the blob.
+func parseBlob(tb testing.TB, src []byte) ([]byte, error) { return parsertest.Blob(src) }
 
 // parse parses Python source into a tree (fails the test on error).
-func parse(tb testing.TB, src string) *tree.Tree {
-	tb.Helper()
-	b := []byte(src)
-	blob, err := parseBlob(tb, b)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	t, err := tree.Decode(blob, b)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return t
-}
+func parse(tb testing.TB, src string) *tree.Tree { return parsertest.Tree(tb, []byte(src)) }
 
 var stdlibDirOnce = sync.OnceValues(func() (string, error) {
 	out, err := exec.Command("python3", "-c", `import sysconfig;print(sysconfig.get_paths()["stdlib"])`).Output()

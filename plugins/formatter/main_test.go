@@ -1,20 +1,15 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
-	"github.com/tetratelabs/wazero"
-	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
-
-	"github.com/pyws/pyws/host/parser"
+	"github.com/pyws/pyws/host/parser/parsertest"
 	sdk "github.com/pyws/pyws/plugin-sdk"
 	"github.com/pyws/pyws/plugin-sdk/tree"
 	"github.com/pyws/pyws/plugins/formatter/equiv"
@@ -23,37 +18,7 @@ import (
 
 var update = flag.Bool("update", false, "re-record testdata/*.golden (isort --profile black - | black -q -) and *.isort (isort only)")
 
-var (
-	parserMu sync.Mutex
-	shared   *parser.Parser
-)
-
-func parse(tb testing.TB, src []byte) *tree.Tree {
-	tb.Helper()
-	parserMu.Lock()
-	defer parserMu.Unlock()
-	ctx := context.Background()
-	if shared == nil {
-		rt := wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfig().WithCloseOnContextDone(false))
-		wasi_snapshot_preview1.MustInstantiate(ctx, rt)
-		m, err := parser.Compile(ctx, rt)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		if shared, err = m.New(ctx); err != nil {
-			tb.Fatal(err)
-		}
-	}
-	blob, err := shared.Parse(ctx, src, 0)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	t, err := tree.Decode(blob, src)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return t
-}
+func parse(tb testing.TB, src []byte) *tree.Tree { return parsertest.Tree(tb, src) }
 
 // pipeline runs the phases the way host/service/format.go does, natively.
 func pipeline(tb testing.TB, src []byte, cfg Config) ([]byte, error) {

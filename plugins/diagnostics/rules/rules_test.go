@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -9,54 +8,16 @@ import (
 	"regexp"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 
-	"github.com/tetratelabs/wazero"
-	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
-
-	"github.com/pyws/pyws/host/parser"
+	"github.com/pyws/pyws/host/parser/parsertest"
 	"github.com/pyws/pyws/plugin-sdk/abi"
 	"github.com/pyws/pyws/plugin-sdk/textpos"
 	"github.com/pyws/pyws/plugin-sdk/tree"
 )
 
-var (
-	parserMu   sync.Mutex
-	parserOnce sync.Once
-	parserInst *parser.Parser
-	parserErr  error
-)
-
 // parse parses src with the wasm parser (the kernel's), shared by tests.
-func parse(tb testing.TB, src []byte) *tree.Tree {
-	tb.Helper()
-	parserOnce.Do(func() {
-		ctx := context.Background()
-		rt := wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfig().WithCloseOnContextDone(false))
-		wasi_snapshot_preview1.MustInstantiate(ctx, rt)
-		m, err := parser.Compile(ctx, rt)
-		if err != nil {
-			parserErr = err
-			return
-		}
-		parserInst, parserErr = m.New(ctx)
-	})
-	if parserErr != nil {
-		tb.Fatal(parserErr)
-	}
-	parserMu.Lock()
-	blob, err := parserInst.Parse(context.Background(), src, 0)
-	parserMu.Unlock()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	t, err := tree.Decode(blob, src)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return t
-}
+func parse(tb testing.TB, src []byte) *tree.Tree { return parsertest.Tree(tb, src) }
 
 // fixtureEnv is the `# env: {...}` header of a fixture.
 type fixtureEnv struct {

@@ -3,7 +3,6 @@ package syntax
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"flag"
 	"fmt"
 	"os"
@@ -11,47 +10,17 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/tetratelabs/wazero"
-	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
-
-	"github.com/pyws/pyws/host/parser"
+	"github.com/pyws/pyws/host/parser/parsertest"
 	"github.com/pyws/pyws/plugin-sdk/abi"
 	"github.com/pyws/pyws/plugin-sdk/textpos"
-	"github.com/pyws/pyws/plugin-sdk/tree"
 )
 
 var update = flag.Bool("update", false, "rewrite the .golden files")
 
-func newParser(t testing.TB) *parser.Parser {
+func check(t testing.TB, src []byte) []abi.Diagnostic {
 	t.Helper()
-	ctx := context.Background()
-	rt := wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfig().WithCloseOnContextDone(false))
-	t.Cleanup(func() { rt.Close(ctx) })
-	wasi_snapshot_preview1.MustInstantiate(ctx, rt)
-	m, err := parser.Compile(ctx, rt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := m.New(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
-func check(t testing.TB, p *parser.Parser, src []byte) []abi.Diagnostic {
-	t.Helper()
-	blob, err := p.Parse(context.Background(), src, time.Minute)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr, err := tree.Decode(blob, src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return Check(tr, textpos.New(src))
+	return Check(parsertest.Tree(t, src), textpos.New(src))
 }
 
 // format renders diagnostics one per line, 1-based line and character
@@ -100,7 +69,6 @@ func TestGolden(t *testing.T) {
 		t.Fatal("no fixtures")
 	}
 	accepts := pythonAccepts(t, files)
-	p := newParser(t)
 	for _, f := range files {
 		name := strings.TrimSuffix(filepath.Base(f), ".py")
 		t.Run(name, func(t *testing.T) {
@@ -114,7 +82,7 @@ func TestGolden(t *testing.T) {
 			} else if accepts[f] != valid {
 				t.Errorf("python3 accepts %s: %v; fixtures named valid_* must compile and others must not", f, accepts[f])
 			}
-			diags := check(t, p, src)
+			diags := check(t, src)
 			for _, d := range diags {
 				if d.Code != Code || d.Severity != abi.SeverityError || d.Source != abi.EngineName {
 					t.Errorf("bad diagnostic header: %+v", d)
@@ -143,9 +111,8 @@ func TestGolden(t *testing.T) {
 }
 
 func TestCap(t *testing.T) {
-	p := newParser(t)
 	src := []byte(strings.Repeat("x = 1 2\n", 300))
-	if n := len(check(t, p, src)); n != MaxDiagnostics {
+	if n := len(check(t, src)); n != MaxDiagnostics {
 		t.Errorf("%d diagnostics, want the cap %d", n, MaxDiagnostics)
 	}
 }
@@ -180,14 +147,13 @@ func TestStdlibClean(t *testing.T) {
 		return nil
 	})
 	accepts := pythonAccepts(t, files)
-	p := newParser(t)
 	var rejected, caught int
 	for _, f := range files {
 		src, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
-		diags := check(t, p, src)
+		diags := check(t, src)
 		if !accepts[f] {
 			rejected++
 			if len(diags) > 0 {

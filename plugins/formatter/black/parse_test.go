@@ -1,55 +1,17 @@
 package black
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
-	"github.com/tetratelabs/wazero"
-	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
-
-	"github.com/pyws/pyws/host/parser"
+	"github.com/pyws/pyws/host/parser/parsertest"
 	"github.com/pyws/pyws/plugin-sdk/tree"
 )
 
-var (
-	parserMu   sync.Mutex
-	sharedPars *parser.Parser
-)
-
 // parse turns Python source into a tree through the wasm parser.
-func parse(tb testing.TB, src []byte) *tree.Tree {
-	tb.Helper()
-	parserMu.Lock()
-	defer parserMu.Unlock()
-	if sharedPars == nil {
-		ctx := context.Background()
-		rt := wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfig().WithCloseOnContextDone(false))
-		wasi_snapshot_preview1.MustInstantiate(ctx, rt)
-		m, err := parser.Compile(ctx, rt)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		p, err := m.New(ctx)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		sharedPars = p
-	}
-	blob, err := sharedPars.Parse(context.Background(), src, time.Minute)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	t, err := tree.Decode(blob, src)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return t
-}
+func parse(tb testing.TB, src []byte) *tree.Tree { return parsertest.Tree(tb, src) }
 
 func dumpNode(b *strings.Builder, n tree.Node, depth int) {
 	fmt.Fprintf(b, "%s%s", strings.Repeat("  ", depth), n.Kind())

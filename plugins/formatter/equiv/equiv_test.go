@@ -1,46 +1,15 @@
 package equiv
 
 import (
-	"context"
-	"sync"
 	"testing"
 
-	"github.com/tetratelabs/wazero"
-	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
-
-	"github.com/pyws/pyws/host/parser"
+	"github.com/pyws/pyws/host/parser/parsertest"
 	"github.com/pyws/pyws/plugin-sdk/tree"
-)
-
-var (
-	parserMu sync.Mutex
-	shared   *parser.Parser
 )
 
 func parse(tb testing.TB, src string) *tree.Tree {
 	tb.Helper()
-	parserMu.Lock()
-	defer parserMu.Unlock()
-	ctx := context.Background()
-	if shared == nil {
-		rt := wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfig().WithCloseOnContextDone(false))
-		wasi_snapshot_preview1.MustInstantiate(ctx, rt)
-		m, err := parser.Compile(ctx, rt)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		if shared, err = m.New(ctx); err != nil {
-			tb.Fatal(err)
-		}
-	}
-	blob, err := shared.Parse(ctx, []byte(src), 0)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	t, err := tree.Decode(blob, []byte(src))
-	if err != nil {
-		tb.Fatal(err)
-	}
+	t := parsertest.Tree(tb, []byte(src))
 	if t.Root().HasError() {
 		tb.Fatalf("test source does not parse: %q", src)
 	}

@@ -2,7 +2,6 @@ package diagdiff
 
 import (
 	"bytes"
-	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,12 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tetratelabs/wazero"
-	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
-
-	"github.com/pyws/pyws/host/parser"
+	"github.com/pyws/pyws/host/parser/parsertest"
 	"github.com/pyws/pyws/plugin-sdk/textpos"
-	"github.com/pyws/pyws/plugin-sdk/tree"
 	"github.com/pyws/pyws/plugins/diagnostics/rules"
 )
 
@@ -57,18 +52,6 @@ func TestRecordedCorpus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := context.Background()
-	rt := wazero.NewRuntime(ctx)
-	defer rt.Close(ctx)
-	wasi_snapshot_preview1.MustInstantiate(ctx, rt)
-	mod, err := parser.Compile(ctx, rt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := mod.New(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
 	cfg, _ := rules.ParseConfig(map[string]any{"python-version": "3.11", "ignore-noqa": true})
 	lines := map[string][]string{}
 	var ours []Finding
@@ -78,14 +61,7 @@ func TestRecordedCorpus(t *testing.T) {
 			t.Fatal(err)
 		}
 		lines[rel] = strings.Split(string(src), "\n")
-		blob, err := p.Parse(ctx, src, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tr, err := tree.Decode(blob, src)
-		if err != nil {
-			t.Fatal(err)
-		}
+		tr := parsertest.Tree(t, src)
 		for _, d := range rules.Run(tr, textpos.New(src), cfg, rules.Env{Path: rel, ModuleName: strings.TrimSuffix(rel, ".py")}) {
 			ours = append(ours, Finding{File: rel, Line: d.Range.Start.Line + 1, Code: d.Code, Name: OurName(d.Code, d.Message), Text: d.Message})
 		}

@@ -1,17 +1,12 @@
 package diagdiff
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"testing"
 
-	"github.com/tetratelabs/wazero"
-	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
-
-	"github.com/pyws/pyws/host/parser"
+	"github.com/pyws/pyws/host/parser/parsertest"
 	"github.com/pyws/pyws/plugin-sdk/textpos"
-	"github.com/pyws/pyws/plugin-sdk/tree"
 	"github.com/pyws/pyws/plugins/diagnostics/rules"
 )
 
@@ -19,31 +14,12 @@ import (
 // error CPython rejects) gets at least one syntax-error and nothing else;
 // every valid file of the corpus and of the rule fixtures gets none.
 func TestSyntaxErrors(t *testing.T) {
-	ctx := context.Background()
-	rt := wazero.NewRuntime(ctx)
-	defer rt.Close(ctx)
-	wasi_snapshot_preview1.MustInstantiate(ctx, rt)
-	mod, err := parser.Compile(ctx, rt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := mod.New(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
 	codes := func(path string) map[string]int {
 		src, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		blob, err := p.Parse(ctx, src, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tr, err := tree.Decode(blob, src)
-		if err != nil {
-			t.Fatal(err)
-		}
+		tr := parsertest.Tree(t, src)
 		out := map[string]int{}
 		for _, d := range rules.Run(tr, textpos.New(src), rules.DefaultConfig(), rules.Env{Path: filepath.Base(path)}) {
 			out[d.Code]++
