@@ -20,10 +20,12 @@ import (
 // the workspace's .venv/bin/python or venv/bin/python, else python3 on the
 // server's PATH. It is asked once, then again at most every interpTTL
 // (in the background; the previous answer serves meanwhile), for its
-// version and the top-level modules importable from its sys.path outside
-// the standard library (directories, .py and extension modules, zip
-// entries through pkgutil, and importlib.metadata's top-level names, which
-// covers editable installs).
+// version and the top-level modules importable from its sys.path
+// (directories, .py and extension modules, zip entries through pkgutil, and
+// importlib.metadata's top-level names, which covers editable installs).
+// The standard library's directories are included: they hold importable
+// packages that sys.stdlib_module_names leaves out, such as Debian's
+// "test".
 
 const interpTTL = 5 * time.Minute
 
@@ -34,18 +36,8 @@ type interpInfo struct {
 }
 
 const interpScript = `
-import sys, os, json, sysconfig, pkgutil
-std = set()
-for k in ("stdlib", "platstdlib"):
-    p = sysconfig.get_paths().get(k)
-    if p:
-        std.add(os.path.realpath(p))
-def is_std(p):
-    rp = os.path.realpath(p)
-    if "site-packages" in rp or "dist-packages" in rp:
-        return False
-    return any(rp == s or rp.startswith(s + os.sep) for s in std)
-paths = [p for p in sys.path if p and not is_std(p)]
+import sys, os, json, pkgutil
+paths = [p for p in sys.path if p]
 names = set()
 for p in paths:
     if not os.path.isdir(p):
