@@ -41,10 +41,15 @@ bench: build
 	$(GO) test -run '^$$' -bench . -benchtime 20000x -count 3 ./tests/load/
 	tests/load/run.sh
 
+# fuzz runs every fuzz target (untrusted bytes: paths, edits, trees,
+# plugin messages and output, encodings, Python source) for FUZZTIME each.
+FUZZTIME ?= 30s
 fuzz:
-	$(GO) test -run '^$$' -fuzz FuzzResolve -fuzztime 30s ./host/workspace/
-	$(GO) test -run '^$$' -fuzz FuzzApply -fuzztime 30s ./host/edits/
-	$(GO) test -run '^$$' -fuzz FuzzDecode -fuzztime 30s ./plugin-sdk/tree/
+	@grep -rl --include='*_test.go' '^func Fuzz' . | xargs -n1 dirname | sort -u | while read d; do \
+		for f in $$(grep -h '^func Fuzz' $$d/*_test.go | sed 's/func \(Fuzz[A-Za-z0-9_]*\).*/\1/'); do \
+			echo "== $$d $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$d || exit 1; \
+		done; \
+	done
 
 clean:
 	rm -rf bin $(STATE)
