@@ -46,13 +46,19 @@ func runDiagnostics(ctx context.Context, s *Session, a Args) (any, error) {
 		if out, err = s.callPlugin(ctx, "get_diagnostics", pa, files...); err != nil {
 			return nil, err
 		}
-		logDiagnosticsWarnings(s, out)
 	}
-	diags, err := DecodeDiagnostics(out, f.index)
+	body, err := unmarshalDiagnostics(out)
+	if err == nil {
+		if !hit {
+			logDiagnosticsWarnings(s, body.Warnings)
+		}
+		err = body.validate(f.index)
+	}
 	if err != nil {
 		return nil, fault.New(fault.ServerUnavailable, fault.Details{"tool": "get_diagnostics", "reason": err.Error()},
 			"the diagnostics plugin returned an invalid result: %v", err)
 	}
+	diags := body.Diagnostics
 	if !hit {
 		diagResults.put(key, out)
 	}
@@ -75,12 +81,10 @@ func runDiagnostics(ctx context.Context, s *Session, a Args) (any, error) {
 // logDiagnosticsWarnings logs the configuration problems the plugin
 // found in [tool.pyws] (once per distinct message set is enough for a
 // log; they are cheap).
-func logDiagnosticsWarnings(s *Session, raw []byte) {
-	var body struct {
-		Warnings []string `json:"warnings"`
-	}
-	if json.Unmarshal(raw, &body) == nil && len(body.Warnings) > 0 {
-		s.svc.cfg.Logger.Warn("[tool.pyws] configuration problems", "workspace", s.ws.root, "problems", body.Warnings)
+func logDiagnosticsWarnings(s *Session, raw json.RawMessage) {
+	var warnings []string
+	if len(raw) > 0 && json.Unmarshal(raw, &warnings) == nil && len(warnings) > 0 {
+		s.svc.cfg.Logger.Warn("[tool.pyws] configuration problems", "workspace", s.ws.root, "problems", warnings)
 	}
 }
 
@@ -92,28 +96,52 @@ const maxDiagnostics = 10000
 // be 1-4 and codes non-empty. Counts are always recomputed by the kernel.
 // The result is sorted by position.
 func DecodeDiagnostics(raw []byte, idx *textpos.Index) ([]abi.Diagnostic, error) {
-	var body struct {
-		Diagnostics []abi.Diagnostic `json:"diagnostics"`
+	body, err := unmarshalDiagnostics(raw)
+	if err != nil {
+		return nil, err
 	}
+	if err := body.validate(idx); err != nil {
+		return nil, err
+	}
+	return body.Diagnostics, nil
+}
+
+// diagnosticsBody is the plugin's get_diagnostics result, decoded once
+// for both the diagnostics and the configuration warnings.
+type diagnosticsBody struct {
+	Diagnostics []abi.Diagnostic `json:"diagnostics"`
+	// Warnings are only logged: a malformed list is ignored, not an
+	// invalid result.
+	Warnings json.RawMessage `json:"warnings"`
+}
+
+func unmarshalDiagnostics(raw []byte) (*diagnosticsBody, error) {
+	var body diagnosticsBody
 	if err := json.Unmarshal(raw, &body); err != nil {
 		return nil, fmt.Errorf("result is not a diagnostics object: %w", err)
 	}
+	return &body, nil
+}
+
+// validate is DecodeDiagnostics' check of a decoded result; it sorts the
+// diagnostics by position.
+func (body *diagnosticsBody) validate(idx *textpos.Index) error {
 	if len(body.Diagnostics) > maxDiagnostics {
-		return nil, fmt.Errorf("%d diagnostics exceed the limit of %d", len(body.Diagnostics), maxDiagnostics)
+		return fmt.Errorf("%d diagnostics exceed the limit of %d", len(body.Diagnostics), maxDiagnostics)
 	}
 	for i := range body.Diagnostics {
 		d := &body.Diagnostics[i]
 		if d.Severity < abi.SeverityError || d.Severity > abi.SeverityHint {
-			return nil, fmt.Errorf("diagnostic %d: severity %d is not 1-4", i, d.Severity)
+			return fmt.Errorf("diagnostic %d: severity %d is not 1-4", i, d.Severity)
 		}
 		if d.Code == "" || len(d.Code) > 64 {
-			return nil, fmt.Errorf("diagnostic %d: code must be 1-64 bytes", i)
+			return fmt.Errorf("diagnostic %d: code must be 1-64 bytes", i)
 		}
 		if len(d.Message) > 4096 {
 			d.Message = d.Message[:4096]
 		}
 		if err := checkRange(d.Range, idx); err != nil {
-			return nil, fmt.Errorf("diagnostic %d: %w", i, err)
+			return fmt.Errorf("diagnostic %d: %w", i, err)
 		}
 		if d.Source == "" {
 			d.Source = abi.EngineName
@@ -126,7 +154,7 @@ func DecodeDiagnostics(raw []byte, idx *textpos.Index) ([]abi.Diagnostic, error)
 		}
 		return a.Character < b.Character
 	})
-	return body.Diagnostics, nil
+	return nil
 }
 
 // checkRange accepts a range whose ends are positions in the file (ends may

@@ -33,8 +33,16 @@ func EncodeResult(v any) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("encode result: %w", err)
 	}
-	return json.Marshal(Response{Result: raw})
+	// Wrap by hand: json.Marshal(Response{Result: raw}) would scan and
+	// compact raw again, which costs more than the encoding itself in a
+	// wasm guest (raw is already compact, HTML-escaped JSON).
+	out := make([]byte, 0, len(resultPrefix)+len(raw)+1)
+	out = append(out, resultPrefix...)
+	out = append(out, raw...)
+	return append(out, '}'), nil
 }
+
+const resultPrefix = `{"result":`
 
 // EncodeError returns the response message {"error": e}.
 func EncodeError(e *ToolError) ([]byte, error) {

@@ -27,7 +27,8 @@ type builder struct {
 	baseDefer                     int
 
 	intern   map[string]string
-	bindings []*Binding // in creation order
+	bindings []*Binding      // in creation order
+	vk       *[1 << 16]uint8 // visit's case + 1 by symbol id, 0 when not looked up yet
 }
 
 // Analyze builds the semantic model of the file t was parsed from. It
@@ -36,7 +37,7 @@ type builder struct {
 func Analyze(t *tree.Tree, opts Options) *Module {
 	m := &Module{Tree: t, Opts: opts, Future: map[string]bool{}}
 	m.builtins = Builtins(opts.PythonMinor)
-	b := &builder{m: m, t: t, intern: make(map[string]string, 256)}
+	b := &builder{m: m, t: t, intern: make(map[string]string, 256), vk: new([1 << 16]uint8)}
 	if t == nil {
 		m.Root = &Scope{Kind: ScopeModule, Bindings: map[string][]*Binding{}}
 		m.Scopes = []*Scope{m.Root}
@@ -184,73 +185,177 @@ func (b *builder) children(n tree.Node) {
 	}
 }
 
+// Cases of builder.visit, by kind name (see visitKind).
+const (
+	vkOther = iota
+	vkIdentifier
+	vkAttribute
+	vkCall
+	vkKeywordArgument
+	vkDecoratedDefinition
+	vkFunctionDefinition
+	vkClassDefinition
+	vkLambda
+	vkComprehension
+	vkAssignment
+	vkAugmentedAssignment
+	vkNamedExpression
+	vkForStatement
+	vkWhileStatement
+	vkIfStatement
+	vkTryStatement
+	vkWithStatement
+	vkMatchStatement
+	vkGlobalNonlocal
+	vkDeleteStatement
+	vkImportStatement
+	vkImportFromStatement
+	vkFutureImportStatement
+	vkTypeAliasStatement
+	vkString
+	vkSubscript
+	vkGenericType
+	vkMemberType
+	vkError
+	vkComment
+	vkLeaf
+)
+
+var visitKinds = map[string]uint8{
+	"identifier":               vkIdentifier,
+	"attribute":                vkAttribute,
+	"call":                     vkCall,
+	"keyword_argument":         vkKeywordArgument,
+	"decorated_definition":     vkDecoratedDefinition,
+	"function_definition":      vkFunctionDefinition,
+	"class_definition":         vkClassDefinition,
+	"lambda":                   vkLambda,
+	"list_comprehension":       vkComprehension,
+	"set_comprehension":        vkComprehension,
+	"dictionary_comprehension": vkComprehension,
+	"generator_expression":     vkComprehension,
+	"assignment":               vkAssignment,
+	"augmented_assignment":     vkAugmentedAssignment,
+	"named_expression":         vkNamedExpression,
+	"for_statement":            vkForStatement,
+	"while_statement":          vkWhileStatement,
+	"if_statement":             vkIfStatement,
+	"try_statement":            vkTryStatement,
+	"with_statement":           vkWithStatement,
+	"match_statement":          vkMatchStatement,
+	"global_statement":         vkGlobalNonlocal,
+	"nonlocal_statement":       vkGlobalNonlocal,
+	"delete_statement":         vkDeleteStatement,
+	"import_statement":         vkImportStatement,
+	"import_from_statement":    vkImportFromStatement,
+	"future_import_statement":  vkFutureImportStatement,
+	"type_alias_statement":     vkTypeAliasStatement,
+	"string":                   vkString,
+	"subscript":                vkSubscript,
+	"generic_type":             vkGenericType,
+	"member_type":              vkMemberType,
+	"ERROR":                    vkError,
+	"comment":                  vkComment,
+	"integer":                  vkLeaf,
+	"float":                    vkLeaf,
+	"true":                     vkLeaf,
+	"false":                    vkLeaf,
+	"none":                     vkLeaf,
+	"ellipsis":                 vkLeaf,
+	"string_start":             vkLeaf,
+	"string_content":           vkLeaf,
+	"string_end":               vkLeaf,
+	"escape_sequence":          vkLeaf,
+	"pass_statement":           vkLeaf,
+	"break_statement":          vkLeaf,
+	"continue_statement":       vkLeaf,
+	"type_conversion":          vkLeaf,
+	"line_continuation":        vkLeaf,
+}
+
+// visitKind returns visit's case for n's kind: a switch on the kind's
+// name costs several string comparisons per node, which are calls in a
+// wasm guest, so the case of each symbol id is looked up once per tree.
+func (b *builder) visitKind(n tree.Node) uint8 {
+	if n.IsNull() {
+		return vkOther
+	}
+	id := n.KindID()
+	if v := b.vk[id]; v != 0 {
+		return v - 1
+	}
+	v := visitKinds[n.Kind()]
+	b.vk[id] = v + 1
+	return v
+}
+
 func (b *builder) visit(n tree.Node) {
-	switch n.Kind() {
-	case "identifier":
+	switch b.visitKind(n) {
+	case vkIdentifier: // identifier
 		b.ref(n, CtxLoad)
-	case "attribute":
+	case vkAttribute: // attribute
 		b.attribute(n, CtxLoad)
-	case "call":
+	case vkCall: // call
 		b.call(n, 0)
-	case "keyword_argument":
+	case vkKeywordArgument: // keyword_argument
 		b.visit(field(n, b.f.value))
-	case "decorated_definition":
+	case vkDecoratedDefinition: // decorated_definition
 		b.decorated(n)
-	case "function_definition":
+	case vkFunctionDefinition: // function_definition
 		b.funcDef(n, nil)
-	case "class_definition":
+	case vkClassDefinition: // class_definition
 		b.classDef(n, nil)
-	case "lambda":
+	case vkLambda: // lambda
 		b.lambda(n)
-	case "list_comprehension", "set_comprehension", "dictionary_comprehension", "generator_expression":
+	case vkComprehension: // list_comprehension, set_comprehension, dictionary_comprehension, generator_expression
 		b.comprehension(n)
-	case "assignment":
+	case vkAssignment: // assignment
 		b.assignment(n)
-	case "augmented_assignment":
+	case vkAugmentedAssignment: // augmented_assignment
 		b.augAssign(n)
-	case "named_expression":
+	case vkNamedExpression: // named_expression
 		b.walrus(n)
-	case "for_statement":
+	case vkForStatement: // for_statement
 		b.forStmt(n)
-	case "while_statement":
+	case vkWhileStatement: // while_statement
 		b.visit(field(n, b.f.condition))
 		b.cond++
 		b.visit(field(n, b.f.body))
 		b.visit(field(n, b.f.alternative))
 		b.cond--
-	case "if_statement":
+	case vkIfStatement: // if_statement
 		b.ifStmt(n)
-	case "try_statement":
+	case vkTryStatement: // try_statement
 		b.tryStmt(n)
-	case "with_statement":
+	case vkWithStatement: // with_statement
 		b.withStmt(n)
-	case "match_statement":
+	case vkMatchStatement: // match_statement
 		b.matchStmt(n)
-	case "global_statement", "nonlocal_statement":
+	case vkGlobalNonlocal: // global_statement, nonlocal_statement
 		b.globalStmt(n)
-	case "delete_statement":
+	case vkDeleteStatement: // delete_statement
 		for c := range n.NamedChildren() {
 			b.delTarget(c, n)
 		}
-	case "import_statement":
+	case vkImportStatement: // import_statement
 		b.importStmt(n)
-	case "import_from_statement":
+	case vkImportFromStatement: // import_from_statement
 		b.importFrom(n)
-	case "future_import_statement":
+	case vkFutureImportStatement: // future_import_statement
 		b.futureImport(n)
-	case "type_alias_statement":
+	case vkTypeAliasStatement: // type_alias_statement
 		b.typeAlias(n)
-	case "string":
+	case vkString: // string
 		if b.ann > 0 && b.noStr == 0 {
 			b.stringAnnotation(n)
 			return
 		}
 		b.children(n)
-	case "subscript":
+	case vkSubscript: // subscript
 		b.subscript(n)
-	case "generic_type":
+	case vkGenericType: // generic_type
 		b.genericType(n)
-	case "member_type":
+	case vkMemberType: // member_type
 		obj := firstNamed(n)
 		objRef := b.objectExpr(obj)
 		var attr tree.Node
@@ -260,17 +365,15 @@ func (b *builder) visit(n tree.Node) {
 			}
 		}
 		b.attrRef(n, obj, objRef, attr, CtxLoad)
-	case "ERROR":
+	case vkError: // ERROR
 		for c := range n.NamedChildren() {
 			if c.Kind() != "identifier" {
 				b.visit(c)
 			}
 		}
-	case "comment":
+	case vkComment: // comment
 		b.typeComment(n)
-	case "integer", "float", "true", "false", "none", "ellipsis", "string_start",
-		"string_content", "string_end", "escape_sequence", "pass_statement", "break_statement",
-		"continue_statement", "type_conversion", "line_continuation":
+	case vkLeaf: // integer, float, true, false, none, ellipsis, string_start, string_content, string_end, escape_sequence, pass_statement, break_statement, continue_statement, type_conversion, line_continuation
 	default:
 		b.children(n)
 	}

@@ -19,6 +19,7 @@ type language struct {
 	kinds    []string
 	symFlags []uint8
 	fields   []string // index = field id; fields[0] == ""
+	fieldIDs map[string]uint8
 }
 
 var lastLanguage atomic.Pointer[language]
@@ -181,9 +182,13 @@ func decodeLanguage(r *reader) (*language, error) {
 		p += 3 + n
 	}
 	p += 4
+	l.fieldIDs = make(map[string]uint8, nfield)
 	for i := 1; i < len(l.fields); i++ {
 		n := int(binary.LittleEndian.Uint16(raw[p:]))
 		l.fields[i] = string(raw[p+2 : p+2+n])
+		if _, dup := l.fieldIDs[l.fields[i]]; !dup {
+			l.fieldIDs[l.fields[i]] = uint8(i) // the first id wins, as in a linear search
+		}
 		p += 2 + n
 	}
 	lastLanguage.Store(l)

@@ -41,12 +41,8 @@ func (t *Tree) KindID(name string, named bool) (uint16, bool) {
 
 // FieldID returns the id of the field called name; ids are >= 1.
 func (t *Tree) FieldID(name string) (uint8, bool) {
-	for i := 1; i < len(t.lang.fields); i++ {
-		if t.lang.fields[i] == name {
-			return uint8(i), true
-		}
-	}
-	return 0, false
+	id, ok := t.lang.fieldIDs[name]
+	return id, ok
 }
 
 // DescendantForByteRange is t.Root().DescendantForByteRange.
