@@ -15,6 +15,7 @@ import (
 
 	"github.com/pyws/pyws/host/pyproject"
 	"github.com/pyws/pyws/host/workspace"
+	"github.com/pyws/pyws/plugin-sdk/abi"
 )
 
 // What the diagnostics plugin cannot know from one file, gathered by the
@@ -39,31 +40,6 @@ const (
 	indexTTL        = 5 * time.Second
 	maxContextFiles = 8
 	maxContextBytes = 256 << 10
-)
-
-// diagArgs is the "pyws" argument of the diagnostics plugin
-// (plugins/diagnostics/main.go reads it).
-type diagArgs struct {
-	Config        map[string]any `json:"config"`
-	PythonVersion string         `json:"pythonVersion,omitempty"`
-	Module        string         `json:"module"`
-	IsPackageInit bool           `json:"isPackageInit"`
-	Installed     []string       `json:"installed"`
-	Imports       map[string]int `json:"imports"`
-	Context       []diagContext  `json:"context"`
-}
-
-type diagContext struct {
-	Path          string `json:"path"`
-	Module        string `json:"module"`
-	IsPackageInit bool   `json:"isPackageInit"`
-}
-
-// Answers for diagArgs.Imports (rules.ImportAbsent/TopOnly/Found).
-const (
-	importAbsent  = 0
-	importTopOnly = 1
-	importFound   = 2
 )
 
 // diagState is the per-workspace cache.
@@ -256,7 +232,7 @@ func scanImports(src []byte) []scannedImport {
 }
 
 // diagnosticsArgs gathers the "pyws" argument and the context files for f.
-func (s *Session) diagnosticsArgs(ctx context.Context, f *sourceFile) (*diagArgs, []*sourceFile) {
+func (s *Session) diagnosticsArgs(ctx context.Context, f *sourceFile) (*abi.DiagnosticsContext, []*sourceFile) {
 	st := diagStateFor(s.ws.ws)
 	log := s.svc.cfg.Logger
 	cfg := st.config(log)
@@ -265,7 +241,7 @@ func (s *Session) diagnosticsArgs(ctx context.Context, f *sourceFile) (*diagArgs
 	if tool == nil {
 		tool = map[string]any{}
 	}
-	a := &diagArgs{Config: tool, Imports: map[string]int{}}
+	a := &abi.DiagnosticsContext{Config: tool, Imports: map[string]int{}}
 	rel := filepath.ToSlash(f.rel)
 	a.Module, _ = moduleName(rel, hasSrc)
 	a.IsPackageInit = path.Base(rel) == "__init__.py" || path.Base(rel) == "__init__.pyi"
@@ -303,18 +279,18 @@ func (s *Session) diagnosticsArgs(ctx context.Context, f *sourceFile) (*diagArgs
 		var found string // dotted path of the module, when found
 		if im.level == 0 {
 			top, _, _ := strings.Cut(im.module, ".")
-			ans := importAbsent
+			ans := abi.ImportAbsent
 			for _, r := range roots {
 				if _, ok := mods[join(r, im.module)]; ok {
-					ans, found = importFound, join(r, im.module)
+					ans, found = abi.ImportFound, join(r, im.module)
 					break
 				}
 				if _, ok := mods[join(r, top)]; ok {
-					ans = importTopOnly // the top-level module is ours, the module is not
+					ans = abi.ImportTopOnly // the top-level module is ours, the module is not
 				}
 			}
-			if ans == importTopOnly && s.extensionModule(roots, im.module) {
-				ans = importFound
+			if ans == abi.ImportTopOnly && s.extensionModule(roots, im.module) {
+				ans = abi.ImportFound
 			}
 			a.Imports[spec] = ans
 		} else {
@@ -331,9 +307,9 @@ func (s *Session) diagnosticsArgs(ctx context.Context, f *sourceFile) (*diagArgs
 			}
 			switch {
 			case base == "<above>":
-				a.Imports[spec] = importAbsent
+				a.Imports[spec] = abi.ImportAbsent
 			case im.module == "":
-				a.Imports[spec] = importFound
+				a.Imports[spec] = abi.ImportFound
 				found = strings.ReplaceAll(strings.TrimPrefix(base, "."), "/", ".")
 			default:
 				d := im.module
@@ -341,9 +317,9 @@ func (s *Session) diagnosticsArgs(ctx context.Context, f *sourceFile) (*diagArgs
 					d = strings.ReplaceAll(base, "/", ".") + "." + im.module
 				}
 				if _, ok := mods[d]; ok || s.extensionModule([]string{""}, d) {
-					a.Imports[spec], found = importFound, d
+					a.Imports[spec], found = abi.ImportFound, d
 				} else {
-					a.Imports[spec] = importTopOnly
+					a.Imports[spec] = abi.ImportTopOnly
 				}
 			}
 		}
@@ -366,7 +342,7 @@ func (s *Session) diagnosticsArgs(ctx context.Context, f *sourceFile) (*diagArgs
 			continue
 		}
 		ctxFiles = append(ctxFiles, cf)
-		a.Context = append(a.Context, diagContext{Path: filepath.ToSlash(cf.rel), Module: modName,
+		a.Context = append(a.Context, abi.DiagnosticsContextFile{Path: filepath.ToSlash(cf.rel), Module: modName,
 			IsPackageInit: strings.HasPrefix(path.Base(crel), "__init__.")})
 	}
 	return a, ctxFiles

@@ -160,21 +160,6 @@ func clipBytes(b []byte, n int) []byte {
 	return b
 }
 
-// formatConfig is the plugin's configuration (plugins/formatter Config).
-type formatConfig struct {
-	LineLength              int      `json:"lineLength"`
-	IsortLineLength         int      `json:"isortLineLength"`
-	SkipStringNormalization bool     `json:"skipStringNormalization,omitempty"`
-	SkipMagicTrailingComma  bool     `json:"skipMagicTrailingComma,omitempty"`
-	KnownFirstParty         []string `json:"knownFirstParty,omitempty"`
-	KnownThirdParty         []string `json:"knownThirdParty,omitempty"`
-	KnownLocalFolder        []string `json:"knownLocalFolder,omitempty"`
-	SrcModules              []string `json:"srcModules,omitempty"`
-	Pyi                     bool     `json:"pyi,omitempty"`
-	TabSize                 int      `json:"tabSize"`
-	InsertSpaces            bool     `json:"insertSpaces"`
-}
-
 // ResolveFormatConfig merges the request's options over the workspace's
 // pyproject.toml over the defaults. [tool.black]: line-length,
 // skip-string-normalization, skip-magic-trailing-comma (target-version and
@@ -184,8 +169,8 @@ type formatConfig struct {
 // [tool.black] (the reference command does not either) but does follow the
 // request's lineLength. A pyproject.toml that is not TOML, or a value of
 // the wrong type, is INVALID_OPTIONS naming it.
-func ResolveFormatConfig(root string, opts FormatOptions) (formatConfig, error) {
-	c := formatConfig{LineLength: defaultLineLength, IsortLineLength: isort.DefaultLineLength,
+func ResolveFormatConfig(root string, opts FormatOptions) (abi.FormatConfig, error) {
+	c := abi.FormatConfig{LineLength: defaultLineLength, IsortLineLength: isort.DefaultLineLength,
 		TabSize: opts.TabSize, InsertSpaces: opts.InsertSpaces}
 	pp, err := pyproject.Load(root)
 	if err != nil {
@@ -344,7 +329,7 @@ func rawContentHash(f *sourceFile) (string, error) {
 }
 
 // formatText runs the plugin's phases and returns the checked result.
-func (s *Session) formatText(ctx context.Context, f *sourceFile, cfg formatConfig) ([]byte, error) {
+func (s *Session) formatText(ctx context.Context, f *sourceFile, cfg abi.FormatConfig) ([]byte, error) {
 	// Black writes the line ending of the first line everywhere; the
 	// plugin works on "\n" text.
 	src := f.text

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/pyws/pyws/host/fault"
+	"github.com/pyws/pyws/plugin-sdk/abi"
 )
 
 func TestParseFormatOptions(t *testing.T) {
@@ -55,22 +56,22 @@ func TestResolveFormatConfig(t *testing.T) {
 		name      string
 		pyproject string
 		opts      FormatOptions
-		check     func(formatConfig) bool
+		check     func(abi.FormatConfig) bool
 		errOption string
 	}{
 		{"defaults", "", FormatOptions{TabSize: 4, InsertSpaces: true},
-			func(c formatConfig) bool { return c.LineLength == 88 && c.IsortLineLength == 88 }, ""},
+			func(c abi.FormatConfig) bool { return c.LineLength == 88 && c.IsortLineLength == 88 }, ""},
 		{"black and isort tables", "[tool.black]\nline-length = 100\nskip-string-normalization = true\ntarget-version = ['py38']\n[tool.isort]\nknown_first_party = ['acme']\nline_length = 79\n",
 			FormatOptions{TabSize: 4, InsertSpaces: true},
-			func(c formatConfig) bool {
+			func(c abi.FormatConfig) bool {
 				return c.LineLength == 100 && c.IsortLineLength == 79 && c.SkipStringNormalization && reflect.DeepEqual(c.KnownFirstParty, []string{"acme"})
 			}, ""},
 		{"comma string list", "[tool.isort]\nknown_first_party = 'a, b'\n", FormatOptions{TabSize: 4, InsertSpaces: true},
-			func(c formatConfig) bool { return reflect.DeepEqual(c.KnownFirstParty, []string{"a", "b"}) }, ""},
+			func(c abi.FormatConfig) bool { return reflect.DeepEqual(c.KnownFirstParty, []string{"a", "b"}) }, ""},
 		{"request wins", "[tool.black]\nline-length = 100\n", FormatOptions{TabSize: 4, InsertSpaces: true, LineLength: 60},
-			func(c formatConfig) bool { return c.LineLength == 60 && c.IsortLineLength == 60 }, ""},
+			func(c abi.FormatConfig) bool { return c.LineLength == 60 && c.IsortLineLength == 60 }, ""},
 		{"first party from the workspace", "", FormatOptions{TabSize: 4, InsertSpaces: true},
-			func(c formatConfig) bool { return contains(c.SrcModules, "pkg") && contains(c.SrcModules, "mod") }, ""},
+			func(c abi.FormatConfig) bool { return contains(c.SrcModules, "pkg") && contains(c.SrcModules, "mod") }, ""},
 		{"wrong type", "[tool.black]\nline-length = 'long'\n", FormatOptions{TabSize: 4}, nil, "tool.black.line-length"},
 		{"not toml", "[tool.black\n", FormatOptions{TabSize: 4}, nil, "pyproject.toml"},
 	}

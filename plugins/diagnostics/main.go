@@ -36,22 +36,6 @@ type result struct {
 	Warnings []string `json:"warnings,omitempty"`
 }
 
-// wireContext is the "pyws" argument (host/service/diagcontext.go writes
-// it).
-type wireContext struct {
-	Config        map[string]any `json:"config"`
-	PythonVersion string         `json:"pythonVersion"`
-	Module        string         `json:"module"`
-	IsPackageInit bool           `json:"isPackageInit"`
-	Installed     []string       `json:"installed"`
-	Imports       map[string]int `json:"imports"`
-	Context       []struct {
-		Path          string `json:"path"`
-		Module        string `json:"module"`
-		IsPackageInit bool   `json:"isPackageInit"`
-	} `json:"context"`
-}
-
 func handle(req *sdk.Request) (any, error) {
 	if len(req.Files) == 0 {
 		return nil, sdk.Errorf("INVALID_PARAMETER", nil, "get_diagnostics needs a file")
@@ -61,7 +45,7 @@ func handle(req *sdk.Request) (any, error) {
 		return nil, sdk.Errorf("PARSE_ERROR", map[string]any{"uri": f.URI}, "no syntax tree for %s", f.Path)
 	}
 	var a struct {
-		Pyws wireContext `json:"pyws"`
+		Pyws abi.DiagnosticsContext `json:"pyws"`
 	}
 	if len(req.Arguments) > 0 {
 		if err := json.Unmarshal(req.Arguments, &a); err != nil {

@@ -27,6 +27,7 @@ import (
 	"fmt"
 
 	sdk "github.com/pyws/pyws/plugin-sdk"
+	"github.com/pyws/pyws/plugin-sdk/abi"
 	"github.com/pyws/pyws/plugin-sdk/textpos"
 	"github.com/pyws/pyws/plugin-sdk/tree"
 
@@ -39,21 +40,8 @@ func init() { sdk.Serve(handle) }
 func main() {}
 
 // Config is what the kernel resolved for this file (request options over
-// pyproject.toml over defaults). Field names are the wire protocol
-// between host/service/format.go and this plugin.
-type Config struct {
-	LineLength              int      `json:"lineLength"`
-	IsortLineLength         int      `json:"isortLineLength"`
-	SkipStringNormalization bool     `json:"skipStringNormalization,omitempty"`
-	SkipMagicTrailingComma  bool     `json:"skipMagicTrailingComma,omitempty"`
-	KnownFirstParty         []string `json:"knownFirstParty,omitempty"`
-	KnownThirdParty         []string `json:"knownThirdParty,omitempty"`
-	KnownLocalFolder        []string `json:"knownLocalFolder,omitempty"`
-	SrcModules              []string `json:"srcModules,omitempty"`
-	Pyi                     bool     `json:"pyi,omitempty"`
-	TabSize                 int      `json:"tabSize"`
-	InsertSpaces            bool     `json:"insertSpaces"`
-}
+// pyproject.toml over defaults); the wire type is shared with the kernel.
+type Config = abi.FormatConfig
 
 // Args is the plugin's argument object.
 type Args struct {

@@ -105,9 +105,9 @@ type Env struct {
 
 // Workspace answers for Env.Imports.
 const (
-	ImportAbsent  = 0 // the top-level package is not in the workspace
-	ImportTopOnly = 1 // the top-level package (or the relative base) is, the module is not
-	ImportFound   = 2 // the module is a workspace file or directory
+	ImportAbsent  = abi.ImportAbsent  // the top-level package is not in the workspace
+	ImportTopOnly = abi.ImportTopOnly // the top-level package (or the relative base) is, the module is not
+	ImportFound   = abi.ImportFound   // the module is a workspace file or directory
 )
 
 // ContextFile is another workspace file.

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/pyws/pyws/plugins/formatter/pytext"
 )
 
 // String, numeric and docstring normalization, following Black 23.1's
@@ -201,36 +203,6 @@ func formatFloatOrInt(t string) string {
 	return before + "." + after
 }
 
-// pySplitLines splits like Python's str.splitlines().
-func pySplitLines(s string) []string {
-	var out []string
-	start := 0
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		brk := 0
-		switch r {
-		case '\n', '\v', '\f', 0x1c, 0x1d, 0x1e, 0x85, 0x2028, 0x2029:
-			brk = size
-		case '\r':
-			brk = 1
-			if i+1 < len(s) && s[i+1] == '\n' {
-				brk = 2
-			}
-		}
-		if brk > 0 {
-			out = append(out, s[start:i])
-			i += brk
-			start = i
-			continue
-		}
-		i += size
-	}
-	if start < len(s) {
-		out = append(out, s[start:])
-	}
-	return out
-}
-
 func isPySpace(r rune) bool {
 	switch r {
 	case 0x1c, 0x1d, 0x1e, 0x1f:
@@ -268,7 +240,7 @@ func expandTabs(s string) string {
 // whitespace when it contains one.
 func linesWithLeadingTabsExpanded(s string) []string {
 	var lines []string
-	for _, line := range pySplitLines(s) {
+	for _, line := range pytext.SplitLines(s, false) {
 		// \s*\t+\s*(\S)
 		i := 0
 		sawTab := false
@@ -376,7 +348,7 @@ func formatDocstring(value string, depth int, o *Options) string {
 	}
 	quote := strings.Repeat(string(quoteChar), quoteLen)
 	if quoteLen == 3 {
-		lines := pySplitLines(doc)
+		lines := pytext.SplitLines(doc, false)
 		lastLen := 0
 		if doc != "" && len(lines) > 0 {
 			lastLen = runeLen(lines[len(lines)-1])

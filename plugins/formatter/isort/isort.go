@@ -45,6 +45,8 @@ package isort
 import (
 	"fmt"
 	"strings"
+
+	"github.com/pyws/pyws/plugins/formatter/pytext"
 )
 
 // Config is what can vary between projects.
@@ -242,7 +244,7 @@ func process(src string, c *Config) (string, bool) {
 					section := importSection
 					if indent != "" {
 						var b strings.Builder
-						for _, l := range pySplitlines(section, true) {
+						for _, l := range pytext.SplitLines(section, true) {
 							if len(l) >= len(indent) {
 								b.WriteString(l[len(indent):])
 							}

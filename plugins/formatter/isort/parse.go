@@ -2,6 +2,8 @@ package isort
 
 import (
 	"strings"
+
+	"github.com/pyws/pyws/plugins/formatter/pytext"
 )
 
 // orderedBools is an insertion-ordered map of names to flags (Python's
@@ -156,7 +158,7 @@ func isCommentAboveCandidate(last string) bool {
 // contents and categorizes them and their comments.
 func fileContents(contents string, pl *placer) *parsed {
 	lineSep := inferLineSeparator(contents)
-	inLines := pySplitlines(contents, false)
+	inLines := pytext.SplitLines(contents, false)
 	if contents != "" && (contents[len(contents)-1] == '\n' || contents[len(contents)-1] == '\r') {
 		inLines = append(inLines, "")
 	}

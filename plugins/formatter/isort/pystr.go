@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/pyws/pyws/plugins/formatter/pytext"
 )
 
 // Python str semantics the port relies on: isort compares lengths in code
@@ -29,40 +31,6 @@ func leadingWS(s string) string {
 		return ""
 	}
 	return s[:len(s)-len(rest)]
-}
-
-// pySplitlines is str.splitlines(keepends).
-func pySplitlines(s string, keepends bool) []string {
-	var out []string
-	start := 0
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		brk := 0
-		switch r {
-		case '\n', '\v', '\f', 0x1c, 0x1d, 0x1e, 0x85, 0x2028, 0x2029:
-			brk = size
-		case '\r':
-			brk = 1
-			if i+1 < len(s) && s[i+1] == '\n' {
-				brk = 2
-			}
-		}
-		if brk == 0 {
-			i += size
-			continue
-		}
-		if keepends {
-			out = append(out, s[start:i+brk])
-		} else {
-			out = append(out, s[start:i])
-		}
-		i += brk
-		start = i
-	}
-	if start < len(s) {
-		out = append(out, s[start:])
-	}
-	return out
 }
 
 // pyIsUpper is str.isupper(): at least one cased character, none lower.
@@ -124,7 +92,7 @@ func indexOf(l []string, x string) int {
 // is not whitespace only.
 func textwrapIndent(text, prefix string) string {
 	var b strings.Builder
-	for _, l := range pySplitlines(text, true) {
+	for _, l := range pytext.SplitLines(text, true) {
 		if pyStrip(l) != "" {
 			b.WriteString(prefix)
 		}
