@@ -89,7 +89,7 @@ func TestLoopStoppedAtDeadline(t *testing.T) {
 	}
 	select {
 	case d := <-gcDone:
-		if d > 500*time.Millisecond {
+		if d > 2*time.Second { // without workers it would never finish
 			t.Errorf("host GC during the loop took %v", d)
 		}
 	case <-time.After(5 * time.Second):

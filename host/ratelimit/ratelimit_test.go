@@ -322,7 +322,7 @@ func TestStoreFailure(t *testing.T) {
 			l := New(tc.store, Options{FailOpen: tc.failOpen, Timeout: timeout, OnDecision: d.record, Logger: quiet})
 			start := time.Now()
 			h, err := l.Charge(context.Background(), k, tiers.FamilyAnalysis)
-			if el := time.Since(start); el > timeout+200*time.Millisecond {
+			if el := time.Since(start); el > timeout+time.Second { // a hang, not noise
 				t.Fatalf("Charge took %s with a %s timeout", el, timeout)
 			}
 			if h != nil {

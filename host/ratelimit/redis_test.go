@@ -190,7 +190,7 @@ func TestRedisSharedBudget(t *testing.T) {
 		t0 := time.Now()
 		_, err := l.Charge(ctx, k, tiers.FamilyAnalysis)
 		el := time.Since(t0)
-		if el > timeout+250*time.Millisecond {
+		if el > timeout+time.Second { // go-redis alone would wait its 3 s read timeout
 			t.Fatalf("%s: Charge took %s against a frozen Redis (timeout %s)", l, el, timeout)
 		}
 		if l.opts.FailOpen != (err == nil) {
@@ -208,7 +208,7 @@ func TestRedisSharedBudget(t *testing.T) {
 		t0 := time.Now()
 		h, err := open.Charge(ctx, k, tiers.FamilyAnalysis)
 		el := time.Since(t0)
-		if el > 2*timeout+250*time.Millisecond {
+		if el > 2*timeout+time.Second {
 			t.Fatalf("fail-open Charge %d took %s (timeout %s)", i, el, timeout)
 		}
 		t.Logf("Redis down: fail-open Charge %d answered in %s", i, el)
@@ -218,7 +218,7 @@ func TestRedisSharedBudget(t *testing.T) {
 		t0 = time.Now()
 		_, err = closed.Charge(ctx, k, tiers.FamilyAnalysis)
 		el = time.Since(t0)
-		if el > 2*timeout+250*time.Millisecond {
+		if el > 2*timeout+time.Second {
 			t.Fatalf("fail-closed Charge %d took %s (timeout %s)", i, el, timeout)
 		}
 		t.Logf("Redis down: fail-closed Charge %d answered in %s", i, el)
