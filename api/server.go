@@ -355,7 +355,13 @@ func (s *server) writeEnvelope(c *fiber.Ctx, status int, fe *fault.Error) error 
 	// A refused workspace edit is also a result: applied false with the
 	// failure reason, so clients reading either shape understand it.
 	if r, ok := details["result"].(map[string]any); ok {
-		merged := map[string]any{"error": errorBody{Code: fe.Code, Message: fe.Message, Details: details}}
+		rest := make(fault.Details, len(details))
+		for k, v := range details {
+			if k != "result" {
+				rest[k] = v
+			}
+		}
+		merged := map[string]any{"error": errorBody{Code: fe.Code, Message: fe.Message, Details: rest}}
 		for k, v := range r {
 			merged[k] = v
 		}
