@@ -180,13 +180,22 @@ func (c *checker) errorNode(e tree.Node) {
 	first := toks[0]
 	if compoundKeywords[first.Kind()] && !first.IsNamed() {
 		line := c.lineEnd(first.StartByte())
-		last, colon := first, false
+		// Only a ":" outside brackets ends a header: the ones in
+		// `def f(a: int)` or `if d[1:2]` belong to annotations and slices.
+		last, colon, depth := first, false, 0
 		for _, t := range toks {
 			if t.StartByte() >= line {
 				break
 			}
 			last = t
-			colon = colon || t.Kind() == ":"
+			switch t.Kind() {
+			case "(", "[", "{":
+				depth++
+			case ")", "]", "}":
+				depth--
+			case ":":
+				colon = colon || depth == 0
+			}
 		}
 		if !colon {
 			c.add(last.EndByte(), last.EndByte(), `expected ":"`)

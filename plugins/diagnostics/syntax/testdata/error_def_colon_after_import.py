@@ -1,0 +1,5 @@
+from x import y
+
+
+def report(stock) -> None
+    print(stock)

@@ -1,0 +1,2 @@
+def report(stock: Stock) -> None
+    print(f"{stock.count} units")
