@@ -45,6 +45,7 @@ type engine struct {
 	logger *slog.Logger
 	guests []*guest
 	trees  treeParser // nil unless a guest needs trees
+	cache  *treeCache // trees parsed before, by source hash
 }
 
 type guest struct {
@@ -297,9 +298,16 @@ func (e *engine) addTrees(ctx context.Context, g *guest, msg []byte, budget time
 		if budget > 0 && left <= 0 {
 			err = errParseBudget
 		}
-		var tree []byte
-		if err == nil {
-			tree, err = e.trees.Parse(ctx, f.Source, left)
+		if e.cache == nil {
+			e.cache = newTreeCache(defaultTreeCacheBytes)
+		}
+		tree, key, hit := e.cache.get(f.Source)
+		if hit {
+			err = nil // a cached tree needs no time
+		} else if err == nil {
+			if tree, err = e.trees.Parse(ctx, f.Source, left); err == nil {
+				e.cache.put(key, tree)
+			}
 		}
 		if err != nil {
 			if errors.Is(err, parser.ErrTooLarge) {
