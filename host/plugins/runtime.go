@@ -243,10 +243,13 @@ func (r *Runtime) Call(ctx context.Context, tool string, req *abi.Request) (json
 	var overran atomic.Bool
 	timer := time.AfterFunc(budget, func() { overran.Store(true); w.kill() })
 	stopCtx := context.AfterFunc(ctx, w.kill)
-	// The worker's own (soft) budget ends a fifth earlier than the kill, so
-	// a parse that runs out reports itself as PARSE_ERROR instead of
-	// dying as a TIMEOUT.
-	status, payload, err := w.roundTrip(p.index, budget-budget/5, msg)
+	// The worker's own (soft) budget ends earlier than the kill, so a
+	// parse that runs out reports itself as PARSE_ERROR instead of dying
+	// as a TIMEOUT: a fifth of the budget earlier, and at least half a
+	// second (at most half the budget) for a busy machine to stop the
+	// parse and answer.
+	margin := max(budget/5, min(budget/2, 500*time.Millisecond))
+	status, payload, err := w.roundTrip(p.index, budget-margin, msg)
 	stoppedTimer, stoppedCtx := timer.Stop(), stopCtx()
 
 	if !stoppedTimer || !stoppedCtx || err != nil {

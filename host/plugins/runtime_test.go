@@ -84,10 +84,10 @@ func TestTreesForPluginsThatNeedThem(t *testing.T) {
 // call's deadline is PARSE_ERROR naming the file, and the worker serves the
 // next call.
 func TestParseBudgetIsParseError(t *testing.T) {
-	dir := clonePlugin(t, "echo", func(m *Manifest) { m.Needs = []string{NeedTree}; m.TimeoutMs = 1000 })
+	dir := clonePlugin(t, "echo", func(m *Manifest) { m.Needs = []string{NeedTree}; m.TimeoutMs = 2000 })
 	r := startRuntimeDirs(t, Config{Dirs: []string{dir}, Workers: 1})
 	var big bytes.Buffer
-	for big.Len() < 6<<20 {
+	for big.Len() < 12<<20 {
 		big.WriteString("x = [f(a, b) for a in range(10) if a % 2 == 0 or g(a)]\n")
 	}
 	_, err := r.Call(context.Background(), "echo", &abi.Request{Files: []abi.File{{URI: "file:///w/big.py", Path: "big.py", Source: big.Bytes()}}})

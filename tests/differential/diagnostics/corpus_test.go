@@ -20,28 +20,35 @@ import (
 // the live run: precision >= 0.97 and recall >= 0.95 per pyflakes code,
 // no missing-argument or type-mismatch pyright does not report.
 func TestRecordedCorpus(t *testing.T) {
-	dir := filepath.Join("testdata", "corpus")
-	paths, _ := filepath.Glob(filepath.Join(dir, "*.py"))
-	sort.Strings(paths)
-	if len(paths) < 5 {
-		t.Fatalf("corpus has %d files", len(paths))
+	files := corpusFiles(t)
+	rels := make([]string, 0, len(files))
+	for rel := range files {
+		rels = append(rels, rel)
 	}
-	var rels []string
-	for _, p := range paths {
-		rels = append(rels, filepath.Base(p))
-	}
+	sort.Strings(rels)
 	pfPath, prPath := filepath.Join("testdata", "pyflakes.txt"), filepath.Join("testdata", "pyright.json")
 	if os.Getenv("PYWS_DIFF_RECORD") != "" {
+		// The tools run on one directory holding every corpus file under
+		// its corpus name.
+		dir := t.TempDir()
+		for rel, path := range files {
+			src, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, rel), src, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
 		var buf bytes.Buffer
 		cmd := exec.Command(systemPython, append([]string{"-m", "pyflakes"}, rels...)...)
 		cmd.Dir, cmd.Stdout, cmd.Stderr = dir, &buf, &buf
 		cmd.Run()
 		os.WriteFile(pfPath, buf.Bytes(), 0o644)
-		abs, _ := filepath.Abs(dir)
 		cmd = exec.Command(pyrightBin, append([]string{"--outputjson", "--pythonversion", "3.11", "--pythonpath", systemPython}, rels...)...)
 		cmd.Dir = dir
 		out, _ := cmd.Output()
-		out = bytes.ReplaceAll(out, []byte(abs+"/"), nil)
+		out = bytes.ReplaceAll(out, []byte(dir+"/"), nil)
 		os.WriteFile(prPath, out, 0o644)
 	}
 	pfOut, err := os.ReadFile(pfPath)
@@ -56,7 +63,7 @@ func TestRecordedCorpus(t *testing.T) {
 	lines := map[string][]string{}
 	var ours []Finding
 	for _, rel := range rels {
-		src, err := os.ReadFile(filepath.Join(dir, rel))
+		src, err := os.ReadFile(files[rel])
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -108,4 +115,31 @@ func TestRecordedCorpus(t *testing.T) {
 	if counts["missing-argument"] == 0 || counts["type-mismatch"] == 0 {
 		t.Errorf("the corpus should exercise both call codes")
 	}
+}
+
+// corpusFixtures are rule fixtures of plugins/diagnostics/testdata that
+// join the corpus as cases_<name>.py, the names the recordings use; they
+// are read in place, not copied.
+var corpusFixtures = []string{"calls_local", "calls_stdlib", "duplicate_import", "names_basic", "names_try", "unreachable"}
+
+// corpusFiles maps each corpus name to its file: the real-project files of
+// testdata/corpus and the rule fixtures.
+func corpusFiles(t *testing.T) map[string]string {
+	t.Helper()
+	files := map[string]string{}
+	paths, _ := filepath.Glob(filepath.Join("testdata", "corpus", "*.py"))
+	for _, p := range paths {
+		files[filepath.Base(p)] = p
+	}
+	for _, name := range corpusFixtures {
+		p := filepath.Join("..", "..", "..", "plugins", "diagnostics", "testdata", name+".py")
+		if _, err := os.Stat(p); err != nil {
+			t.Fatalf("corpus fixture: %v", err)
+		}
+		files["cases_"+name+".py"] = p
+	}
+	if len(files) < 5 {
+		t.Fatalf("corpus has %d files", len(files))
+	}
+	return files
 }
