@@ -155,7 +155,7 @@ func (g *guest) instantiate(ctx context.Context) (*instance, error) {
 		// wazero's default is deterministic, which would let crafted input
 		// collide on purpose.
 		WithRandSource(rand.Reader)
-	mod, err := g.rt.InstantiateModule(ctx, g.compiled, cfg)
+	mod, err := g.rt.InstantiateModule(withLinearMemory(ctx), g.compiled, cfg)
 	if err != nil {
 		return nil, err
 	}

@@ -52,7 +52,7 @@ var newTreeParser = func(ctx context.Context, cache wazero.CompilationCache) (tr
 
 func (w *workerParser) Parse(ctx context.Context, src []byte, budget time.Duration) ([]byte, error) {
 	if w.p == nil {
-		p, err := w.mod.New(ctx)
+		p, err := w.mod.New(withLinearMemory(ctx))
 		if err != nil {
 			return nil, err
 		}
