@@ -63,6 +63,7 @@ func (m *reservedMemory) Free() {
 		m.mem = nil
 	}
 }
+
 // sliceMemory is wazero's own strategy (a Go slice grown by append), the
 // fallback where a reservation cannot be made.
 type sliceMemory struct{ buf []byte }
