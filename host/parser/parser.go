@@ -17,8 +17,10 @@
 package parser
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -83,6 +85,7 @@ var allowedImports = map[string]bool{
 var requiredExports = []string{
 	"malloc", "free", "pyws_init", "pyws_parse",
 	"pyws_result_ptr", "pyws_result_len", "pyws_result_free",
+	"pyws_parse_slot",
 }
 
 // Module is the compiled parser module, shared by its Parsers.
@@ -127,8 +130,9 @@ type Parser struct {
 	mod                              api.Module
 	mem                              api.Memory
 	malloc, free, parse              api.Function
+	parseSlotFn                      api.Function
 	resultPtr, resultLen, resultFree api.Function
-	stack                            [3]uint64 // call scratch, avoids an allocation per call
+	stack                            [5]uint64 // call scratch, avoids an allocation per call
 	closed                           bool
 }
 
@@ -143,14 +147,15 @@ func (m *Module) New(ctx context.Context) (*Parser, error) {
 		return nil, fmt.Errorf("parser: instantiate: %w", err)
 	}
 	p := &Parser{
-		mod:        mod,
-		mem:        mod.Memory(),
-		malloc:     mod.ExportedFunction("malloc"),
-		free:       mod.ExportedFunction("free"),
-		parse:      mod.ExportedFunction("pyws_parse"),
-		resultPtr:  mod.ExportedFunction("pyws_result_ptr"),
-		resultLen:  mod.ExportedFunction("pyws_result_len"),
-		resultFree: mod.ExportedFunction("pyws_result_free"),
+		mod:         mod,
+		mem:         mod.Memory(),
+		malloc:      mod.ExportedFunction("malloc"),
+		free:        mod.ExportedFunction("free"),
+		parse:       mod.ExportedFunction("pyws_parse"),
+		parseSlotFn: mod.ExportedFunction("pyws_parse_slot"),
+		resultPtr:   mod.ExportedFunction("pyws_result_ptr"),
+		resultLen:   mod.ExportedFunction("pyws_result_len"),
+		resultFree:  mod.ExportedFunction("pyws_result_free"),
 	}
 	status, err := p.call(ctx, mod.ExportedFunction("pyws_init"))
 	if err != nil {
@@ -180,6 +185,137 @@ func (p *Parser) call(ctx context.Context, f api.Function, args ...uint64) (uint
 // then matches both ErrParseTimeout and context.DeadlineExceeded. Flattening
 // the finished tree is not bounded by budget, but is linear and small.
 func (p *Parser) Parse(ctx context.Context, src []byte, budget time.Duration) ([]byte, error) {
+	return p.run(ctx, src, budget, func(srcPtr, budgetUS uint64) (uint64, error) {
+		return p.call(ctx, p.parse, srcPtr, uint64(len(src)), budgetUS)
+	})
+}
+
+// Slots is how many trees a Parser keeps for incremental parsing.
+const Slots = 16
+
+// ParseSlot is Parse that keeps the new tree in slot (0 <= slot < Slots)
+// for the next version of the same file. prev is the source the slot's
+// tree was parsed from, or nil for a parse from scratch: the slot's tree is
+// then edited by the difference between prev and src (one changed range,
+// from their common prefix and suffix) and reused, so only the changed
+// region is parsed again. The blob is always the one Parse gives: for
+// valid code tree-sitter guarantees it, and a tree with syntax errors,
+// where error recovery may settle differently from a fresh parse, is
+// parsed again from scratch. Whatever the outcome, the slot then holds the
+// tree of src or nothing.
+func (p *Parser) ParseSlot(ctx context.Context, slot int, prev, src []byte, budget time.Duration) ([]byte, error) {
+	if slot < 0 || slot >= Slots {
+		return nil, fmt.Errorf("parser: slot %d out of range [0,%d)", slot, Slots)
+	}
+	start := time.Now()
+	blob, err := p.parseSlot(ctx, slot, prev, src, budget)
+	if err == nil && prev != nil && blobHasError(blob) {
+		if budget > 0 {
+			if budget -= time.Since(start); budget <= 0 {
+				return nil, ErrParseTimeout
+			}
+		}
+		return p.parseSlot(ctx, slot, nil, src, budget)
+	}
+	return blob, err
+}
+
+func (p *Parser) parseSlot(ctx context.Context, slot int, prev, src []byte, budget time.Duration) ([]byte, error) {
+	return p.run(ctx, src, budget, func(srcPtr, budgetUS uint64) (uint64, error) {
+		var editPtr uint64
+		if prev != nil {
+			// The edit goes in the same allocation as the source, after it.
+			editPtr = srcPtr + uint64(alignUp(len(src), 4))
+			e := InputEdit(prev, src)
+			var b [4 * len(e)]byte
+			for i, v := range e {
+				binary.LittleEndian.PutUint32(b[4*i:], v)
+			}
+			if !p.mem.Write(uint32(editPtr), b[:]) {
+				return 0, fmt.Errorf("parser: edit at %#x outside memory", editPtr)
+			}
+		}
+		return p.call(ctx, p.parseSlotFn, uint64(slot), srcPtr, uint64(len(src)), budgetUS, editPtr)
+	})
+}
+
+// blobHasError reports whether the root of a blob from the guest has the
+// has-error flag; the layout is in docs/plugin-abi.md ("Tree layout").
+func blobHasError(blob []byte) bool {
+	const header = 12
+	i := header
+	u32 := func() int {
+		if i+4 > len(blob) {
+			i = len(blob)
+			return 0
+		}
+		v := int(binary.LittleEndian.Uint32(blob[i:]))
+		i += 4
+		return v
+	}
+	u16 := func() int {
+		if i+2 > len(blob) {
+			i = len(blob)
+			return 0
+		}
+		v := int(binary.LittleEndian.Uint16(blob[i:]))
+		i += 2
+		return v
+	}
+	for n := u32(); n > 0 && i < len(blob); n-- {
+		i += u16() + 1 // name, symbol flags
+	}
+	for n := u32(); n > 0 && i < len(blob); n-- {
+		i += u16()
+	}
+	if u32() == 0 || i+16 > len(blob) {
+		return true // no root: treat as broken, the fresh parse decides
+	}
+	return blob[i+3]&flagHasError != 0
+}
+
+// flagHasError is F_HAS_ERROR of wasm/csrc/pyws_parser.c.
+const flagHasError = 16
+
+func alignUp(n, a int) int { return (n + a - 1) / a * a }
+
+// editWords is the size of the guest's edit record: start, old end and
+// new end bytes, then their rows and byte columns.
+const editWords = 9
+
+// InputEdit describes how src differs from prev as tree-sitter's
+// TSInputEdit: the range between their common prefix and common suffix.
+// Rows count '\n'; columns are bytes since the last '\n', as tree-sitter
+// counts them.
+func InputEdit(prev, src []byte) [editWords]uint32 {
+	start := 0
+	for start < len(prev) && start < len(src) && prev[start] == src[start] {
+		start++
+	}
+	oldEnd, newEnd := len(prev), len(src)
+	for oldEnd > start && newEnd > start && prev[oldEnd-1] == src[newEnd-1] {
+		oldEnd--
+		newEnd--
+	}
+	row, col := point(prev[:start])
+	oldRow, oldCol := advance(row, col, prev[start:oldEnd])
+	newRow, newCol := advance(row, col, src[start:newEnd])
+	return [editWords]uint32{uint32(start), uint32(oldEnd), uint32(newEnd), row, col, oldRow, oldCol, newRow, newCol}
+}
+
+func point(b []byte) (row, col uint32) { return advance(0, 0, b) }
+
+// advance moves the point (row, col) over b.
+func advance(row, col uint32, b []byte) (uint32, uint32) {
+	if n := bytes.Count(b, []byte{'\n'}); n > 0 {
+		return row + uint32(n), uint32(len(b) - bytes.LastIndexByte(b, '\n') - 1)
+	}
+	return row, col + uint32(len(b))
+}
+
+// run is the common part of Parse and ParseSlot: bounds, the source in
+// guest memory, the guest's parse (call), and the blob out.
+func (p *Parser) run(ctx context.Context, src []byte, budget time.Duration, call func(srcPtr, budgetUS uint64) (uint64, error)) ([]byte, error) {
 	if p.closed {
 		return nil, ErrClosed
 	}
@@ -204,7 +340,8 @@ func (p *Parser) Parse(ctx context.Context, src []byte, budget time.Duration) ([
 		budgetUS = uint64(max(budget.Microseconds(), 1))
 	}
 
-	srcPtr, err := p.call(ctx, p.malloc, uint64(max(len(src), 1)))
+	// Room for the source and, for ParseSlot, the edit after it.
+	srcPtr, err := p.call(ctx, p.malloc, uint64(alignUp(len(src), 4)+4*editWords))
 	if err != nil {
 		return nil, err
 	}
@@ -214,7 +351,7 @@ func (p *Parser) Parse(ctx context.Context, src []byte, budget time.Duration) ([
 	if !p.mem.Write(uint32(srcPtr), src) {
 		return nil, fmt.Errorf("parser: guest malloc returned %#x, outside memory", srcPtr)
 	}
-	status, err := p.call(ctx, p.parse, srcPtr, uint64(len(src)), budgetUS)
+	status, err := call(srcPtr, budgetUS)
 	if err != nil {
 		return nil, err
 	}

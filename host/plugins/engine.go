@@ -305,7 +305,7 @@ func (e *engine) addTrees(ctx context.Context, g *guest, msg []byte, budget time
 		if hit {
 			err = nil // a cached tree needs no time
 		} else if err == nil {
-			if tree, err = e.trees.Parse(ctx, f.Source, left); err == nil {
+			if tree, err = e.trees.Parse(ctx, f.URI, f.Source, left); err == nil {
 				e.cache.put(key, tree)
 			}
 		}

@@ -102,7 +102,7 @@ type Runtime struct {
 	tools   map[string]*plugin
 	init    []byte // init frame payload, the same for every worker
 
-	idle   chan *worker
+	idle   workerPool
 	ctx    context.Context // canceled by Close
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
@@ -136,7 +136,7 @@ func Start(ctx context.Context, cfg Config) (*Runtime, error) {
 	}
 	initJSON, _ := json.Marshal(init)
 	r := &Runtime{cfg: cfg, log: cfg.Logger, plugins: plugins, tools: tools, init: initJSON,
-		idle: make(chan *worker, cfg.Workers), live: map[*worker]struct{}{}}
+		live: map[*worker]struct{}{}}
 	r.ctx, r.cancel = context.WithCancel(context.Background())
 
 	errs := make(chan error, cfg.Workers)
@@ -145,7 +145,7 @@ func Start(ctx context.Context, cfg Config) (*Runtime, error) {
 			w, err := r.startWorker(ctx)
 			if err == nil {
 				r.ready.Add(1)
-				r.idle <- w
+				r.idle.put(w)
 			}
 			errs <- err
 		}()
@@ -187,14 +187,10 @@ func (r *Runtime) Close() error {
 	}
 	r.mu.Unlock()
 	r.wg.Wait()
-	for { // idle workers; busy ones are retired by their calls
-		select {
-		case w := <-r.idle:
-			w.retire()
-		default:
-			return nil
-		}
+	for _, w := range r.idle.drain() { // busy ones are retired by their calls
+		w.retire()
 	}
+	return nil
 }
 
 // Call runs tool on req in a worker and returns the tool's result. Every
@@ -223,7 +219,13 @@ func (r *Runtime) Call(ctx context.Context, tool string, req *abi.Request) (json
 	if err != nil {
 		return nil, unavailable(p.manifest.Name, "%v", err)
 	}
-	w, ferr := r.acquire(ctx, p)
+	// The worker that last parsed the call's file may still hold its tree
+	// and parse the new version incrementally.
+	var file string
+	if len(req.Files) > 0 && req.Files[0].Source != nil && p.spec.NeedsTree {
+		file = req.Files[0].URI
+	}
+	w, ferr := r.acquire(ctx, p, file)
 	if ferr != nil {
 		return nil, ferr
 	}
@@ -272,15 +274,17 @@ func (r *Runtime) Call(ctx context.Context, tool string, req *abi.Request) (json
 			return nil, unavailable(p.manifest.Name, "plugin worker died: %s", reason)
 		}
 	}
+	r.idle.remember(file, w)
 	r.release(w)
 	return r.decodeResult(p, status, payload)
 }
 
-// acquire takes an idle worker, waiting in line for one if needed. A
-// worker that died while idle is replaced, not handed out.
-func (r *Runtime) acquire(ctx context.Context, p *plugin) (*worker, *fault.Error) {
+// acquire takes an idle worker, preferring the one that last served file,
+// waiting in line for one if needed. A worker that died while idle is
+// replaced, not handed out.
+func (r *Runtime) acquire(ctx context.Context, p *plugin, file string) (*worker, *fault.Error) {
 	for {
-		w, ferr := r.take(ctx, p)
+		w, ferr := r.take(ctx, p, file)
 		if ferr != nil {
 			return nil, ferr
 		}
@@ -297,22 +301,23 @@ func (r *Runtime) acquire(ctx context.Context, p *plugin) (*worker, *fault.Error
 	}
 }
 
-func (r *Runtime) take(ctx context.Context, p *plugin) (*worker, *fault.Error) {
-	select {
-	case w := <-r.idle:
+func (r *Runtime) take(ctx context.Context, p *plugin, file string) (*worker, *fault.Error) {
+	w, wait := r.idle.take(file)
+	if w != nil {
 		r.busy.Add(1)
 		return w, nil
-	default:
 	}
 	r.queued.Add(1)
 	defer r.queued.Add(-1)
 	select {
-	case w := <-r.idle:
+	case w := <-wait:
 		r.busy.Add(1)
 		return w, nil
 	case <-r.ctx.Done():
+		r.idle.leave(wait)
 		return nil, unavailable(p.manifest.Name, "plugin runtime closed")
 	case <-ctx.Done():
+		r.idle.leave(wait)
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			r.timeouts.Add(1)
 			return nil, fault.New(fault.Timeout, fault.Details{"plugin": p.manifest.Name, "reason": "queued"},
@@ -322,10 +327,11 @@ func (r *Runtime) take(ctx context.Context, p *plugin) (*worker, *fault.Error) {
 	}
 }
 
-func (r *Runtime) release(w *worker) { r.idle <- w }
+func (r *Runtime) release(w *worker) { r.idle.put(w) }
 
 // replace retires w and starts its successor in the background.
 func (r *Runtime) replace(w *worker) {
+	r.idle.forget(w)
 	w.retire()
 	r.ready.Add(-1)
 	r.mu.Lock()
@@ -344,7 +350,7 @@ func (r *Runtime) replace(w *worker) {
 			if err == nil {
 				r.log.Debug("plugin worker replaced", "pid", nw.pid, "took", time.Since(start))
 				r.ready.Add(1)
-				r.idle <- nw
+				r.idle.put(nw)
 				return
 			}
 			if r.ctx.Err() != nil {

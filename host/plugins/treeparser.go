@@ -14,7 +14,10 @@ import (
 // treeParser turns Python source into the flat tree blob plugins receive.
 // An interface so the engine can be tested without the parser.
 type treeParser interface {
-	Parse(ctx context.Context, src []byte, budget time.Duration) ([]byte, error)
+	// Parse parses src as the current version of the file named key
+	// (its URI). The parser may keep the tree of a file's last version and
+	// parse the next one incrementally; the blob is the same either way.
+	Parse(ctx context.Context, key string, src []byte, budget time.Duration) ([]byte, error)
 }
 
 // The worker's parser instance: its own runtime (the parser keeps its own
@@ -26,9 +29,10 @@ const (
 )
 
 type workerParser struct {
-	rt  wazero.Runtime
-	mod *parser.Module
-	p   *parser.Parser
+	rt   wazero.Runtime
+	mod  *parser.Module
+	p    *parser.Parser
+	kept keptTrees
 }
 
 // newTreeParser builds a worker's parser.
@@ -50,15 +54,26 @@ var newTreeParser = func(ctx context.Context, cache wazero.CompilationCache) (tr
 	return &workerParser{rt: rt, mod: mod}, nil
 }
 
-func (w *workerParser) Parse(ctx context.Context, src []byte, budget time.Duration) ([]byte, error) {
+func (w *workerParser) Parse(ctx context.Context, key string, src []byte, budget time.Duration) ([]byte, error) {
 	if w.p == nil {
 		p, err := w.mod.New(withLinearMemory(ctx))
 		if err != nil {
 			return nil, err
 		}
 		w.p = p
+		w.kept.reset()
 	}
-	blob, err := w.p.Parse(ctx, src, budget)
+	var blob []byte
+	var err error
+	if slot, prev, ok := w.kept.claim(key, src); ok {
+		// A slot taken over from another file has that file's tree in it:
+		// ParseSlot without prev replaces it.
+		if blob, err = w.p.ParseSlot(ctx, slot, prev, src, budget); err != nil {
+			w.kept.forget(key) // the slot is empty after a failure
+		}
+	} else {
+		blob, err = w.p.Parse(ctx, src, budget)
+	}
 	if errors.Is(err, parser.ErrTrap) || errors.Is(err, parser.ErrClosed) || w.p.MemorySize() > parserHighWaterPages*pageSize {
 		w.p.Close(ctx)
 		w.p = nil
@@ -74,3 +89,104 @@ func (w *workerParser) Close(ctx context.Context) error {
 }
 
 func isParseTimeout(err error) bool { return errors.Is(err, parser.ErrParseTimeout) }
+
+// Which files keep their tree in the parser for an incremental parse of
+// their next version: files of at least keepMinBytes (smaller ones parse
+// from scratch in a few ms), at most parser.Slots of them and keepMaxBytes
+// of source in all, least recently parsed out first.
+const (
+	keepMinBytes = 8 << 10
+	keepMaxBytes = 4 << 20
+)
+
+// keptTrees maps file keys to the parser's slots and remembers the source
+// each slot's tree was parsed from. Not safe for concurrent use.
+type keptTrees struct {
+	files map[string]*keptTree
+	tick  uint64
+	bytes int
+}
+
+type keptTree struct {
+	slot int
+	src  []byte // a copy: request buffers do not outlive the call
+	used uint64
+}
+
+func (k *keptTrees) reset() { *k = keptTrees{} }
+
+// claim picks the slot for key's new version src: the file's own slot
+// with prev, the source of the tree in it, or else a free or the least
+// recently used slot with prev nil. ok is false when src is not worth
+// keeping.
+func (k *keptTrees) claim(key string, src []byte) (slot int, prev []byte, ok bool) {
+	if key == "" || len(src) < keepMinBytes || len(src) > keepMaxBytes {
+		if key != "" {
+			k.forget(key) // its slot's tree is of an older version
+		}
+		return 0, nil, false
+	}
+	if k.files == nil {
+		k.files = map[string]*keptTree{}
+	}
+	k.tick++
+	if f, ok := k.files[key]; ok {
+		prev = f.src
+		k.bytes += len(src) - len(f.src)
+		f.src, f.used = append([]byte(nil), src...), k.tick
+		k.trim(key)
+		return f.slot, prev, true
+	}
+	used := make([]bool, parser.Slots)
+	for _, f := range k.files {
+		used[f.slot] = true
+	}
+	slot = -1
+	for i, u := range used {
+		if !u {
+			slot = i
+			break
+		}
+	}
+	if slot < 0 {
+		slot = k.evictOldest()
+	}
+	k.files[key] = &keptTree{slot: slot, src: append([]byte(nil), src...), used: k.tick}
+	k.bytes += len(src)
+	k.trim(key)
+	return slot, nil, true
+}
+
+// trim forgets least recently used files other than keep until the kept
+// sources fit keepMaxBytes. Their trees stay in the slots until reused.
+func (k *keptTrees) trim(keep string) {
+	for k.bytes > keepMaxBytes && len(k.files) > 1 {
+		var oldest string
+		for key, f := range k.files {
+			if key != keep && (oldest == "" || f.used < k.files[oldest].used) {
+				oldest = key
+			}
+		}
+		k.forget(oldest)
+	}
+}
+
+// evictOldest forgets the least recently used file and returns its slot.
+func (k *keptTrees) evictOldest() int {
+	var oldest string
+	for key, f := range k.files {
+		if oldest == "" || f.used < k.files[oldest].used {
+			oldest = key
+		}
+	}
+	slot := k.files[oldest].slot
+	k.forget(oldest)
+	return slot
+}
+
+func (k *keptTrees) forget(key string) {
+	if f, ok := k.files[key]; ok {
+		k.bytes -= len(f.src)
+		delete(k.files, key)
+	}
+}

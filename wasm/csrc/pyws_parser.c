@@ -6,7 +6,9 @@
 // specifics are behind __wasm__.
 //
 // Calling sequence (host/parser): pyws_init once; per parse: malloc the
-// source, pyws_parse, read pyws_result_ptr/len, pyws_result_free, free.
+// source, pyws_parse (or pyws_parse_slot to keep the tree for an
+// incremental parse of the file's next version), read pyws_result_ptr/len,
+// pyws_result_free, free.
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -258,11 +260,16 @@ uint32_t pyws_result_ptr(void) { return (uint32_t)(uintptr_t)result; }
 PYWS_EXPORT("pyws_result_len")
 uint32_t pyws_result_len(void) { return result_len; }
 
-// pyws_parse parses src[0:len]. budget_us > 0 bounds the parse in
-// microseconds of the monotonic clock; 0 means unbounded. On PYWS_OK the
-// blob is at pyws_result_ptr() for pyws_result_len() bytes.
-PYWS_EXPORT("pyws_parse")
-int32_t pyws_parse(const char *src, uint32_t len, uint64_t budget_us) {
+// slots keep trees between calls so the next version of the same file can
+// be parsed incrementally (pyws_parse_slot). The host decides which file
+// owns which slot.
+#define PYWS_SLOTS 16u
+static TSTree *slots[PYWS_SLOTS];
+
+// parse parses src[0:len], reusing old (already edited) when it is not
+// NULL, and flattens the result into result/result_len. On PYWS_OK and
+// keep != NULL the new tree is handed to *keep; otherwise it is deleted.
+static int parse(TSTree *old, const char *src, uint32_t len, uint64_t budget_us, TSTree **keep) {
   pyws_result_free();
   if (!parser) return PYWS_NOT_READY;
   if (!stack) {
@@ -278,13 +285,52 @@ int32_t pyws_parse(const char *src, uint32_t len, uint64_t budget_us) {
     deadline = now_us() + budget_us;
     opts.progress_callback = over_budget;
   }
-  TSTree *tree = ts_parser_parse_with_options(parser, NULL, input, opts);
+  TSTree *tree = ts_parser_parse_with_options(parser, old, input, opts);
   if (!tree) {
     // Without a reset the next call would resume this parse.
     ts_parser_reset(parser);
     return budget_us > 0 && now_us() > deadline ? PYWS_TIMEOUT : PYWS_FAILED;
   }
   int rc = flatten(tree, len);
-  ts_tree_delete(tree);
+  if (rc == PYWS_OK && keep) {
+    *keep = tree;
+  } else {
+    ts_tree_delete(tree);
+  }
+  return rc;
+}
+
+// pyws_parse parses src[0:len]. budget_us > 0 bounds the parse in
+// microseconds of the monotonic clock; 0 means unbounded. On PYWS_OK the
+// blob is at pyws_result_ptr() for pyws_result_len() bytes.
+PYWS_EXPORT("pyws_parse")
+int32_t pyws_parse(const char *src, uint32_t len, uint64_t budget_us) {
+  return parse(NULL, src, len, budget_us, NULL);
+}
+
+// pyws_parse_slot is pyws_parse that keeps the new tree in slot for the
+// next call. With edit == NULL it parses from scratch. Otherwise edit
+// points to nine u32s describing how src differs from the source of the
+// slot's tree: start_byte, old_end_byte, new_end_byte, then the rows and
+// byte columns of start, old end and new end. The slot's tree is edited
+// and reused, so only the changed region is parsed again. Whatever the
+// outcome, the slot's previous tree is gone afterwards; on failure the
+// slot is empty.
+PYWS_EXPORT("pyws_parse_slot")
+int32_t pyws_parse_slot(uint32_t slot, const char *src, uint32_t len, uint64_t budget_us, const uint32_t *edit) {
+  if (slot >= PYWS_SLOTS) return PYWS_FAILED;
+  TSTree *old = slots[slot];
+  slots[slot] = NULL;
+  if (old && edit) {
+    TSInputEdit e = {
+      .start_byte = edit[0], .old_end_byte = edit[1], .new_end_byte = edit[2],
+      .start_point = {edit[3], edit[4]},
+      .old_end_point = {edit[5], edit[6]},
+      .new_end_point = {edit[7], edit[8]},
+    };
+    ts_tree_edit(old, &e);
+  }
+  int rc = parse(edit ? old : NULL, src, len, budget_us, &slots[slot]);
+  if (old) ts_tree_delete(old);
   return rc;
 }
