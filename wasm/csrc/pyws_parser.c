@@ -18,6 +18,12 @@
 
 #include "tree_sitter/api.h"
 
+// tree-sitter's internal headers (same pinned sources, under src/): the
+// flattening walk reads subtrees directly instead of through TSTreeCursor.
+#include "language.h"
+#include "subtree.h"
+#include "tree.h"
+
 #ifdef __wasm__
 #define PYWS_EXPORT(name) __attribute__((export_name(name)))
 #else
@@ -57,8 +63,6 @@ static uint8_t *prefix;       // header + symbol table + field table: fixed per 
 static uint32_t prefix_len;
 static uint8_t *result;
 static uint32_t result_len;
-static uint32_t *stack;       // indexes of the open nodes during the walk
-static uint32_t stack_cap;
 
 static inline void put16(uint8_t *p, uint32_t v) {
   p[0] = (uint8_t)v;
@@ -171,27 +175,61 @@ static const char *read_source(void *payload, uint32_t byte, TSPoint point, uint
   return s->src + byte;
 }
 
-static void put_node(uint8_t *p, TSNode n, TSFieldId field) {
-  uint8_t flags = 0;
-  if (ts_node_is_named(n)) flags |= F_NAMED;
-  if (ts_node_is_extra(n)) flags |= F_EXTRA;
-  if (ts_node_is_error(n)) flags |= F_ERROR;
-  if (ts_node_is_missing(n)) flags |= F_MISSING;
-  if (ts_node_has_error(n)) flags |= F_HAS_ERROR;
-  put16(p, ts_node_symbol(n));
-  p[2] = (uint8_t)field;
+// A node record (layout.go). symbol is public (as ts_node_symbol gives
+// it) and the subtree size is patched when the node is closed.
+static inline void put_record(uint8_t *p, TSSymbol symbol, uint8_t field, uint8_t flags,
+                              uint32_t start, uint32_t end) {
+  put16(p, symbol);
+  p[2] = field;
   p[3] = flags;
-  put32(p + 4, ts_node_start_byte(n));
-  put32(p + 8, ts_node_end_byte(n));
-  put32(p + 12, 1);  // subtree size; patched when the node is closed
+  put32(p + 4, start);
+  put32(p + 8, end);
+  put32(p + 12, 1);
 }
 
 static inline void close_node(uint8_t *nodes, uint32_t index, uint32_t count) {
   put32(nodes + (size_t)index * NODE_SIZE + 12, count - index);
 }
 
-// flatten writes the blob for tree into result/result_len.
+// put_subtree writes the record of subtree t shown as alias (0: none).
+static inline void put_subtree(uint8_t *p, const TSLanguage *lang, Subtree t, TSSymbol alias,
+                               uint8_t field, uint32_t start) {
+  TSSymbol symbol = ts_language_public_symbol(lang, alias ? alias : ts_subtree_symbol(t));
+  bool named = alias ? ts_language_symbol_metadata(lang, alias).named : ts_subtree_named(t);
+  uint8_t flags = 0;
+  if (named) flags |= F_NAMED;
+  if (ts_subtree_extra(t)) flags |= F_EXTRA;
+  if (symbol == ts_builtin_sym_error) flags |= F_ERROR;
+  if (ts_subtree_missing(t)) flags |= F_MISSING;
+  if (ts_subtree_error_cost(t) > 0) flags |= F_HAS_ERROR;
+  put_record(p, symbol, field, flags, start, start + ts_subtree_size(t).bytes);
+}
+
+#define NO_RECORD UINT32_MAX
+
+// One node whose children the walk is visiting.
+typedef struct {
+  Subtree tree;
+  const TSSymbol *aliases;              // the production's alias sequence, or NULL
+  const TSFieldMapEntry *fields, *fields_end;
+  uint32_t child;                       // next child
+  uint32_t structural;                  // next non-extra child's index
+  uint32_t pos;                         // start byte of the next child
+  uint32_t record;                      // this node's record, or NO_RECORD if hidden
+  uint8_t field;                        // what hidden children inherit
+} frame;
+
+static frame *frames;
+static uint32_t frames_cap;
+
+// flatten writes the blob for tree into result/result_len: every visible
+// node in preorder, as TSTreeCursor would visit them (the same symbols,
+// aliases, fields and flags), but reading the subtrees directly. The
+// cursor climbs and re-descends through hidden nodes for each sibling and
+// searches field maps upwards for each node, about 1,000 instructions a
+// node; this walk visits each subtree once.
 static int flatten(TSTree *tree, uint32_t source_len) {
+  const TSLanguage *lang = tree->language;
   TSNode root = ts_tree_root_node(tree);
   uint32_t total = ts_node_descendant_count(root);
   size_t size = (size_t)prefix_len + 4 + (size_t)total * NODE_SIZE;
@@ -202,39 +240,78 @@ static int flatten(TSTree *tree, uint32_t source_len) {
   put32(buf + prefix_len, total);
   uint8_t *nodes = buf + prefix_len + 4;
 
-  TSTreeCursor c = ts_tree_cursor_new(root);
-  uint32_t count = 0, depth = 0;
+  Subtree top = tree->root;
+  uint32_t start = ts_subtree_padding(top).bytes;
+  put_subtree(nodes, lang, top, 0, 0, start);
+  uint32_t count = 1;
   int rc = PYWS_OK;
-  put_node(nodes, root, 0);
-  count = 1;
-  stack[0] = 0;
-  for (;;) {
-    if (ts_tree_cursor_goto_first_child(&c)) {
-      if (++depth == stack_cap) {
-        uint32_t *s = realloc(stack, sizeof *stack * stack_cap * 2);
-        if (!s) { rc = PYWS_NO_MEMORY; break; }
-        stack = s;
-        stack_cap *= 2;
-      }
-    } else {
-      // A leaf, or a node whose children are done: close nodes until one
-      // has a next sibling.
-      for (;;) {
-        close_node(nodes, stack[depth], count);
-        if (ts_tree_cursor_goto_next_sibling(&c)) break;
-        if (depth == 0 || !ts_tree_cursor_goto_parent(&c)) goto done;
-        depth--;
-      }
-    }
-    // Defensive: the walk must visit exactly the visible descendants.
-    if (count == total) { rc = PYWS_FAILED; break; }
-    stack[depth] = count;
-    put_node(nodes + (size_t)count * NODE_SIZE, ts_tree_cursor_current_node(&c),
-             ts_tree_cursor_current_field_id(&c));
-    count++;
+  uint32_t depth = 0;
+  if (ts_subtree_child_count(top) == 0) {
+    close_node(nodes, 0, count);
+  } else {
+    frames[0] = (frame){.tree = top, .pos = start, .record = 0};
+    depth = 1;
   }
-done:
-  ts_tree_cursor_delete(&c);
+  // Entering a node: its production's tables.
+#define ENTER(f)                                                                     \
+  do {                                                                               \
+    (f)->aliases = ts_language_alias_sequence(lang, (f)->tree.ptr->production_id);   \
+    ts_language_field_map(lang, (f)->tree.ptr->production_id, &(f)->fields, &(f)->fields_end); \
+  } while (0)
+  if (depth) ENTER(&frames[0]);
+  while (depth > 0) {
+    frame *f = &frames[depth - 1];
+    if (f->child == f->tree.ptr->child_count) {
+      if (f->record != NO_RECORD) close_node(nodes, f->record, count);
+      depth--;
+      continue;
+    }
+    uint32_t i = f->child++;
+    Subtree c = ts_subtree_children(f->tree)[i];
+    if (i > 0) f->pos += ts_subtree_padding(c).bytes;
+    uint32_t at = f->pos;
+    f->pos += ts_subtree_size(c).bytes;
+
+    // Alias and field as ts_tree_cursor_current_node and
+    // ts_tree_cursor_current_field_id find them: extras have neither; a
+    // child without a field of its own takes the one its hidden parent
+    // got, up to the nearest visible ancestor.
+    TSSymbol alias = 0;
+    uint8_t field = 0;
+    if (!ts_subtree_extra(c)) {
+      uint32_t s = f->structural++;
+      if (f->aliases) alias = f->aliases[s];
+      for (const TSFieldMapEntry *m = f->fields; m < f->fields_end; m++) {
+        if (!m->inherited && m->child_index == s) {
+          field = (uint8_t)m->field_id;
+          break;
+        }
+      }
+      if (!field) field = f->field;
+    }
+
+    uint32_t record = NO_RECORD;
+    if (ts_subtree_visible(c) || alias) {
+      if (count == total) { rc = PYWS_FAILED; break; }  // defensive: more than counted
+      record = count++;
+      put_subtree(nodes + (size_t)record * NODE_SIZE, lang, c, alias, field, at);
+    }
+    if (ts_subtree_child_count(c) == 0) {
+      if (record != NO_RECORD) close_node(nodes, record, count);
+      continue;
+    }
+    if (depth == frames_cap) {
+      frame *fs = realloc(frames, sizeof *frames * frames_cap * 2);
+      if (!fs) { rc = PYWS_NO_MEMORY; break; }
+      frames = fs;
+      frames_cap *= 2;
+    }
+    frame *child = &frames[depth++];
+    *child = (frame){.tree = c, .pos = at, .record = record,
+                     .field = record != NO_RECORD ? 0 : field};
+    ENTER(child);
+  }
+#undef ENTER
   if (rc == PYWS_OK && count != total) rc = PYWS_FAILED;
   if (rc != PYWS_OK) {
     free(buf);
@@ -272,10 +349,10 @@ static TSTree *slots[PYWS_SLOTS];
 static int parse(TSTree *old, const char *src, uint32_t len, uint64_t budget_us, TSTree **keep) {
   pyws_result_free();
   if (!parser) return PYWS_NOT_READY;
-  if (!stack) {
-    stack_cap = 256;
-    stack = malloc(sizeof *stack * stack_cap);
-    if (!stack) return PYWS_NO_MEMORY;
+  if (!frames) {
+    frames_cap = 256;
+    frames = malloc(sizeof *frames * frames_cap);
+    if (!frames) return PYWS_NO_MEMORY;
   }
   source s = {src, len};
   TSInput input = {&s, read_source, TSInputEncodingUTF8, NULL};
