@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"sort"
 
 	"github.com/pyws/pyws/host/fault"
@@ -32,6 +33,8 @@ func runDiagnostics(ctx context.Context, s *Session, a Args) (any, error) {
 		return nil, err
 	}
 	pyws, extra := s.diagnosticsArgs(ctx, f)
+	sent := s.useContextFacts(pyws, extra)
+	extra = sent.files
 	pa := make(Args, len(a)+1)
 	for k, v := range a {
 		if k != "severity" { // the kernel filters; the plugin's answer (and the cache) does not depend on it
@@ -61,6 +64,7 @@ func runDiagnostics(ctx context.Context, s *Session, a Args) (any, error) {
 	diags := body.Diagnostics
 	if !hit {
 		diagResults.put(key, out)
+		sent.keep(body.ContextFacts, s.svc.cfg.Logger)
 	}
 	res := DiagnosticsResult{Diagnostics: []abi.Diagnostic{}}
 	want := severityByName[a.String("severity")]
@@ -76,6 +80,51 @@ func runDiagnostics(ctx context.Context, s *Session, a Args) (any, error) {
 		}
 	}
 	return res, nil
+}
+
+// sentContext is how a call's context modules travel: as files (facts
+// not known yet) or as facts.
+type sentContext struct {
+	files []*sourceFile
+	keys  map[string][32]byte // module -> facts key, for the files sent
+}
+
+// useContextFacts replaces the context files whose facts are cached by
+// those facts, in pyws.Facts, and returns the files still to send.
+func (s *Session) useContextFacts(pyws *abi.DiagnosticsContext, files []*sourceFile) sentContext {
+	plugin := ""
+	if pi, ok := s.svc.cfg.Plugins.(PluginIdentity); ok {
+		plugin = pi.PluginSHA256("get_diagnostics")
+	}
+	sent := sentContext{keys: map[string][32]byte{}}
+	var keepCtx []abi.DiagnosticsContextFile
+	for i, cf := range pyws.Context {
+		if i >= len(files) {
+			break
+		}
+		k := factsKey(files[i], cf, pyws.PythonVersion, plugin)
+		if facts, ok := contextFacts.get(k); ok {
+			pyws.Facts = append(pyws.Facts, abi.ContextFacts{Module: cf.Module, Facts: facts})
+			continue
+		}
+		keepCtx = append(keepCtx, cf)
+		sent.files = append(sent.files, files[i])
+		sent.keys[cf.Module] = k
+	}
+	pyws.Context = keepCtx
+	return sent
+}
+
+// keep stores the facts the plugin reported for the files it was sent.
+func (sent sentContext) keep(facts []abi.ContextFacts, log *slog.Logger) {
+	for _, f := range facts {
+		k, ok := sent.keys[f.Module]
+		if !ok || len(f.Facts) > maxFactsBytes || len(f.Facts) == 0 || f.Facts[0] != '{' || !json.Valid(f.Facts) {
+			log.Warn("diagnostics plugin returned unusable context facts", "module", f.Module, "bytes", len(f.Facts))
+			continue
+		}
+		contextFacts.put(k, append(json.RawMessage(nil), f.Facts...))
+	}
 }
 
 // logDiagnosticsWarnings logs the configuration problems the plugin
@@ -113,6 +162,9 @@ type diagnosticsBody struct {
 	// Warnings are only logged: a malformed list is ignored, not an
 	// invalid result.
 	Warnings json.RawMessage `json:"warnings"`
+	// ContextFacts are kept for later calls (factsCache); malformed ones
+	// are dropped, not an invalid result.
+	ContextFacts []abi.ContextFacts `json:"contextFacts"`
 }
 
 func unmarshalDiagnostics(raw []byte) (*diagnosticsBody, error) {

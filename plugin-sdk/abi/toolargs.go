@@ -1,5 +1,7 @@
 package abi
 
+import "encoding/json"
+
 // Arguments the kernel resolves for the built-in analyzers, beyond the
 // spec's own tool arguments. Both sides import these types, so the wire
 // contract between host/service and a plugin is written once.
@@ -37,6 +39,22 @@ type DiagnosticsContext struct {
 	// Context describes the extra files sent with the request (workspace
 	// modules the file imports), in request order after the file itself.
 	Context []DiagnosticsContextFile `json:"context"`
+	// Facts stand in for context modules whose files are not sent: what
+	// the plugin reported about them (DiagnosticsResultFacts) on an
+	// earlier call, returned verbatim.
+	Facts []ContextFacts `json:"facts,omitempty"`
+}
+
+// ContextFacts is what the diagnostics plugin keeps of one context module
+// (the signatures and deprecation marks of its top-level definitions), in
+// the plugin's own JSON format. The plugin returns one for each context
+// file it was sent, under "contextFacts" in its result; the kernel keeps
+// them by the module's content and sends them back in
+// DiagnosticsContext.Facts instead of the file, so a module imported by
+// many files is analysed once, not on every call.
+type ContextFacts struct {
+	Module string          `json:"module"`
+	Facts  json.RawMessage `json:"facts"`
 }
 
 // DiagnosticsContextFile describes one extra file of a get_diagnostics

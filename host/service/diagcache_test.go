@@ -1,0 +1,78 @@
+package service
+
+import (
+	"encoding/json"
+	"io"
+	"log/slog"
+	"strings"
+	"testing"
+
+	"github.com/pyws/pyws/plugin-sdk/abi"
+)
+
+func TestFactsKey(t *testing.T) {
+	f := &sourceFile{text: []byte("def f(x): pass\n")}
+	cf := abi.DiagnosticsContextFile{Module: "app.helpers"}
+	base := factsKey(f, cf, "3.12", "sha-a")
+	for name, k := range map[string][32]byte{
+		"source":  factsKey(&sourceFile{text: []byte("def f(x, y): pass\n")}, cf, "3.12", "sha-a"),
+		"module":  factsKey(f, abi.DiagnosticsContextFile{Module: "app.other"}, "3.12", "sha-a"),
+		"init":    factsKey(f, abi.DiagnosticsContextFile{Module: "app.helpers", IsPackageInit: true}, "3.12", "sha-a"),
+		"version": factsKey(f, cf, "3.8", "sha-a"),
+		"plugin":  factsKey(f, cf, "3.12", "sha-b"),
+	} {
+		if k == base {
+			t.Errorf("a different %s gives the same facts key", name)
+		}
+	}
+	if factsKey(f, cf, "3.12", "sha-a") != base {
+		t.Error("the key is not deterministic")
+	}
+}
+
+func TestFactsCacheBoundedByBytes(t *testing.T) {
+	c := &factsCache{max: 100, m: map[[32]byte]json.RawMessage{}}
+	entry := func(i int) ([32]byte, json.RawMessage) {
+		var k [32]byte
+		k[0] = byte(i)
+		return k, json.RawMessage(`{"x":"` + strings.Repeat("a", 30) + `"}`)
+	}
+	for i := range 5 {
+		c.put(entry(i))
+	}
+	if c.size > c.max {
+		t.Fatalf("%d bytes kept, bound %d", c.size, c.max)
+	}
+	if k, _ := entry(0); func() bool { _, ok := c.get(k); return ok }() {
+		t.Error("the oldest entry survived")
+	}
+	if k, _ := entry(4); func() bool { _, ok := c.get(k); return !ok }() {
+		t.Error("the newest entry was dropped")
+	}
+}
+
+// TestKeepContextFacts: only facts for modules that were sent as files,
+// well-formed and bounded, are kept.
+func TestKeepContextFacts(t *testing.T) {
+	saved := contextFacts
+	defer func() { contextFacts = saved }()
+	contextFacts = &factsCache{max: 1 << 20, m: map[[32]byte]json.RawMessage{}}
+	sent := sentContext{keys: map[string][32]byte{"a": {1}, "b": {2}, "c": {3}, "d": {4}}}
+	sent.keep([]abi.ContextFacts{
+		{Module: "a", Facts: json.RawMessage(`{"sigs":{}}`)},
+		{Module: "b", Facts: json.RawMessage(`[1,2]`)},                                             // not an object
+		{Module: "c", Facts: json.RawMessage(`{"x":` + strings.Repeat(" ", maxFactsBytes) + `1}`)}, // too large
+		{Module: "zzz", Facts: json.RawMessage(`{}`)},                                              // not sent
+	}, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if v, ok := contextFacts.get([32]byte{1}); !ok || string(v) != `{"sigs":{}}` {
+		t.Errorf("facts of a sent module not kept: %q %v", v, ok)
+	}
+	for _, k := range [][32]byte{{2}, {3}, {4}} {
+		if _, ok := contextFacts.get(k); ok {
+			t.Errorf("unusable facts kept under %v", k[0])
+		}
+	}
+	if len(contextFacts.m) != 1 {
+		t.Errorf("%d entries kept, want 1", len(contextFacts.m))
+	}
+}
