@@ -4,10 +4,12 @@ import "sync"
 
 // workerPool holds the idle workers and the calls waiting for one, first
 // come first served. A call may name the file it is about; if the worker
-// that last served that file is idle, the call gets it, because that
-// worker's parser may still hold the file's tree and parse the new version
-// incrementally (a few ms instead of about 80 for a 5,000-line file).
-// Otherwise any idle worker will do: affinity never makes a call wait.
+// that last parsed that file is idle, the call gets it, because that
+// worker may have the tree of these very bytes in its tree cache (an
+// index batch parsed every file once) or keep the file's last tree and
+// parse the new version incrementally: a few ms instead of about 80 for a
+// 5,000-line file. Otherwise any idle worker will do: affinity never
+// makes a call wait.
 type workerPool struct {
 	mu      sync.Mutex
 	idle    []*worker          // oldest first

@@ -274,7 +274,15 @@ func (r *Runtime) Call(ctx context.Context, tool string, req *abi.Request) (json
 			return nil, unavailable(p.manifest.Name, "plugin worker died: %s", reason)
 		}
 	}
-	r.idle.remember(file, w)
+	if p.spec.NeedsTree {
+		// Every file this call parsed now has its tree in w's caches
+		// (an index batch, a diagnostics call's context modules).
+		for i := range req.Files {
+			if req.Files[i].Source != nil {
+				r.idle.remember(req.Files[i].URI, w)
+			}
+		}
+	}
 	r.release(w)
 	return r.decodeResult(p, status, payload)
 }
