@@ -90,3 +90,49 @@ func BenchmarkParseDecode(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkParseEdit: the corpus parsed as the next version of each file
+// (a line inserted in the middle, as an editor saves), incrementally from
+// the kept tree (ParseSlot) against from scratch (Parse), in MB/s of
+// source.
+func BenchmarkParseEdit(b *testing.B) {
+	_, srcs, total := benchCorpus(b)
+	ctx := context.Background()
+	edited := make([][]byte, len(srcs))
+	for i, src := range srcs {
+		mid := len(src) / 2
+		for mid < len(src) && src[mid-1] != '\n' {
+			mid++
+		}
+		edited[i] = append(append(append([]byte(nil), src[:mid]...), "# edited\n"...), src[mid:]...)
+	}
+	b.Run("scratch", func(b *testing.B) {
+		p := newParser(b)
+		b.SetBytes(total)
+		for b.Loop() {
+			for _, src := range edited {
+				if _, err := p.Parse(ctx, src, 0); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	})
+	b.Run("incremental", func(b *testing.B) {
+		p := newParser(b)
+		b.SetBytes(total)
+		for b.Loop() {
+			b.StopTimer()
+			for i, src := range srcs { // the kept trees: the previous versions
+				if _, err := p.ParseSlot(ctx, i%Slots, nil, src, 0); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.StartTimer()
+			for i, src := range edited {
+				if _, err := p.ParseSlot(ctx, i%Slots, srcs[i], src, 0); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	})
+}
