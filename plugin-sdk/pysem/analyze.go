@@ -1,6 +1,8 @@
 package pysem
 
 import (
+	"unsafe"
+
 	"github.com/pyws/pyws/plugin-sdk/tree"
 )
 
@@ -26,9 +28,28 @@ type builder struct {
 	deferAnn                      bool
 	baseDefer                     int
 
-	intern   map[string]string
-	bindings []*Binding      // in creation order
-	vk       *[1 << 16]uint8 // visit's case + 1 by symbol id, 0 when not looked up yet
+	bindings []*Binding     // in creation order
+	vk       tree.KindTable // visitKinds for t
+	names    nameTable      // numbers Binding and Ref names
+	syms     []symbol       // the bindings by owner and name (place)
+
+	// The model's many small objects come from chunks: one allocation per
+	// chunk instead of one per object (malloc is slow in a wasm guest).
+	bindingSlab slab[Binding]
+	refSlab     slab[Ref]
+	attrSlab    slab[AttrRef]
+}
+
+// slab hands out zeroed Ts from chunks that grow with use, so a small
+// file does not pay for a big chunk.
+type slab[T any] struct{ buf []T }
+
+func (s *slab[T]) new() *T {
+	if len(s.buf) == cap(s.buf) {
+		s.buf = make([]T, 0, min(max(2*cap(s.buf), 16), 1024))
+	}
+	s.buf = s.buf[:len(s.buf)+1]
+	return &s.buf[len(s.buf)-1]
 }
 
 // Analyze builds the semantic model of the file t was parsed from. It
@@ -37,13 +58,14 @@ type builder struct {
 func Analyze(t *tree.Tree, opts Options) *Module {
 	m := &Module{Tree: t, Opts: opts, Future: map[string]bool{}}
 	m.builtins = Builtins(opts.PythonMinor)
-	b := &builder{m: m, t: t, intern: make(map[string]string, 256), vk: new([1 << 16]uint8)}
+	b := &builder{m: m, t: t}
 	if t == nil {
 		m.Root = &Scope{Kind: ScopeModule, Bindings: map[string][]*Binding{}}
 		m.Scopes = []*Scope{m.Root}
 		return m
 	}
 	b.src = t.Source()
+	b.vk = visitKinds.Table(t)
 	b.initFields()
 	if opts.IsStub {
 		b.baseDefer = 1
@@ -78,47 +100,42 @@ func (b *builder) initFields() {
 }
 
 // field returns n's first child in field id (null if none).
-func field(n tree.Node, id uint8) tree.Node {
-	if id == 0 {
-		return tree.Node{}
-	}
-	for c := range n.Children() {
-		if c.FieldID() == id {
-			return c
-		}
-	}
-	return tree.Node{}
-}
+func field(n tree.Node, id uint8) tree.Node { return n.ChildByFieldID(id) }
 
 // firstNamed returns n's first named child that is not a comment.
 func firstNamed(n tree.Node) tree.Node {
-	for c := range n.NamedChildren() {
-		if !c.IsExtra() {
+	for c := n.FirstChild(); !c.IsNull(); c = c.NextSibling() {
+		if c.IsNamed() && !c.IsExtra() {
 			return c
 		}
 	}
 	return tree.Node{}
 }
 
-func (b *builder) name(n tree.Node) string {
-	t := n.Text()
-	if s, ok := b.intern[string(t)]; ok {
-		return s
+// srcString returns b as a string sharing its memory. b must be part of
+// a tree's source, which the tree package requires to stay unchanged:
+// names then cost neither a copy nor an intern-table lookup (string
+// hashing is slow in a wasm guest). The names keep the source alive as
+// long as the Module does anyway.
+func srcString(b []byte) string {
+	if len(b) == 0 {
+		return ""
 	}
-	s := string(t)
-	b.intern[s] = s
-	return s
+	return unsafe.String(&b[0], len(b))
 }
 
-func validIdent(n tree.Node) bool {
-	return !n.IsNull() && !n.IsMissing() && n.EndByte() > n.StartByte() && n.Kind() == "identifier"
+func (b *builder) name(n tree.Node) string { return srcString(n.Text()) }
+
+func (b *builder) validIdent(n tree.Node) bool {
+	// The class first: it is false for the null Node.
+	return b.vk.Of(n) == vkIdentifier && !n.IsMissing() && n.EndByte() > n.StartByte()
 }
 
 // ---- scopes, bindings, refs ----
 
 func (b *builder) push(kind ScopeKind, n tree.Node, start, end int) *Scope {
-	s := &Scope{Kind: kind, Node: n, Parent: b.scope, Start: start, End: end,
-		Bindings: map[string][]*Binding{}, Index: len(b.m.Scopes)}
+	// Bindings is made by place, with its size known.
+	s := &Scope{Kind: kind, Node: n, Parent: b.scope, Start: start, End: end, Index: len(b.m.Scopes)}
 	if b.scope != nil {
 		b.scope.Children = append(b.scope.Children, s)
 	}
@@ -141,10 +158,12 @@ type siteKey struct {
 }
 
 func (b *builder) bind(id tree.Node, kind BindingKind, def, value tree.Node, at int) *Binding {
-	if !validIdent(id) {
+	if !b.validIdent(id) {
 		return nil
 	}
-	bd := &Binding{Name: b.name(id), Kind: kind, Site: b.scope, NameNode: id, DefNode: def,
+	bd := b.bindingSlab.new()
+	name := b.name(id)
+	*bd = Binding{Name: name, nid: b.names.id(name), Kind: kind, Site: b.scope, NameNode: id, DefNode: def,
 		Value: value, at: at, Conditional: b.cond > 0, InTypeChecking: b.typeChecking > 0,
 		InTryImportError: b.tryImport > 0}
 	b.bindings = append(b.bindings, bd)
@@ -152,26 +171,29 @@ func (b *builder) bind(id tree.Node, kind BindingKind, def, value tree.Node, at 
 }
 
 func (b *builder) ref(id tree.Node, ctx RefContext) *Ref {
-	if !validIdent(id) {
+	if !b.validIdent(id) {
 		return nil
 	}
 	if b.ann > 0 {
 		ctx |= CtxAnnotation
 	}
-	r := &Ref{Name: b.name(id), Node: id, Start: id.StartByte(), End: id.EndByte(), Scope: b.scope,
+	r := b.refSlab.new()
+	name := b.name(id)
+	*r = Ref{Name: name, nid: b.names.id(name), Node: id, Start: id.StartByte(), End: id.EndByte(), Scope: b.scope,
 		Ctx: ctx, Deferred: b.deferred > 0}
 	b.m.Refs = append(b.m.Refs, r)
 	return r
 }
 
 func (b *builder) attrRef(n, obj tree.Node, objRef *Ref, attr tree.Node, ctx RefContext) *AttrRef {
-	if !validIdent(attr) {
+	if !b.validIdent(attr) {
 		return nil
 	}
 	if b.ann > 0 {
 		ctx |= CtxAnnotation
 	}
-	a := &AttrRef{Node: n, Object: obj, ObjectRef: objRef, Name: b.name(attr), NameNode: attr,
+	a := b.attrSlab.new()
+	*a = AttrRef{Node: n, Object: obj, ObjectRef: objRef, Name: b.name(attr), NameNode: attr,
 		Start: attr.StartByte(), End: attr.EndByte(), Ctx: ctx, Scope: b.scope}
 	b.m.Attrs = append(b.m.Attrs, a)
 	return a
@@ -180,8 +202,18 @@ func (b *builder) attrRef(n, obj tree.Node, objRef *Ref, attr tree.Node, ctx Ref
 // ---- the walk ----
 
 func (b *builder) children(n tree.Node) {
-	for c := range n.NamedChildren() {
-		b.visit(c)
+	for c := n.FirstChild(); !c.IsNull(); c = c.NextSibling() {
+		if !c.IsNamed() {
+			continue
+		}
+		// visit's two commonest cases, without the call.
+		switch b.vk.Of(c) {
+		case vkIdentifier:
+			b.ref(c, CtxLoad)
+		case vkLeaf, vkStringStart, vkStringContent, vkStringEnd:
+		default:
+			b.visit(c)
+		}
 	}
 }
 
@@ -219,9 +251,45 @@ const (
 	vkError
 	vkComment
 	vkLeaf
+	vkStringStart   // leaves: visited as vkLeaf
+	vkStringContent //
+	vkStringEnd     //
+
+	// The kinds below are visited as any other kind (visit's default):
+	// they have classes for the builder's other switches, which compare
+	// classes rather than kind names.
+	vkType
+	vkArgumentList
+	vkForInClause
+	vkIfClause
+	vkPatternList // pattern_list, tuple_pattern, list_pattern
+	vkTuple
+	vkList
+	vkExpressionList
+	vkParenthesizedExpression
+	vkListSplatPattern
+	vkDictionarySplatPattern
+	vkListSplat
+	vkDictionarySplat
+	vkTypedParameter
+	vkDefaultParameter // default_parameter, typed_default_parameter
+	vkExpressionStatement
+	vkBlock
+	vkElifClause
+	vkElseClause
+	vkExceptClause
+	vkFinallyClause
+	vkDecorator
+	vkAsync
+	vkNotOperator
+	vkAsPattern
+	vkAsPatternTarget
+	vkWithClause
+	vkWithItem
+	vkInterpolation
 )
 
-var visitKinds = map[string]uint8{
+var visitKinds = tree.NewKindClasses(map[string]uint8{
 	"identifier":               vkIdentifier,
 	"attribute":                vkAttribute,
 	"call":                     vkCall,
@@ -262,35 +330,54 @@ var visitKinds = map[string]uint8{
 	"false":                    vkLeaf,
 	"none":                     vkLeaf,
 	"ellipsis":                 vkLeaf,
-	"string_start":             vkLeaf,
-	"string_content":           vkLeaf,
-	"string_end":               vkLeaf,
+	"string_start":             vkStringStart,
+	"string_content":           vkStringContent,
+	"string_end":               vkStringEnd,
 	"escape_sequence":          vkLeaf,
 	"pass_statement":           vkLeaf,
 	"break_statement":          vkLeaf,
 	"continue_statement":       vkLeaf,
 	"type_conversion":          vkLeaf,
 	"line_continuation":        vkLeaf,
-}
+	"type":                     vkType,
+	"argument_list":            vkArgumentList,
+	"for_in_clause":            vkForInClause,
+	"if_clause":                vkIfClause,
+	"pattern_list":             vkPatternList,
+	"tuple_pattern":            vkPatternList,
+	"list_pattern":             vkPatternList,
+	"tuple":                    vkTuple,
+	"list":                     vkList,
+	"expression_list":          vkExpressionList,
+	"parenthesized_expression": vkParenthesizedExpression,
+	"list_splat_pattern":       vkListSplatPattern,
+	"dictionary_splat_pattern": vkDictionarySplatPattern,
+	"list_splat":               vkListSplat,
+	"dictionary_splat":         vkDictionarySplat,
+	"typed_parameter":          vkTypedParameter,
+	"default_parameter":        vkDefaultParameter,
+	"typed_default_parameter":  vkDefaultParameter,
+	"expression_statement":     vkExpressionStatement,
+	"block":                    vkBlock,
+	"elif_clause":              vkElifClause,
+	"else_clause":              vkElseClause,
+	"except_clause":            vkExceptClause,
+	"finally_clause":           vkFinallyClause,
+	"decorator":                vkDecorator,
+	"async":                    vkAsync,
+	"not_operator":             vkNotOperator,
+	"as_pattern":               vkAsPattern,
+	"as_pattern_target":        vkAsPatternTarget,
+	"with_clause":              vkWithClause,
+	"with_item":                vkWithItem,
+	"interpolation":            vkInterpolation,
+})
 
-// visitKind returns visit's case for n's kind: a switch on the kind's
-// name costs several string comparisons per node, which are calls in a
-// wasm guest, so the case of each symbol id is looked up once per tree.
-func (b *builder) visitKind(n tree.Node) uint8 {
-	if n.IsNull() {
-		return vkOther
-	}
-	id := n.KindID()
-	if v := b.vk[id]; v != 0 {
-		return v - 1
-	}
-	v := visitKinds[n.Kind()]
-	b.vk[id] = v + 1
-	return v
-}
-
+// visit's switch is on the class of n's kind: a switch on the kind's name
+// costs several string comparisons per node, which are calls in a wasm
+// guest.
 func (b *builder) visit(n tree.Node) {
-	switch b.visitKind(n) {
+	switch b.vk.Of(n) {
 	case vkIdentifier: // identifier
 		b.ref(n, CtxLoad)
 	case vkAttribute: // attribute
@@ -360,21 +447,22 @@ func (b *builder) visit(n tree.Node) {
 		objRef := b.objectExpr(obj)
 		var attr tree.Node
 		for c := range n.NamedChildren() {
-			if c.Kind() == "identifier" {
+			if b.vk.Of(c) == vkIdentifier {
 				attr = c
 			}
 		}
 		b.attrRef(n, obj, objRef, attr, CtxLoad)
 	case vkError: // ERROR
 		for c := range n.NamedChildren() {
-			if c.Kind() != "identifier" {
+			if b.vk.Of(c) != vkIdentifier {
 				b.visit(c)
 			}
 		}
 	case vkComment: // comment
 		b.typeComment(n)
-	case vkLeaf: // integer, float, true, false, none, ellipsis, string_start, string_content, string_end, escape_sequence, pass_statement, break_statement, continue_statement, type_conversion, line_continuation
-	default:
+	case vkLeaf, vkStringStart, vkStringContent, vkStringEnd: // integer, float, true, false, none, ellipsis, string_start, string_content, string_end, escape_sequence, pass_statement, break_statement, continue_statement, type_conversion, line_continuation
+	default: // vkOther and the classes after vkStringEnd
+
 		b.children(n)
 	}
 }
@@ -382,11 +470,11 @@ func (b *builder) visit(n tree.Node) {
 // objectExpr visits the object of an attribute and returns its Ref when
 // it is a plain name.
 func (b *builder) objectExpr(obj tree.Node) *Ref {
-	switch obj.Kind() {
-	case "identifier":
+	switch b.vk.Of(obj) {
+	case vkIdentifier:
 		return b.ref(obj, CtxLoad)
-	case "type":
-		if c := firstNamed(obj); c.Kind() == "identifier" && c.NextSibling().IsNull() {
+	case vkType:
+		if c := firstNamed(obj); b.vk.Of(c) == vkIdentifier && c.NextSibling().IsNull() {
 			return b.ref(c, CtxLoad)
 		}
 	}
@@ -402,78 +490,96 @@ func (b *builder) attribute(n tree.Node, ctx RefContext) *AttrRef {
 
 // exprFlags visits a decorator or callee expression, tagging the name.
 func (b *builder) exprFlags(n tree.Node, flags RefContext) {
-	switch n.Kind() {
-	case "identifier":
+	switch b.vk.Of(n) {
+	case vkIdentifier:
 		b.ref(n, CtxLoad|flags)
-	case "attribute":
+	case vkAttribute:
 		b.attribute(n, CtxLoad|flags)
-	case "call":
+	case vkCall:
 		b.call(n, flags)
 	default:
 		b.visit(n)
 	}
 }
 
-func lastName(n tree.Node) string {
-	switch n.Kind() {
-	case "identifier":
-		return string(n.Text())
-	case "attribute":
+// lastName returns the last name of a dotted expression (y of x.y, f of
+// f(...) and x.f(...)), "" if none; kinds is visitKinds for n's tree. The
+// result aliases the source.
+func lastName(kinds tree.KindTable, n tree.Node) string {
+	switch kinds.Of(n) {
+	case vkIdentifier:
+		return srcString(n.Text())
+	case vkAttribute:
 		for c := range n.NamedChildren() {
 			if c.FieldName() == "attribute" {
-				return string(c.Text())
+				return srcString(c.Text())
 			}
 		}
-	case "call":
+	case vkCall:
 		for c := range n.Children() {
 			if c.FieldName() == "function" {
-				return lastName(c)
+				return lastName(kinds, c)
 			}
 		}
-	case "type":
-		return lastName(firstNamed(n))
+	case vkType:
+		return lastName(kinds, firstNamed(n))
 	}
 	return ""
 }
 
-func decoratorName(d tree.Node) string { return lastName(d) }
+func decoratorName(d tree.Node) string { return lastName(visitKinds.Table(d.Tree()), d) }
 
 func (b *builder) call(n tree.Node, flags RefContext) {
 	fn := field(n, b.f.function)
-	switch fn.Kind() {
-	case "identifier":
+	fnKind := b.vk.Of(fn)
+	switch fnKind {
+	case vkIdentifier:
 		if r := b.ref(fn, CtxLoad|CtxCall|flags); r != nil && r.Name == "locals" {
 			b.scope.UsesLocals = true
 		}
-	case "attribute":
+	case vkAttribute:
 		b.attribute(fn, CtxLoad|CtxCall|flags)
 	default:
 		b.visit(fn)
 	}
 	args := field(n, b.f.arguments)
-	if args.Kind() != "argument_list" {
+	if b.vk.Of(args) != vkArgumentList {
 		b.visit(args)
 		return
 	}
-	callee := lastName(fn)
-	if (callee == "cast" || callee == "TypeVar") && !b.isTyping(fn, callee) {
-		callee = ""
+	// typing.cast and typing.TypeVar take types as strings. (lastName's
+	// cases, with the two common ones written out.)
+	var callee []byte
+	switch fnKind {
+	case vkIdentifier:
+		callee = fn.Text()
+	case vkAttribute:
+		callee = field(fn, b.f.attribute).Text()
+	default:
+		callee = []byte(lastName(b.vk, fn))
+	}
+	cast, typeVar := string(callee) == "cast", string(callee) == "TypeVar"
+	if (cast || typeVar) && !b.isTyping(fn, string(callee)) {
+		cast, typeVar = false, false
 	}
 	ann, noStr := b.ann, b.noStr
 	b.ann, b.noStr = 0, 0
 	i := 0
-	for c := range args.NamedChildren() {
-		switch {
+	for c := args.FirstChild(); !c.IsNull(); c = c.NextSibling() {
+		if !c.IsNamed() {
+			continue
+		}
+		switch ck := b.vk.Of(c); {
 		case c.IsExtra():
-		case c.Kind() == "keyword_argument":
+		case ck == vkKeywordArgument:
 			v := field(c, b.f.value)
-			if callee == "TypeVar" && string(field(c, b.f.name).Text()) == "bound" && v.Kind() == "string" {
+			if typeVar && string(field(c, b.f.name).Text()) == "bound" && b.vk.Of(v) == vkString {
 				b.stringAnnotation(v)
 			} else {
 				b.visit(v)
 			}
 		default:
-			if c.Kind() == "string" && ((callee == "cast" && i == 0) || (callee == "TypeVar" && i > 0)) {
+			if ck == vkString && ((cast && i == 0) || (typeVar && i > 0)) {
 				b.stringAnnotation(c)
 			} else {
 				b.visit(c)
@@ -482,15 +588,9 @@ func (b *builder) call(n tree.Node, flags RefContext) {
 		}
 	}
 	b.ann, b.noStr = ann, noStr
-	if b.scope == b.m.Root && fn.Kind() == "attribute" {
-		if obj := field(fn, b.f.object); obj.Kind() == "identifier" && string(obj.Text()) == "__all__" {
-			var arg tree.Node
-			for c := range args.NamedChildren() {
-				if !c.IsExtra() {
-					arg = c
-					break
-				}
-			}
+	if b.scope == b.m.Root && fnKind == vkAttribute {
+		if obj := field(fn, b.f.object); b.vk.Of(obj) == vkIdentifier && string(obj.Text()) == "__all__" {
+			arg := firstNamed(args)
 			switch string(field(fn, b.f.attribute).Text()) {
 			case "extend":
 				b.allStmt(n, arg, false)
@@ -541,11 +641,12 @@ func (b *builder) subscript(n tree.Node) {
 	b.visit(val)
 	// A subscript of a typing member (List["Foo"], t.Optional["Foo"]) is a
 	// type expression even outside annotations.
-	typ := b.ann == 0 && (val.Kind() == "identifier" || val.Kind() == "attribute") && b.isTyping(val, "")
+	vk := b.vk.Of(val)
+	typ := b.ann == 0 && (vk == vkIdentifier || vk == vkAttribute) && b.isTyping(val, "")
 	if typ {
 		b.ann++
 	}
-	b.typeArgs(n, lastName(val), func(c tree.Node) bool { return c.FieldID() == b.f.subscript })
+	b.typeArgs(n, lastName(b.vk, val), func(c tree.Node) bool { return c.FieldID() == b.f.subscript })
 	if typ {
 		b.ann--
 	}
@@ -585,7 +686,7 @@ func (b *builder) genericType(n tree.Node) {
 		switch c.Kind() {
 		case "identifier":
 			b.ref(c, CtxLoad)
-			head = string(c.Text())
+			head = srcString(c.Text())
 		case "type_parameter":
 			// A tuple of args inside a single type: Literal["a", "b"].
 			b.typeArgs(c, head, func(x tree.Node) bool { return x.Kind() == "type" })
@@ -618,7 +719,7 @@ func (b *builder) decorated(n tree.Node) {
 	var def tree.Node
 	for c := range n.NamedChildren() {
 		switch {
-		case c.Kind() == "decorator":
+		case b.vk.Of(c) == vkDecorator:
 			if e := firstNamed(c); !e.IsNull() {
 				decos = append(decos, e)
 				b.exprFlags(e, CtxDecorator)
@@ -629,10 +730,10 @@ func (b *builder) decorated(n tree.Node) {
 			b.visit(c)
 		}
 	}
-	switch def.Kind() {
-	case "function_definition":
+	switch b.vk.Of(def) {
+	case vkFunctionDefinition:
 		b.funcDef(def, decos)
-	case "class_definition":
+	case vkClassDefinition:
 		b.classDef(def, decos)
 	default:
 		if !def.IsNull() {
@@ -655,10 +756,10 @@ func (b *builder) restoreCtx(c walkCtx) {
 	b.cond, b.tryImport, b.ann, b.noStr, b.deferred = c.cond, c.tryImport, c.ann, c.noStr, c.deferred
 }
 
-func hasAsync(n tree.Node) bool {
-	for c := range n.Children() {
+func (b *builder) hasAsync(n tree.Node) bool {
+	for c := n.FirstChild(); !c.IsNull(); c = c.NextSibling() {
 		if !c.IsNamed() {
-			return c.Kind() == "async"
+			return b.vk.Of(c) == vkAsync
 		}
 	}
 	return false
@@ -667,8 +768,8 @@ func hasAsync(n tree.Node) bool {
 // ownComments visits the comments that are direct children of n (type
 // comments of a def, for or with header).
 func (b *builder) ownComments(n tree.Node) {
-	for c := range n.Children() {
-		if c.IsExtra() && c.Kind() == "comment" {
+	for c := n.FirstChild(); !c.IsNull(); c = c.NextSibling() {
+		if c.IsExtra() && b.vk.Of(c) == vkComment {
 			b.typeComment(c)
 		}
 	}
@@ -686,7 +787,7 @@ func (b *builder) funcDef(n tree.Node, decos []tree.Node) {
 	body := field(n, b.f.body)
 	if bd != nil {
 		bd.Decorators = decos
-		bd.Async = hasAsync(n)
+		bd.Async = b.hasAsync(n)
 		bd.Annotation = ret
 		if outer.Kind == ScopeClass {
 			b.property(bd, outer)
@@ -753,7 +854,7 @@ func (b *builder) property(bd *Binding, class *Scope) {
 		return
 	}
 	for _, d := range bd.Decorators {
-		if d.Kind() != "attribute" {
+		if b.vk.Of(d) != vkAttribute {
 			continue
 		}
 		obj := field(d, b.f.object)
@@ -766,7 +867,7 @@ func (b *builder) property(bd *Binding, class *Scope) {
 		case "getter":
 			role = PropertyGetter
 		}
-		if role == NotProperty || obj.Kind() != "identifier" || string(obj.Text()) != bd.Name {
+		if role == NotProperty || b.vk.Of(obj) != vkIdentifier || string(obj.Text()) != bd.Name {
 			continue
 		}
 		for i := len(b.bindings) - 1; i >= 0; i-- {
@@ -784,18 +885,18 @@ func (b *builder) property(bd *Binding, class *Scope) {
 }
 
 func (b *builder) paramDefaults(params tree.Node) {
-	for c := range params.NamedChildren() {
-		switch c.Kind() {
-		case "default_parameter", "typed_default_parameter":
+	for c := params.FirstChild(); !c.IsNull(); c = c.NextSibling() {
+		if c.IsNamed() && b.vk.Of(c) == vkDefaultParameter { // default_parameter, typed_default_parameter
 			b.visit(field(c, b.f.value))
 		}
 	}
 }
 
 func (b *builder) paramAnnotations(params tree.Node) {
-	for c := range params.NamedChildren() {
-		switch c.Kind() {
-		case "typed_parameter", "typed_default_parameter":
+	for c := params.FirstChild(); !c.IsNull(); c = c.NextSibling() {
+		switch k := b.vk.Of(c); {
+		case !c.IsNamed():
+		case k == vkTypedParameter, k == vkDefaultParameter: // a default_parameter has no type: annotation(null) is a no-op
 			b.annotation(field(c, b.f.typ), false)
 		}
 	}
@@ -810,14 +911,17 @@ func (b *builder) bindParams(params tree.Node, at int) *Binding {
 			first = bd
 		}
 	}
-	for c := range params.NamedChildren() {
+	for c := params.FirstChild(); !c.IsNull(); c = c.NextSibling() {
+		if !c.IsNamed() {
+			continue
+		}
 		switch c.Kind() {
 		case "identifier":
 			add(b.bind(c, BindParameter, c, tree.Node{}, at))
 		case "typed_parameter":
 			id := firstNamed(c)
 			star := false
-			if k := id.Kind(); k == "list_splat_pattern" || k == "dictionary_splat_pattern" {
+			if k := b.vk.Of(id); k == vkListSplatPattern || k == vkDictionarySplatPattern {
 				id = firstNamed(id)
 				star = true
 			}
@@ -830,7 +934,7 @@ func (b *builder) bindParams(params tree.Node, at int) *Binding {
 			}
 		case "default_parameter", "typed_default_parameter":
 			id := field(c, b.f.name)
-			if id.Kind() == "identifier" {
+			if b.vk.Of(id) == vkIdentifier {
 				if bd := b.bind(id, BindParameter, c, field(c, b.f.value), at); bd != nil {
 					bd.Annotation = field(c, b.f.typ)
 					add(bd)
@@ -905,13 +1009,13 @@ func (b *builder) classDef(n tree.Node, decos []tree.Node) {
 		for c := range supers.NamedChildren() {
 			switch {
 			case c.IsExtra():
-			case c.Kind() == "keyword_argument":
+			case b.vk.Of(c) == vkKeywordArgument:
 				if bd != nil {
 					bd.Keywords = append(bd.Keywords, c)
 				}
 				b.visit(field(c, b.f.value))
 			default:
-				if bd != nil && c.Kind() != "list_splat" && c.Kind() != "dictionary_splat" {
+				if k := b.vk.Of(c); bd != nil && k != vkListSplat && k != vkDictionarySplat {
 					bd.Bases = append(bd.Bases, c)
 				}
 				b.visit(c)
@@ -953,9 +1057,11 @@ func (b *builder) comprehension(n tree.Node) {
 	first := true
 	// The first iterable is evaluated in the enclosing scope.
 	for c := range n.NamedChildren() {
-		if c.Kind() == "for_in_clause" {
-			for r := range c.ChildrenByField("right") {
-				b.visit(r)
+		if b.vk.Of(c) == vkForInClause {
+			for r := c.FirstChild(); !r.IsNull(); r = r.NextSibling() {
+				if r.FieldID() == b.f.right {
+					b.visit(r)
+				}
 			}
 			break
 		}
@@ -964,10 +1070,13 @@ func (b *builder) comprehension(n tree.Node) {
 	ann, noStr := b.ann, b.noStr
 	b.ann, b.noStr = 0, 0
 	for c := range n.NamedChildren() {
-		switch c.Kind() {
-		case "for_in_clause":
+		switch b.vk.Of(c) {
+		case vkForInClause:
 			var right tree.Node
-			for r := range c.ChildrenByField("right") {
+			for r := c.FirstChild(); !r.IsNull(); r = r.NextSibling() {
+				if r.FieldID() != b.f.right {
+					continue
+				}
 				if !first {
 					b.visit(r)
 				}
@@ -975,7 +1084,7 @@ func (b *builder) comprehension(n tree.Node) {
 			}
 			first = false
 			b.target(field(c, b.f.left), BindComprehension, c, right, c.EndByte(), 0)
-		case "if_clause":
+		case vkIfClause:
 			b.children(c)
 		}
 	}
@@ -997,28 +1106,28 @@ const (
 
 // target binds the names of an assignment-like target.
 func (b *builder) target(n tree.Node, kind BindingKind, def, value tree.Node, at int, flags int) {
-	switch n.Kind() {
-	case "identifier":
+	switch b.vk.Of(n) {
+	case vkIdentifier:
 		if bd := b.bind(n, kind, def, value, at); bd != nil {
 			bd.Unpacked = flags&tUnpacked != 0
 			bd.Starred = flags&tStarred != 0
 		}
-	case "pattern_list", "tuple_pattern", "list_pattern", "tuple", "list", "expression_list":
+	case vkPatternList, vkTuple, vkList, vkExpressionList: // and tuple_pattern, list_pattern
 		for c := range n.NamedChildren() {
 			b.target(c, kind, def, value, at, flags|tUnpacked)
 		}
-	case "parenthesized_expression":
+	case vkParenthesizedExpression:
 		for c := range n.NamedChildren() {
 			b.target(c, kind, def, value, at, flags)
 		}
-	case "list_splat_pattern", "list_splat":
+	case vkListSplatPattern, vkListSplat:
 		for c := range n.NamedChildren() {
 			b.target(c, kind, def, value, at, flags|tStarred)
 		}
-	case "attribute":
+	case vkAttribute:
 		b.attribute(n, CtxStore)
-	case "comment", "":
-	default:
+	case vkComment:
+	default: // the null Node too: visiting it does nothing
 		b.visit(n)
 	}
 }
@@ -1030,7 +1139,7 @@ func (b *builder) assignment(n tree.Node) {
 	for cur := n; ; {
 		targets = append(targets, field(cur, b.f.left))
 		r := field(cur, b.f.right)
-		if r.Kind() == "assignment" && field(r, b.f.typ).IsNull() {
+		if b.vk.Of(r) == vkAssignment && field(r, b.f.typ).IsNull() {
 			cur = r
 			continue
 		}
@@ -1038,7 +1147,7 @@ func (b *builder) assignment(n tree.Node) {
 		break
 	}
 	if !value.IsNull() {
-		if !typ.IsNull() && lastName(typ) == "TypeAlias" && value.Kind() == "string" {
+		if !typ.IsNull() && lastName(b.vk, typ) == "TypeAlias" && b.vk.Of(value) == vkString {
 			b.ann++
 			b.deferred++
 			b.stringAnnotation(value)
@@ -1065,19 +1174,19 @@ func (b *builder) assignment(n tree.Node) {
 	}
 	if b.scope == b.m.Root {
 		for _, t := range targets {
-			if t.Kind() == "identifier" && string(t.Text()) == "__all__" {
+			if b.vk.Of(t) == vkIdentifier && string(t.Text()) == "__all__" {
 				b.allStmt(n, value, false)
 			}
 		}
 	}
 	// Attribute docstrings: a string statement right after the assignment.
 	if (b.scope.Kind == ScopeModule || b.scope.Kind == ScopeClass) && len(created) == 1 {
-		if p := n.Parent(); p.Kind() == "expression_statement" {
+		if p := n.Parent(); b.vk.Of(p) == vkExpressionStatement {
 			nx := p.NextSibling()
 			for !nx.IsNull() && (nx.IsExtra() || !nx.IsNamed()) {
 				nx = nx.NextSibling()
 			}
-			if s := docString(nx); !s.IsNull() {
+			if s := b.docString(nx); !s.IsNull() {
 				created[0].DocNode = s
 				created[0].Docstring = b.cleanDoc(s)
 			}
@@ -1088,15 +1197,15 @@ func (b *builder) assignment(n tree.Node) {
 func (b *builder) augAssign(n tree.Node) {
 	left := field(n, b.f.left)
 	right := field(n, b.f.right)
-	switch left.Kind() {
-	case "identifier":
+	switch b.vk.Of(left) {
+	case vkIdentifier:
 		b.ref(left, CtxAugAssign)
 		b.visit(right)
 		b.bind(left, BindAugAssign, n, right, n.EndByte())
 		if b.scope == b.m.Root && string(left.Text()) == "__all__" {
 			b.allStmt(n, right, false)
 		}
-	case "attribute":
+	case vkAttribute:
 		b.attribute(left, CtxAugAssign)
 		b.visit(right)
 	default:
@@ -1120,7 +1229,7 @@ func (b *builder) delTarget(n, stmt tree.Node) {
 		if bd := b.bind(n, BindDel, stmt, tree.Node{}, stmt.EndByte()); bd != nil {
 			// A del unbinds for the rest of its block; after a conditional
 			// block the name is only possibly unbound.
-			if p := stmt.Parent(); p.Kind() == "block" {
+			if p := stmt.Parent(); b.vk.Of(p) == vkBlock {
 				bd.until = p.EndByte()
 			}
 		}
@@ -1147,7 +1256,7 @@ func (b *builder) forStmt(n tree.Node) {
 	}
 	first := len(b.bindings)
 	b.target(field(n, b.f.left), BindFor, n, right, at, 0)
-	if hasAsync(n) {
+	if b.hasAsync(n) {
 		for _, bd := range b.bindings[first:] {
 			bd.Async = true
 		}
@@ -1158,25 +1267,25 @@ func (b *builder) forStmt(n tree.Node) {
 	b.cond--
 }
 
-func isTypeChecking(n tree.Node) bool {
-	switch n.Kind() {
-	case "identifier", "attribute":
-		return lastName(n) == "TYPE_CHECKING"
+func (b *builder) isTypeChecking(n tree.Node) bool {
+	switch b.vk.Of(n) {
+	case vkIdentifier, vkAttribute:
+		return lastName(b.vk, n) == "TYPE_CHECKING"
 	}
 	return false
 }
 
-func isNotTypeChecking(n tree.Node) bool {
-	if n.Kind() != "not_operator" {
+func (b *builder) isNotTypeChecking(n tree.Node) bool {
+	if b.vk.Of(n) != vkNotOperator {
 		return false
 	}
-	return isTypeChecking(firstNamed(n))
+	return b.isTypeChecking(firstNamed(n))
 }
 
 func (b *builder) ifStmt(n tree.Node) {
 	c := field(n, b.f.condition)
 	b.visit(c)
-	tc, ntc := isTypeChecking(c), isNotTypeChecking(c)
+	tc, ntc := b.isTypeChecking(c), b.isNotTypeChecking(c)
 	b.cond++
 	if tc {
 		b.typeChecking++
@@ -1185,12 +1294,15 @@ func (b *builder) ifStmt(n tree.Node) {
 	if tc {
 		b.typeChecking--
 	}
-	for alt := range n.ChildrenByField("alternative") {
-		switch alt.Kind() {
-		case "elif_clause":
+	for alt := n.FirstChild(); !alt.IsNull(); alt = alt.NextSibling() {
+		if alt.FieldID() != b.f.alternative {
+			continue
+		}
+		switch b.vk.Of(alt) {
+		case vkElifClause:
 			b.visit(field(alt, b.f.condition))
 			b.visit(field(alt, b.f.consequence))
-		case "else_clause":
+		case vkElseClause:
 			if ntc {
 				b.typeChecking++
 			}
@@ -1205,14 +1317,14 @@ func (b *builder) ifStmt(n tree.Node) {
 	b.cond--
 }
 
-func catchesImportError(clause tree.Node) bool {
+func (b *builder) catchesImportError(clause tree.Node) bool {
 	found := false
 	for c := range clause.NamedChildren() {
-		if c.Kind() == "block" {
+		if b.vk.Of(c) == vkBlock {
 			continue
 		}
 		c.Walk(func(x tree.Node) bool {
-			if x.Kind() == "identifier" {
+			if b.vk.Of(x) == vkIdentifier {
 				if t := string(x.Text()); t == "ImportError" || t == "ModuleNotFoundError" {
 					found = true
 				}
@@ -1226,7 +1338,7 @@ func catchesImportError(clause tree.Node) bool {
 func (b *builder) tryStmt(n tree.Node) {
 	imp := false
 	for c := range n.NamedChildren() {
-		if c.Kind() == "except_clause" && catchesImportError(c) {
+		if b.vk.Of(c) == vkExceptClause && b.catchesImportError(c) {
 			imp = true
 		}
 	}
@@ -1236,7 +1348,7 @@ func (b *builder) tryStmt(n tree.Node) {
 	}
 	b.visit(field(n, b.f.body))
 	for c := range n.NamedChildren() {
-		if c.Kind() == "except_clause" {
+		if b.vk.Of(c) == vkExceptClause {
 			b.exceptClause(c)
 		}
 	}
@@ -1244,16 +1356,16 @@ func (b *builder) tryStmt(n tree.Node) {
 		b.tryImport--
 	}
 	for c := range n.NamedChildren() {
-		if c.Kind() == "else_clause" {
+		if b.vk.Of(c) == vkElseClause {
 			b.visit(c)
 		}
 	}
 	b.cond--
 	for c := range n.NamedChildren() {
-		switch c.Kind() {
-		case "finally_clause":
+		switch b.vk.Of(c) {
+		case vkFinallyClause:
 			b.visit(c)
-		case "except_clause", "else_clause", "block", "comment":
+		case vkExceptClause, vkElseClause, vkBlock, vkComment:
 		default:
 			if c.FieldID() != b.f.body {
 				b.visit(c)
@@ -1265,7 +1377,7 @@ func (b *builder) tryStmt(n tree.Node) {
 func (b *builder) exceptClause(c tree.Node) {
 	bindAlias := func(alias, typ tree.Node) {
 		id := alias
-		if id.Kind() == "as_pattern_target" {
+		if b.vk.Of(id) == vkAsPatternTarget {
 			id = firstNamed(id)
 		}
 		if bd := b.bind(id, BindExcept, c, typ, alias.EndByte()); bd != nil {
@@ -1277,7 +1389,7 @@ func (b *builder) exceptClause(c tree.Node) {
 		switch {
 		case ch.FieldID() == b.f.alias:
 			bindAlias(ch, typ)
-		case ch.Kind() == "as_pattern":
+		case b.vk.Of(ch) == vkAsPattern:
 			var alias tree.Node
 			for x := range ch.NamedChildren() {
 				if x.FieldID() == b.f.alias {
@@ -1300,22 +1412,22 @@ func (b *builder) exceptClause(c tree.Node) {
 }
 
 func (b *builder) withStmt(n tree.Node) {
-	async := hasAsync(n)
+	async := b.hasAsync(n)
 	b.ownComments(n)
 	for c := range n.NamedChildren() {
-		if c.Kind() != "with_clause" {
+		if b.vk.Of(c) != vkWithClause {
 			if c.FieldID() == b.f.body {
 				b.visit(c)
 			}
 			continue
 		}
 		for item := range c.NamedChildren() {
-			if item.Kind() != "with_item" {
+			if b.vk.Of(item) != vkWithItem {
 				b.visit(item)
 				continue
 			}
 			v := field(item, b.f.value)
-			if v.Kind() != "as_pattern" {
+			if b.vk.Of(v) != vkAsPattern {
 				b.visit(v)
 				continue
 			}
@@ -1451,7 +1563,7 @@ func (b *builder) pattern(p, clause tree.Node) {
 func (b *builder) globalStmt(n tree.Node) {
 	global := n.Kind() == "global_statement"
 	for id := range n.NamedChildren() {
-		if !validIdent(id) {
+		if !b.validIdent(id) {
 			continue
 		}
 		name := b.name(id)
@@ -1482,7 +1594,7 @@ func (b *builder) typeAlias(n tree.Node) {
 		// `type(x).y = v` parsed as a type alias statement: it is a call
 		// of the builtin type and an assignment.
 		if tok := n.FirstChild(); tok.Kind() == "type" && !tok.IsNamed() {
-			r := &Ref{Name: "type", Node: tok, Start: tok.StartByte(), End: tok.EndByte(), Scope: b.scope,
+			r := &Ref{Name: "type", nid: b.names.id("type"), Node: tok, Start: tok.StartByte(), End: tok.EndByte(), Scope: b.scope,
 				Ctx: CtxLoad | CtxCall, Deferred: b.deferred > 0}
 			b.m.Refs = append(b.m.Refs, r)
 		}

@@ -28,7 +28,10 @@
 //	}
 //	func (m *Module) ScopeAt(offset int) *Scope
 //	func (m *Module) At(offset int) (*Binding, *Ref, *AttrRef)
+//	func (m *Module) RefAt(offset int) *Ref         // At's ref, when it contains offset
 //	func (m *Module) Symbol(b *Binding) []*Binding  // all bindings of b's name in b's scope
+//	func (b *Binding) Symbol() []*Binding           // the same
+//	func (s *Scope) Symbols() [][]*Binding          // Bindings' values, in first-binding order
 //	func (m *Module) InstanceAttrs(class *Binding) map[string][]*AttrRef
 //	func (m *Module) Members(class *Binding) map[string][]*Binding
 //	func (m *Module) IsBuiltin(name string) bool    // for Opts.PythonMinor

@@ -10,7 +10,7 @@ func (s *Scope) ResolveDeferred(name string, offset int) Resolution {
 	if s == nil || s.m == nil {
 		return Resolution{}
 	}
-	return s.m.resolve(s, name, offset, true)
+	return s.m.resolve(nil, s, name, offset, true)
 }
 
 // IsWalrus reports whether the binding is an assignment expression

@@ -89,7 +89,8 @@ type Scope struct {
 	// Index is the scope's position in Module.Scopes.
 	Index int
 
-	m *Module
+	m       *Module
+	symbols [][]*Binding // the values of Bindings (see Symbols)
 }
 
 // BindingKind says which construct bound a name.
@@ -202,6 +203,9 @@ type Binding struct {
 	at     int // offset from which the binding is in effect
 	until  int // offset from which it is unbound again (except aliases); 0: never
 	walrus bool
+	nid    int32 // Name's number (see nameTable)
+	nrefs  int   // len(Refs), counted before they are listed
+	sym    int32 // Scope.symbols[sym] holds the binding
 }
 
 // IsDefinition reports whether the binding gives the name a value (false
@@ -275,6 +279,8 @@ type Ref struct {
 	// Deferred: evaluated after its scope finished running (function
 	// bodies looking outward, deferred/string annotations, __all__).
 	Deferred bool
+
+	nid int32 // Name's number (see nameTable)
 }
 
 // AttrRef is one attribute access x.y. The indexer resolves members across

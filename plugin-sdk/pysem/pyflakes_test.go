@@ -206,7 +206,7 @@ func modelFindings(m *Module, path string) []finding {
 			// An unbound local that would otherwise resolve outward is
 			// pyflakes' "referenced before assignment".
 			if r.Unbound && r.Binding != nil && r.Binding.Scope.Kind == ScopeFunction && r.Scope == r.Binding.Scope && r.Binding.Scope.Parent != nil {
-				outer := m.resolve(r.Binding.Scope.Parent, r.Name, r.Start, true)
+				outer := m.resolve(nil, r.Binding.Scope.Parent, r.Name, r.Start, true)
 				if (outer.Binding != nil && !outer.Unbound) || outer.Builtin {
 					k := sk{r.Binding.Scope, r.Name}
 					if first := firstDef(r.Binding.Scope.Bindings[r.Name]); first != nil && r.Start < first.NameNode.StartByte() {

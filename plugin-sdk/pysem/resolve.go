@@ -2,7 +2,6 @@ package pysem
 
 import (
 	"slices"
-	"sort"
 )
 
 func functionLike(k ScopeKind) bool {
@@ -12,10 +11,6 @@ func functionLike(k ScopeKind) bool {
 // place moves every binding to the scope that owns its name.
 func (b *builder) place() {
 	root := b.m.Root
-	type key struct {
-		s    *Scope
-		name string
-	}
 	eff := func(bd *Binding) *Scope {
 		s := bd.Site
 		if bd.walrus {
@@ -25,21 +20,37 @@ func (b *builder) place() {
 		}
 		return s
 	}
-	local := make(map[key]bool, len(b.bindings))
-	for _, bd := range b.bindings {
-		s := eff(bd)
-		if _, g := s.Globals[bd.Name]; g && s != root {
-			continue
+	// local says which scopes bind a name themselves, for nonlocal
+	// declarations; files without any skip building it.
+	type key struct {
+		s   *Scope
+		nid int32
+	}
+	var local map[key]bool
+	for _, s := range b.m.Scopes {
+		if len(s.Nonlocals) > 0 {
+			local = make(map[key]bool, len(b.bindings))
+			break
 		}
-		if _, nl := s.Nonlocals[bd.Name]; nl {
-			continue
+	}
+	if local != nil {
+		for _, bd := range b.bindings {
+			s := eff(bd)
+			if _, g := s.Globals[bd.Name]; g && s != root {
+				continue
+			}
+			if _, nl := s.Nonlocals[bd.Name]; nl {
+				continue
+			}
+			local[key{s, bd.nid}] = true
 		}
-		local[key{s, bd.Name}] = true
 	}
 	for _, bd := range b.bindings {
 		s := eff(bd)
 		owner := s
-		if s != root {
+		// Most scopes declare nothing global or nonlocal: skip the lookups
+		// (a call each, even in a nil map).
+		if s != root && (len(s.Globals) > 0 || len(s.Nonlocals) > 0) {
 			if _, g := s.Globals[bd.Name]; g {
 				owner = root
 			} else if _, nl := s.Nonlocals[bd.Name]; nl {
@@ -55,7 +66,7 @@ func (b *builder) place() {
 						owner = root
 						break
 					}
-					if local[key{p, bd.Name}] {
+					if local[key{p, bd.nid}] {
 						owner = p
 						break
 					}
@@ -63,13 +74,33 @@ func (b *builder) place() {
 			}
 		}
 		bd.Scope = owner
-		owner.Bindings[bd.Name] = append(owner.Bindings[bd.Name], bd)
+	}
+	b.syms = groupByOwner(b.bindings, len(b.m.Scopes), len(b.names.names))
+	symbols := make([][]*Binding, 0, len(b.syms)) // carved into the scopes' symbols
+	for i := 0; i < len(b.syms); {
+		s := b.syms[i].scope
+		j := i + 1
+		for j < len(b.syms) && b.syms[j].scope == s {
+			j++
+		}
+		s.Bindings = make(map[string][]*Binding, j-i)
+		s.symbols = symbols[len(symbols) : len(symbols) : len(symbols)+j-i]
+		symbols = symbols[:len(symbols)+j-i]
+		for _, sy := range b.syms[i:j] {
+			if len(sy.bs) > 1 {
+				slices.SortStableFunc(sy.bs, func(x, y *Binding) int { return x.NameNode.StartByte() - y.NameNode.StartByte() })
+			}
+			for _, bd := range sy.bs {
+				bd.sym = int32(len(s.symbols))
+			}
+			s.Bindings[sy.bs[0].Name] = sy.bs
+			s.symbols = append(s.symbols, sy.bs)
+		}
+		i = j
 	}
 	for _, s := range b.m.Scopes {
-		for _, bs := range s.Bindings {
-			if len(bs) > 1 {
-				slices.SortStableFunc(bs, func(x, y *Binding) int { return x.NameNode.StartByte() - y.NameNode.StartByte() })
-			}
+		if s.Bindings == nil {
+			s.Bindings = map[string][]*Binding{}
 		}
 	}
 }
@@ -154,8 +185,9 @@ func firstDef(bs []*Binding) *Binding {
 	return nil
 }
 
-// resolve looks name up from scope s at byte offset pos.
-func (m *Module) resolve(s *Scope, name string, pos int, deferred bool) Resolution {
+// resolve looks name up from scope s at byte offset pos. lk is nil but
+// in Analyze's bulk resolution (see lookup).
+func (m *Module) resolve(lk *lookup, s *Scope, name string, pos int, deferred bool) Resolution {
 	root := m.Root
 	first := s
 	refPos := pos
@@ -166,15 +198,15 @@ func (m *Module) resolve(s *Scope, name string, pos int, deferred bool) Resoluti
 		if cur != first && cur.Kind == ScopeClass && (prev == nil || prev.Kind != ScopeTypeParams) {
 			continue
 		}
-		if cur != root {
+		if cur != root && len(cur.Globals) > 0 {
 			if _, g := cur.Globals[name]; g {
 				if cur.Kind != ScopeClass {
 					deferred = deferred || functionLike(cur.Kind)
 				}
-				return m.resolveIn(root, name, pos, deferred, fallback, first, refPos)
+				return m.resolveIn(lk, root, name, pos, deferred, fallback, first, refPos)
 			}
 		}
-		bs := cur.Bindings[name]
+		bs := bindingsIn(lk, cur, name)
 		if len(bs) > 0 {
 			switch cur.Kind {
 			case ScopeFunction, ScopeLambda, ScopeTypeParams:
@@ -222,12 +254,12 @@ func (m *Module) resolve(s *Scope, name string, pos int, deferred bool) Resoluti
 			pos = cur.End
 		}
 	}
-	return m.implicitOrBuiltin(first, name, fallback, fallbackUnbound)
+	return m.implicitOrBuiltin(lk, first, name, fallback, fallbackUnbound)
 }
 
 // resolveIn resolves name in the module scope (for global declarations).
-func (m *Module) resolveIn(root *Scope, name string, pos int, deferred bool, fallback *Binding, site *Scope, sitePos int) Resolution {
-	if bs := root.Bindings[name]; len(bs) > 0 {
+func (m *Module) resolveIn(lk *lookup, root *Scope, name string, pos int, deferred bool, fallback *Binding, site *Scope, sitePos int) Resolution {
+	if bs := bindingsIn(lk, root, name); len(bs) > 0 {
 		p := pos
 		if deferred {
 			p = -1
@@ -243,10 +275,10 @@ func (m *Module) resolveIn(root *Scope, name string, pos int, deferred bool, fal
 			}
 		}
 	}
-	return m.implicitOrBuiltin(root, name, fallback, true)
+	return m.implicitOrBuiltin(lk, root, name, fallback, true)
 }
 
-func (m *Module) implicitOrBuiltin(first *Scope, name string, fallback *Binding, fallbackUnbound bool) Resolution {
+func (m *Module) implicitOrBuiltin(lk *lookup, first *Scope, name string, fallback *Binding, fallbackUnbound bool) Resolution {
 	if len(name) > 4 && name[0] == '_' && name[1] == '_' {
 		if moduleImplicit[name] || (name == "__path__" && m.Opts.IsPackageInit) {
 			return Resolution{Implicit: true}
@@ -267,7 +299,7 @@ func (m *Module) implicitOrBuiltin(first *Scope, name string, fallback *Binding,
 			}
 		}
 	}
-	if m.builtins[name] {
+	if m.isBuiltin(lk, name) {
 		return Resolution{Builtin: true}
 	}
 	if fallback != nil {
@@ -276,33 +308,92 @@ func (m *Module) implicitOrBuiltin(first *Scope, name string, fallback *Binding,
 	return Resolution{}
 }
 
+// resolve resolves every ref, one name at a time (see lookup), and
+// lists each binding's refs in source order.
 func (b *builder) resolve() {
 	m := b.m
 	slices.SortStableFunc(m.Refs, func(x, y *Ref) int { return x.Start - y.Start })
+
+	nnames := len(b.names.names)
+	refStart := make([]int32, nnames+1)
 	for _, r := range m.Refs {
-		var res Resolution
-		switch {
-		case r.Ctx.Has(CtxGlobal):
-			res = m.resolveIn(m.Root, r.Name, -1, true, nil, r.Scope, r.Start)
-			res.Unbound = false
-		case r.Ctx.Has(CtxNonlocal):
-			res = m.resolveNonlocal(r.Scope, r.Name, r.Start)
-		default:
-			res = m.resolve(r.Scope, r.Name, r.Start, r.Deferred)
+		refStart[r.nid+1]++
+	}
+	symStart := make([]int32, nnames+1)
+	for _, sy := range b.syms {
+		symStart[sy.nid+1]++
+	}
+	for i := 1; i <= nnames; i++ {
+		refStart[i] += refStart[i-1]
+		symStart[i] += symStart[i-1]
+	}
+	refs := make([]*Ref, len(m.Refs))
+	next := append([]int32(nil), refStart[:nnames]...)
+	for _, r := range m.Refs {
+		refs[next[r.nid]] = r
+		next[r.nid]++
+	}
+	syms := make([]*symbol, len(b.syms))
+	next = append(next[:0], symStart[:nnames]...)
+	for i := range b.syms {
+		sy := &b.syms[i]
+		syms[next[sy.nid]] = sy
+		next[sy.nid]++
+	}
+
+	lk := &lookup{byScope: make([][]*Binding, len(m.Scopes))}
+	for nid := range nnames {
+		if refStart[nid] == refStart[nid+1] {
+			continue
 		}
-		r.Binding, r.Builtin, r.Implicit, r.Unbound = res.Binding, res.Builtin, res.Implicit, res.Unbound
+		for _, sy := range syms[symStart[nid]:symStart[nid+1]] {
+			lk.byScope[sy.scope.Index] = sy.bs
+		}
+		lk.builtin = 0
+		for _, r := range refs[refStart[nid]:refStart[nid+1]] {
+			var res Resolution
+			switch {
+			case r.Ctx.Has(CtxGlobal):
+				res = m.resolveIn(lk, m.Root, r.Name, -1, true, nil, r.Scope, r.Start)
+				res.Unbound = false
+			case r.Ctx.Has(CtxNonlocal):
+				res = m.resolveNonlocal(lk, r.Scope, r.Name, r.Start)
+			default:
+				res = m.resolve(lk, r.Scope, r.Name, r.Start, r.Deferred)
+			}
+			r.Binding, r.Builtin, r.Implicit, r.Unbound = res.Binding, res.Builtin, res.Implicit, res.Unbound
+		}
+		for _, sy := range syms[symStart[nid]:symStart[nid+1]] {
+			lk.byScope[sy.scope.Index] = nil
+		}
+	}
+
+	// Binding.Refs: counted first, then carved from one array.
+	for _, r := range m.Refs {
+		if r.Binding != nil {
+			r.Binding.nrefs++
+		}
+	}
+	all := make([]*Ref, 0, len(m.Refs))
+	for _, bd := range b.bindings {
+		if bd.nrefs > 0 {
+			bd.Refs = all[len(all) : len(all) : len(all)+bd.nrefs]
+			all = all[:len(all)+bd.nrefs]
+		}
+	}
+	for _, r := range m.Refs {
 		if r.Binding != nil {
 			r.Binding.Refs = append(r.Binding.Refs, r)
 		}
 	}
 }
 
-func (m *Module) resolveNonlocal(s *Scope, name string, pos int) Resolution {
+func (m *Module) resolveNonlocal(lk *lookup, s *Scope, name string, pos int) Resolution {
 	for p := s.Parent; p != nil && p != m.Root; p = p.Parent {
 		if p.Kind == ScopeClass {
 			continue
 		}
-		if bs := p.Bindings[name]; len(bs) > 0 {
+		if bs := bindingsIn(lk, p, name); len(bs) > 0 {
 			bd, _ := reachFrom(bs, -1, s, pos)
 			if bd == nil {
 				bd = firstDef(bs)
@@ -362,66 +453,112 @@ func (m *Module) ScopeAt(offset int) *Scope {
 // name counts, when nothing starts there). Any may be nil; a del target
 // and an augmented assignment target are both a binding and a ref.
 func (m *Module) At(offset int) (*Binding, *Ref, *AttrRef) {
+	// The searches are written out rather than sort.Search calls: a
+	// closure call per probe is costly in a wasm guest, and rules call At
+	// for most names of a file.
 	var bd *Binding
-	if i := sort.Search(len(m.Bindings), func(i int) bool { return m.Bindings[i].NameNode.StartByte() > offset }); true {
-		for j := i - 1; j >= 0 && j >= i-2; j-- {
-			x := m.Bindings[j]
-			if x.NameNode.StartByte() <= offset && offset <= x.NameNode.EndByte() {
-				if bd == nil || offset < x.NameNode.EndByte() {
-					bd = x
-				}
+	i, j := 0, len(m.Bindings)
+	for i < j {
+		if h := int(uint(i+j) >> 1); m.Bindings[h].NameNode.StartByte() > offset {
+			j = h
+		} else {
+			i = h + 1
+		}
+	}
+	for j := i - 1; j >= 0 && j >= i-2; j-- {
+		x := m.Bindings[j]
+		if x.NameNode.StartByte() <= offset && offset <= x.NameNode.EndByte() {
+			if bd == nil || offset < x.NameNode.EndByte() {
+				bd = x
 			}
 		}
 	}
-	var r *Ref
-	if i := sort.Search(len(m.Refs), func(i int) bool { return m.Refs[i].Start > offset }); true {
-		for j := i - 1; j >= 0 && j >= i-2; j-- {
-			x := m.Refs[j]
-			if x.Start <= offset && offset <= x.End {
-				if r == nil || offset < x.End {
-					r = x
-				}
-			}
-		}
-	}
+	r := m.refNear(offset)
 	var a *AttrRef
-	if i := sort.Search(len(m.Attrs), func(i int) bool { return m.Attrs[i].Start > offset }); true {
-		for j := i - 1; j >= 0 && j >= i-2; j-- {
-			x := m.Attrs[j]
-			if x.Start <= offset && offset <= x.End {
-				if a == nil || offset < x.End {
-					a = x
-				}
+	i, j = 0, len(m.Attrs)
+	for i < j {
+		if h := int(uint(i+j) >> 1); m.Attrs[h].Start > offset {
+			j = h
+		} else {
+			i = h + 1
+		}
+	}
+	for j := i - 1; j >= 0 && j >= i-2; j-- {
+		x := m.Attrs[j]
+		if x.Start <= offset && offset <= x.End {
+			if a == nil || offset < x.End {
+				a = x
 			}
 		}
 	}
 	// Prefer a name that contains offset over one that ends at it.
-	exact := func(s, e int) bool { return s <= offset && offset < e }
-	anyExact := (bd != nil && exact(bd.NameNode.StartByte(), bd.NameNode.EndByte())) ||
-		(r != nil && exact(r.Start, r.End)) || (a != nil && exact(a.Start, a.End))
-	if anyExact {
-		if bd != nil && !exact(bd.NameNode.StartByte(), bd.NameNode.EndByte()) {
+	bdExact := bd != nil && offset < bd.NameNode.EndByte()
+	rExact := r != nil && offset < r.End
+	aExact := a != nil && offset < a.End
+	if bdExact || rExact || aExact {
+		if !bdExact {
 			bd = nil
 		}
-		if r != nil && !exact(r.Start, r.End) {
+		if !rExact {
 			r = nil
 		}
-		if a != nil && !exact(a.Start, a.End) {
+		if !aExact {
 			a = nil
 		}
 	}
 	return bd, r, a
 }
 
+// refNear is At's ref: of the last two refs starting at or before
+// offset, one that contains offset, else one that ends at it.
+func (m *Module) refNear(offset int) *Ref {
+	i, j := 0, len(m.Refs)
+	for i < j {
+		if h := int(uint(i+j) >> 1); m.Refs[h].Start > offset {
+			j = h
+		} else {
+			i = h + 1
+		}
+	}
+	var r *Ref
+	for j := i - 1; j >= 0 && j >= i-2; j-- {
+		x := m.Refs[j]
+		if x.Start <= offset && offset <= x.End {
+			if r == nil || offset < x.End {
+				r = x
+			}
+		}
+	}
+	return r
+}
+
+// RefAt returns the ref whose name contains offset (Start <= offset <
+// End), the one At returns then, or nil. It is At for callers that only
+// want refs, without At's two other searches.
+func (m *Module) RefAt(offset int) *Ref {
+	if r := m.refNear(offset); r != nil && offset < r.End {
+		return r
+	}
+	return nil
+}
+
 // Symbol returns all bindings of b's name in b's scope, in source order:
 // one symbol for rename and find-references (a property's getter, setter
 // and deleter included).
-func (m *Module) Symbol(b *Binding) []*Binding {
+func (m *Module) Symbol(b *Binding) []*Binding { return b.Symbol() }
+
+// Symbol is Module.Symbol: b.Scope.Bindings[b.Name], without hashing.
+func (b *Binding) Symbol() []*Binding {
 	if b == nil || b.Scope == nil {
 		return nil
 	}
-	return b.Scope.Bindings[b.Name]
+	return b.Scope.symbols[b.sym]
 }
+
+// Symbols returns the values of s.Bindings, each name's bindings, in the
+// order the names are first bound: unlike ranging over the map, a
+// deterministic order, and no hashing.
+func (s *Scope) Symbols() [][]*Binding { return s.symbols }
 
 // Members returns the names bound in a class body (methods, class
 // variables, dataclass fields, nested classes). Do not modify the map.
@@ -472,7 +609,7 @@ func (s *Scope) Resolve(name string, offset int) Resolution {
 	if s == nil || s.m == nil {
 		return Resolution{}
 	}
-	return s.m.resolve(s, name, offset, false)
+	return s.m.resolve(nil, s, name, offset, false)
 }
 
 // Lookup returns the binding name resolves to when read at offset in s

@@ -10,14 +10,15 @@ import (
 // plainString returns the byte range of a string literal's contents when
 // it is a plain literal: no interpolation, no escape sequence, no b/f
 // prefix. ok is false otherwise.
-func plainString(s tree.Node) (start, end int, ok bool) {
-	if s.Kind() != "string" || s.HasError() {
+func (b *builder) plainString(s tree.Node) (start, end int, ok bool) {
+	kinds := b.vk
+	if kinds.Of(s) != vkString || s.HasError() {
 		return 0, 0, false
 	}
 	start, end = -1, -1
-	for c := range s.Children() {
-		switch c.Kind() {
-		case "string_start":
+	for c := s.FirstChild(); !c.IsNull(); c = c.NextSibling() {
+		switch kinds.Of(c) {
+		case vkStringStart:
 			for _, ch := range c.Text() {
 				switch ch {
 				case 'f', 'F', 'b', 'B', 't', 'T':
@@ -25,14 +26,14 @@ func plainString(s tree.Node) (start, end int, ok bool) {
 				}
 			}
 			start = c.EndByte()
-		case "string_end":
+		case vkStringEnd:
 			end = c.StartByte()
-		case "string_content":
+		case vkStringContent:
 			if c.FirstChild().IsNull() {
 				continue
 			}
 			return 0, 0, false // escape sequences: offsets would not map 1:1
-		case "comment":
+		case vkComment:
 		default:
 			return 0, 0, false
 		}
@@ -44,8 +45,8 @@ func plainString(s tree.Node) (start, end int, ok bool) {
 }
 
 // docString returns the string node of a docstring statement.
-func docString(stmt tree.Node) tree.Node {
-	if stmt.Kind() != "expression_statement" {
+func (b *builder) docString(stmt tree.Node) tree.Node {
+	if b.vk.Of(stmt) != vkExpressionStatement {
 		return tree.Node{}
 	}
 	var s tree.Node
@@ -57,11 +58,11 @@ func docString(stmt tree.Node) tree.Node {
 		s = c
 		n++
 	}
-	if n != 1 || s.Kind() != "string" {
+	if n != 1 || b.vk.Of(s) != vkString {
 		return tree.Node{}
 	}
-	for c := range s.Children() {
-		if c.Kind() == "interpolation" {
+	for c := s.FirstChild(); !c.IsNull(); c = c.NextSibling() {
+		if b.vk.Of(c) == vkInterpolation {
 			return tree.Node{}
 		}
 	}
@@ -74,7 +75,7 @@ func (b *builder) docstring(body tree.Node) (tree.Node, string) {
 		if c.IsExtra() {
 			continue
 		}
-		if s := docString(c); !s.IsNull() {
+		if s := b.docString(c); !s.IsNull() {
 			return s, b.cleanDoc(s)
 		}
 		break
@@ -86,11 +87,11 @@ func (b *builder) docstring(body tree.Node) (tree.Node, string) {
 // inspect.cleandoc (escape sequences are left as written).
 func (b *builder) cleanDoc(s tree.Node) string {
 	start, end := s.StartByte(), s.EndByte()
-	for c := range s.Children() {
-		switch c.Kind() {
-		case "string_start":
+	for c := s.FirstChild(); !c.IsNull(); c = c.NextSibling() {
+		switch b.vk.Of(c) {
+		case vkStringStart:
 			start = c.EndByte()
-		case "string_end":
+		case vkStringEnd:
 			end = c.StartByte()
 		}
 	}
@@ -178,7 +179,7 @@ func identPart(c byte) bool { return identStart(c) || c >= '0' && c <= '9' }
 // a Ref, each identifier after a dot an AttrRef on the name before it.
 // Quoted parts inside (Literal['x']) and keywords are skipped.
 func (b *builder) stringAnnotation(s tree.Node) {
-	start, end, ok := plainString(s)
+	start, end, ok := b.plainString(s)
 	if !ok {
 		b.children(s)
 		return
@@ -241,7 +242,7 @@ func (b *builder) annotationText(s tree.Node, start, end int, ctx RefContext) {
 			for j < end && identPart(src[j]) {
 				j++
 			}
-			word := b.internBytes(src[i:j])
+			word := srcString(src[i:j])
 			kw := pyKeywords[word] && word != "None" && word != "True" && word != "False"
 			if wordEnd >= 0 && !kw && !dot {
 				invalid = true // two names in a row: prose, not an expression
@@ -254,12 +255,14 @@ func (b *builder) annotationText(s tree.Node, start, end int, ctx RefContext) {
 			case pyKeywords[word]:
 				prev, dot = -1, false
 			case dot && prev >= 0:
-				a := &AttrRef{Name: word, NameNode: s, Start: i, End: j, Ctx: ctx, Scope: b.scope, ObjectRef: head}
+				a := b.attrSlab.new()
+				*a = AttrRef{Name: word, NameNode: s, Start: i, End: j, Ctx: ctx, Scope: b.scope, ObjectRef: head}
 				b.m.Attrs = append(b.m.Attrs, a)
 				head = nil
 				prev, dot = i, false
 			default:
-				head = &Ref{Name: word, Node: s, Start: i, End: j, Scope: b.scope, Ctx: ctx, Deferred: true}
+				head = b.refSlab.new()
+				*head = Ref{Name: word, nid: b.names.id(word), Node: s, Start: i, End: j, Scope: b.scope, Ctx: ctx, Deferred: true}
 				b.m.Refs = append(b.m.Refs, head)
 				prev, dot = i, false
 			}
@@ -300,15 +303,6 @@ func (b *builder) annotationText(s tree.Node, start, end int, ctx RefContext) {
 		// it names nothing.
 		b.m.Refs, b.m.Attrs = b.m.Refs[:nRefs], b.m.Attrs[:nAttrs]
 	}
-}
-
-func (b *builder) internBytes(t []byte) string {
-	if s, ok := b.intern[string(t)]; ok {
-		return s
-	}
-	s := string(t)
-	b.intern[s] = s
-	return s
 }
 
 // ---- __all__ ----
@@ -357,14 +351,14 @@ func (b *builder) allExpr(v tree.Node) {
 
 func (b *builder) allEntry(s tree.Node) {
 	a := b.m.All
-	start, end, ok := plainString(s)
+	start, end, ok := b.plainString(s)
 	if !ok || end == start {
 		a.Partial = true
 		a.Sources = append(a.Sources, s)
 		return
 	}
-	name := b.internBytes(b.src[start:end])
-	r := &Ref{Name: name, Node: s, Start: start, End: end, Scope: b.m.Root, Ctx: CtxAllEntry, Deferred: true}
+	name := srcString(b.src[start:end])
+	r := &Ref{Name: name, nid: b.names.id(name), Node: s, Start: start, End: end, Scope: b.m.Root, Ctx: CtxAllEntry, Deferred: true}
 	b.m.Refs = append(b.m.Refs, r)
 	a.Names = append(a.Names, AllName{Name: name, Node: s, Start: start, End: end, Ref: r})
 }
@@ -423,7 +417,7 @@ func (b *builder) importStmt(n tree.Node) {
 		im := b.newImport(n)
 		im.Module, im.ModuleNodes, im.AliasNode = mod, ids, alias
 		nameNode := ids[0]
-		if validIdent(alias) {
+		if b.validIdent(alias) {
 			im.AsName = b.name(alias)
 			nameNode = alias
 		}
@@ -485,7 +479,7 @@ func (b *builder) importFrom(n tree.Node) {
 		im.Module, im.Level, im.ModuleNodes, im.Name = mod, level, modIDs, member
 		im.NameNode, im.AliasNode = ids[len(ids)-1], alias
 		nameNode := ids[len(ids)-1]
-		if validIdent(alias) {
+		if b.validIdent(alias) {
 			im.AsName = b.name(alias)
 			nameNode = alias
 		}

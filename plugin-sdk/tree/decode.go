@@ -5,7 +5,9 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"sync"
 	"sync/atomic"
+	"unsafe"
 )
 
 // ErrInvalid is wrapped by every error Decode returns.
@@ -20,6 +22,10 @@ type language struct {
 	symFlags []uint8
 	fields   []string // index = field id; fields[0] == ""
 	fieldIDs map[string]uint8
+	// fieldsByLen[n] lists the ids of the fields whose names are n bytes
+	// long, in id order: FieldID compares a few names instead of hashing
+	// one, which is slow in wasm.
+	fieldsByLen [32][]uint8
 }
 
 var lastLanguage atomic.Pointer[language]
@@ -33,13 +39,27 @@ type node struct {
 	size   uint32
 }
 
+// recordsAreNodes: on a little-endian machine a record's bytes are a
+// node's memory, so Decode copies the records in one move instead of
+// decoding them field by field (a tenth of a call's time in a wasm guest,
+// for a large file).
+var recordsAreNodes = binary.NativeEndian.Uint16([]byte{1, 0}) == 1 &&
+	unsafe.Sizeof(node{}) == NodeSize && unsafe.Offsetof(node{}.symbol) == OffsetSymbol &&
+	unsafe.Offsetof(node{}.field) == OffsetField && unsafe.Offsetof(node{}.flags) == OffsetFlags &&
+	unsafe.Offsetof(node{}.start) == OffsetStart && unsafe.Offsetof(node{}.end) == OffsetEnd &&
+	unsafe.Offsetof(node{}.size) == OffsetSize
+
 // Tree is a decoded syntax tree over its source.
 type Tree struct {
 	src    []byte
 	lang   *language
 	nodes  []node
 	parent []int32 // parent[i] is the index of i's parent, -1 for the root
-	prev   []int32 // prev[i] is the index of i's previous sibling, or -1
+
+	// prev[i] is the index of i's previous sibling, or -1. Only
+	// PrevSibling needs it, so it is built on first use.
+	prevOnce sync.Once
+	prev     []int32
 }
 
 func invalid(format string, args ...any) error {
@@ -123,7 +143,6 @@ func Decode(blob, source []byte) (*Tree, error) {
 		lang:   lang,
 		nodes:  make([]node, count),
 		parent: make([]int32, count),
-		prev:   make([]int32, count),
 	}
 	if err := t.decodeNodes(r.b[r.off:]); err != nil {
 		return nil, err
@@ -189,6 +208,9 @@ func decodeLanguage(r *reader) (*language, error) {
 		if _, dup := l.fieldIDs[l.fields[i]]; !dup {
 			l.fieldIDs[l.fields[i]] = uint8(i) // the first id wins, as in a linear search
 		}
+		if n < len(l.fieldsByLen) {
+			l.fieldsByLen[n] = append(l.fieldsByLen[n], uint8(i))
+		}
 		p += 2 + n
 	}
 	lastLanguage.Store(l)
@@ -203,23 +225,31 @@ func (t *Tree) decodeNodes(b []byte) error {
 	srcLen := uint32(len(t.src))
 	total := uint32(len(t.nodes))
 
-	// open holds the ancestors of the current record; lastEnd[k] and
-	// lastChild[k] are the end byte and index of open[k]'s latest child, so
-	// siblings can be checked for order and linked. They grow with depth,
-	// which the record count bounds.
-	var open []uint32
-	var lastEnd []uint32
-	var lastChild []int32
-	for i := uint32(0); i < total; i++ {
-		rec := b[int(i)*NodeSize : int(i+1)*NodeSize]
-		n := node{
-			symbol: binary.LittleEndian.Uint16(rec[OffsetSymbol:]),
-			field:  rec[OffsetField],
-			flags:  rec[OffsetFlags],
-			start:  binary.LittleEndian.Uint32(rec[OffsetStart:]),
-			end:    binary.LittleEndian.Uint32(rec[OffsetEnd:]),
-			size:   binary.LittleEndian.Uint32(rec[OffsetSize:]),
+	if recordsAreNodes {
+		copy(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(t.nodes))), len(b)), b)
+	} else {
+		for i := range t.nodes {
+			rec := b[i*NodeSize : (i+1)*NodeSize]
+			t.nodes[i] = node{
+				symbol: binary.LittleEndian.Uint16(rec[OffsetSymbol:]),
+				field:  rec[OffsetField],
+				flags:  rec[OffsetFlags],
+				start:  binary.LittleEndian.Uint32(rec[OffsetStart:]),
+				end:    binary.LittleEndian.Uint32(rec[OffsetEnd:]),
+				size:   binary.LittleEndian.Uint32(rec[OffsetSize:]),
+			}
 		}
+	}
+
+	// The parent of record i is found by climbing from record i-1 through
+	// the parents found so far until a subtree that contains i: the
+	// record below it on the way, if any, is i's previous sibling. (A
+	// stack of open ancestors would do the same with more bookkeeping.)
+	// Locals rather than t's fields, and no pointer into a node: every
+	// load through a pointer is checked in wasm.
+	nodes, parent := t.nodes, t.parent
+	for i := uint32(0); i < total; i++ {
+		n := nodes[i]
 		isErr := n.symbol == ErrorSymbol
 		switch {
 		case !isErr && uint32(n.symbol) >= nsym:
@@ -233,7 +263,6 @@ func (t *Tree) decodeNodes(b []byte) error {
 		case n.size == 0 || n.size > total-i:
 			return invalid("node %d: subtree size %d overruns %d records", i, n.size, total)
 		}
-
 		if i == 0 {
 			if n.size != total {
 				return invalid("root subtree size %d, want %d", n.size, total)
@@ -241,43 +270,46 @@ func (t *Tree) decodeNodes(b []byte) error {
 			if n.field != 0 {
 				return invalid("root has field %d", n.field)
 			}
-			t.parent[0] = -1
-			t.prev[0] = -1
-		} else {
-			// Close ancestors whose subtree ends before i. The root's spans
-			// everything, so open never empties.
-			for {
-				top := open[len(open)-1]
-				if top+t.nodes[top].size > i {
-					break
-				}
-				open = open[:len(open)-1]
-				lastEnd = lastEnd[:len(lastEnd)-1]
-				lastChild = lastChild[:len(lastChild)-1]
-			}
-			k := len(open) - 1
-			p := open[k]
-			pn := &t.nodes[p]
-			if i+n.size > p+pn.size {
-				return invalid("node %d: subtree size %d overruns parent %d", i, n.size, p)
-			}
-			if n.start < pn.start || n.end > pn.end {
-				return invalid("node %d: byte range [%d,%d) outside parent %d [%d,%d)", i, n.start, n.end, p, pn.start, pn.end)
-			}
-			if n.start < lastEnd[k] {
-				return invalid("node %d: starts at %d, before its previous sibling ends at %d", i, n.start, lastEnd[k])
-			}
-			lastEnd[k] = n.end
-			t.parent[i] = int32(p)
-			t.prev[i] = lastChild[k]
-			lastChild[k] = int32(i)
+			parent[0] = -1
+			continue
 		}
-		t.nodes[i] = n
-		if n.size > 1 {
-			open = append(open, i)
-			lastEnd = append(lastEnd, n.start)
-			lastChild = append(lastChild, -1)
+		// p is i's parent, prev its previous sibling (or p itself when i
+		// is the first child). The root's subtree spans everything.
+		p, prev := i-1, i-1
+		for p+nodes[p].size <= i {
+			prev = p
+			p = uint32(parent[p])
 		}
+		pn := nodes[p]
+		if i+n.size > p+pn.size {
+			return invalid("node %d: subtree size %d overruns parent %d", i, n.size, p)
+		}
+		if n.start < pn.start || n.end > pn.end {
+			return invalid("node %d: byte range [%d,%d) outside parent %d [%d,%d)", i, n.start, n.end, p, pn.start, pn.end)
+		}
+		if prev != p && n.start < nodes[prev].end {
+			return invalid("node %d: starts at %d, before its previous sibling ends at %d", i, n.start, nodes[prev].end)
+		}
+		parent[i] = int32(p)
 	}
 	return nil
+}
+
+// prevSiblings returns t.prev, building it on first use.
+func (t *Tree) prevSiblings() []int32 {
+	t.prevOnce.Do(func() {
+		prev := make([]int32, len(t.nodes))
+		for i := range prev {
+			prev[i] = -1
+		}
+		for p := range t.nodes {
+			last := int32(-1)
+			for c, end := int32(p)+1, int32(p)+int32(t.nodes[p].size); c < end; c += int32(t.nodes[c].size) {
+				prev[c] = last
+				last = c
+			}
+		}
+		t.prev = prev
+	})
+	return t.prev
 }

@@ -41,8 +41,18 @@ func (t *Tree) KindID(name string, named bool) (uint16, bool) {
 
 // FieldID returns the id of the field called name; ids are >= 1.
 func (t *Tree) FieldID(name string) (uint8, bool) {
-	id, ok := t.lang.fieldIDs[name]
-	return id, ok
+	l := t.lang
+	if len(name) >= len(l.fieldsByLen) {
+		id, ok := l.fieldIDs[name]
+		return id, ok
+	}
+	for _, id := range l.fieldsByLen[len(name)] {
+		// Same length: the first byte tells most names apart.
+		if f := l.fields[id]; (len(f) == 0 || f[0] == name[0]) && f == name {
+			return id, true
+		}
+	}
+	return 0, false
 }
 
 // DescendantForByteRange is t.Root().DescendantForByteRange.
@@ -173,6 +183,15 @@ func (n Node) Parent() Node {
 // end is the index just past n's subtree.
 func (n Node) end() int32 { return n.i + int32(n.rec().size) }
 
+// SubtreeEnd returns the preorder index just past n's subtree (n's index
+// plus the number of nodes in the subtree); 0 for the null Node.
+func (n Node) SubtreeEnd() int {
+	if n.t == nil {
+		return 0
+	}
+	return int(n.end())
+}
+
 // FirstChild returns n's first child, or null.
 func (n Node) FirstChild() Node {
 	if n.t == nil || n.rec().size == 1 {
@@ -199,7 +218,7 @@ func (n Node) PrevSibling() Node {
 	if n.t == nil {
 		return Node{}
 	}
-	p := n.t.prev[n.i]
+	p := n.t.prevSiblings()[n.i]
 	if p < 0 {
 		return Node{}
 	}
@@ -273,8 +292,26 @@ func (n Node) NamedChildren() iter.Seq[Node] {
 
 // ChildByField returns the first child in field name, or null.
 func (n Node) ChildByField(name string) Node {
-	for c := range n.ChildrenByField(name) {
-		return c
+	if n.t == nil {
+		return Node{}
+	}
+	id, ok := n.t.FieldID(name)
+	if !ok {
+		return Node{}
+	}
+	return n.ChildByFieldID(id)
+}
+
+// ChildByFieldID is ChildByField for a field id from Tree.FieldID (0
+// matches nothing), for hot loops that resolve their fields once.
+func (n Node) ChildByFieldID(id uint8) Node {
+	if n.t == nil || id == 0 {
+		return Node{}
+	}
+	for c, end := n.i+1, n.end(); c < end; c += int32(n.t.nodes[c].size) {
+		if n.t.nodes[c].field == id {
+			return Node{n.t, c}
+		}
 	}
 	return Node{}
 }

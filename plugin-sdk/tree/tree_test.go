@@ -194,7 +194,7 @@ func TestDecodeReusesLanguage(t *testing.T) {
 	blob := sampleSpec().encode()
 	mustDecode(t, blob, sampleSource)
 	allocs := testing.AllocsPerRun(100, func() { mustDecode(t, blob, sampleSource) })
-	if allocs > 8 { // Tree, nodes, parent, prev, and the ancestor stacks
+	if allocs > 8 { // Tree, nodes, parent and the ancestor stacks
 		t.Errorf("Decode allocates %v times per call", allocs)
 	}
 }
@@ -202,18 +202,78 @@ func TestDecodeReusesLanguage(t *testing.T) {
 // TestDecodeRealBlob decodes a blob produced by the parser module
 // (written by host/parser's TestTreeTestdata).
 func TestDecodeRealBlob(t *testing.T) {
-	src, err := os.ReadFile("testdata/sample.py")
-	if err != nil {
-		t.Fatal(err)
-	}
-	blob, err := os.ReadFile("testdata/sample.blob")
-	if err != nil {
-		t.Fatal(err)
-	}
+	src, blob := sampleBlob(t)
 	tr := mustDecode(t, blob, string(src))
 	checkInvariants(t, tr)
 	fn := tr.Root().NamedChild(0)
 	if fn.Kind() != "function_definition" || string(fn.ChildByField("name").Text()) != "greet" {
 		t.Errorf("first statement: %s", fn)
 	}
+}
+
+// TestDecodeFieldByField checks that the one-copy decoding of records
+// (little-endian machines) and the field-by-field one agree.
+func TestDecodeFieldByField(t *testing.T) {
+	src, blob := sampleBlob(t)
+	fast := mustDecode(t, blob, string(src))
+	defer func(v bool) { recordsAreNodes = v }(recordsAreNodes)
+	recordsAreNodes = false
+	slow := mustDecode(t, blob, string(src))
+	if !slices.Equal(fast.nodes, slow.nodes) || !slices.Equal(fast.parent, slow.parent) {
+		t.Error("the two decodings differ")
+	}
+	checkInvariants(t, slow)
+}
+
+func TestKindClasses(t *testing.T) {
+	tr := mustDecode(t, sampleSpec().encode(), sampleSource)
+	names := map[string]uint8{}
+	for i, n := 0, tr.NodeCount(); i < n; i++ {
+		names[tr.NodeAt(i).Kind()] = uint8(len(names) + 1)
+	}
+	k := NewKindClasses(names)
+	table := k.Table(tr)
+	for i, n := 0, tr.NodeCount(); i < n; i++ {
+		nd := tr.NodeAt(i)
+		if want := names[nd.Kind()]; k.Of(nd) != want || table.Of(nd) != want {
+			t.Errorf("node %d (%s): classes %d, %d, want %d", i, nd.Kind(), k.Of(nd), table.Of(nd), want)
+		}
+	}
+	null := NewKindClasses(map[string]uint8{"": 7})
+	if null.Of(Node{}) != 7 || null.Table(tr).Of(Node{}) != 7 || k.Of(Node{}) != 0 {
+		t.Error("class of the null node")
+	}
+}
+
+// TestFieldID checks FieldID's search by name length against the table.
+func TestFieldID(t *testing.T) {
+	blob, err := os.ReadFile("testdata/sample.blob")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, _ := os.ReadFile("testdata/sample.py")
+	tr := mustDecode(t, blob, string(src))
+	for i, name := range tr.lang.fields[1:] {
+		if id, ok := tr.FieldID(name); !ok || tr.lang.fields[id] != name || int(id) > i+1 {
+			t.Errorf("FieldID(%q) = %d, %v", name, id, ok)
+		}
+	}
+	for _, name := range []string{"", "x", "nam", "names", "Name", strings.Repeat("n", 40)} {
+		if id, ok := tr.FieldID(name); ok {
+			t.Errorf("FieldID(%q) = %d for a field the language lacks", name, id)
+		}
+	}
+}
+
+// sampleBlob reads testdata/sample.py and the parser module's blob of it.
+func sampleBlob(t *testing.T) (src, blob []byte) {
+	t.Helper()
+	src, err := os.ReadFile("testdata/sample.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if blob, err = os.ReadFile("testdata/sample.blob"); err != nil {
+		t.Fatal(err)
+	}
+	return src, blob
 }

@@ -82,27 +82,49 @@ func (c *checker) context(module string) *pysem.Module {
 }
 
 func (c *checker) calls() {
+	// Looked up once: checkCall and checkArg run for most calls.
+	c.onMissingArgument, c.onTypeMismatch = c.on(MissingArgument), c.on(TypeMismatch)
 	ev := typeEval{c.m}
-	c.t.Root().Walk(func(n tree.Node) bool {
-		if n.Kind() != "call" {
-			return true
+	c.fName, c.fValue = fieldID(c.t, "name"), fieldID(c.t, "value")
+	argsID, fnID := fieldID(c.t, "arguments"), fieldID(c.t, "function")
+	check := func(fn tree.Node, r *pysem.Ref) {
+		n := fn.Parent()
+		if c.nk.Of(n) != nkCall || n.ChildByFieldID(fnID) != fn {
+			return
 		}
-		args := n.ChildByField("arguments")
-		if args.Kind() != "argument_list" {
-			return true // generator argument: f(x for x in y)
+		args := n.ChildByFieldID(argsID)
+		if c.nk.Of(args) != nkArgumentList {
+			return // generator argument: f(x for x in y)
 		}
-		sig := c.calleeSignature(n.ChildByField("function"))
-		if sig != nil {
+		if sig := c.calleeSignature(fn, r); sig != nil {
 			c.checkCall(n, args, sig, ev)
 		}
-		return true
-	})
+	}
+	// Only calls of a name or an attribute can have a known signature, and
+	// pysem marks those callees: no need to visit every node for calls.
+	// (Findings are sorted by position later.)
+	for _, r := range c.m.Refs {
+		if r.Ctx&pysem.CtxCall != 0 {
+			check(r.Node, r)
+		}
+	}
+	for _, a := range c.m.Attrs {
+		if a.Ctx&pysem.CtxCall != 0 && !a.Node.IsNull() {
+			check(a.Node, nil)
+		}
+	}
 }
 
-// resolvedDef returns the binding a callee identifier resolves to when it
-// is certain: bound once in its scope, reached (not unbound).
+// fieldID is t.FieldID, 0 (no child has it) for a field t's language
+// lacks.
+func fieldID(t *tree.Tree, name string) uint8 {
+	id, _ := t.FieldID(name)
+	return id
+}
+
+// refAt returns the ref of identifier n, nil when n is not one.
 func (c *checker) refAt(n tree.Node) *pysem.Ref {
-	_, r, _ := c.m.At(n.StartByte())
+	r := c.m.RefAt(n.StartByte())
 	if r == nil || r.Start != n.StartByte() || r.End != n.EndByte() {
 		return nil
 	}
@@ -110,35 +132,17 @@ func (c *checker) refAt(n tree.Node) *pysem.Ref {
 }
 
 func onlyBinding(b *pysem.Binding) bool {
-	bs := b.Scope.Bindings[b.Name]
+	bs := b.Symbol()
 	return len(bs) == 1 && b.Site == b.Scope
 }
 
 // qualName returns the dotted standard-library name an expression denotes
 // through imports ("os.path.join", "builtins.len"), or "".
 func (c *checker) qualName(n tree.Node) string {
-	switch n.Kind() {
-	case "identifier":
-		r := c.refAt(n)
-		if r == nil {
-			return ""
-		}
-		if r.Builtin {
-			return "builtins." + r.Name
-		}
-		b := r.Binding
-		if b == nil || r.Unbound || !(onlyBinding(b) || sameModuleImports(b)) {
-			return ""
-		}
-		switch b.Kind {
-		case pysem.BindImport:
-			return importedModule(b)
-		case pysem.BindImportFrom:
-			if b.Import.Level == 0 {
-				return b.Import.Module + "." + b.Import.Name
-			}
-		}
-	case "attribute":
+	switch c.nk.Of(n) {
+	case nkIdentifier:
+		return refQualName(c.refAt(n))
+	case nkAttribute:
 		if q := c.qualName(n.ChildByField("object")); q != "" {
 			return q + "." + text(n.ChildByField("attribute"))
 		}
@@ -146,30 +150,101 @@ func (c *checker) qualName(n tree.Node) string {
 	return ""
 }
 
-func (c *checker) calleeSignature(fn tree.Node) *signature {
-	if fn.Kind() == "identifier" {
-		r := c.refAt(fn)
+// refQualName is qualName of the identifier r is the ref of (r may be
+// nil).
+func refQualName(r *pysem.Ref) string {
+	if r == nil {
+		return ""
+	}
+	if r.Builtin {
+		return "builtins." + r.Name
+	}
+	b := r.Binding
+	if b == nil || r.Unbound || !(onlyBinding(b) || sameModuleImports(b)) {
+		return ""
+	}
+	switch b.Kind {
+	case pysem.BindImport:
+		return importedModule(b)
+	case pysem.BindImportFrom:
+		if b.Import.Level == 0 {
+			return b.Import.Module + "." + b.Import.Name
+		}
+	}
+	return ""
+}
+
+// calleeSignature returns the signature of the callee fn; r is fn's ref
+// when the caller has it (what refAt would find), nil otherwise.
+func (c *checker) calleeSignature(fn tree.Node, r *pysem.Ref) *signature {
+	var q string
+	switch c.nk.Of(fn) {
+	case nkIdentifier:
+		if r == nil {
+			r = c.refAt(fn)
+		}
 		if r != nil && r.Binding != nil && !r.Unbound && onlyBinding(r.Binding) {
 			b := r.Binding
 			switch b.Kind {
 			case pysem.BindFunction, pysem.BindClass:
-				return defSignature(c.m, b)
+				return c.defSignature(c.m, b)
 			case pysem.BindImportFrom:
 				if mod, ok := b.Import.Absolute(c.env.ModuleName, c.env.IsPackageInit); ok {
 					if cm := c.context(mod); cm != nil {
 						if tb := moduleBinding(cm, b.Import.Name); tb != nil {
-							return defSignature(cm, tb)
+							return c.defSignature(cm, tb)
 						}
 						return nil
 					}
 				}
 			}
 		}
+		if r != nil && r.Builtin && !maybeStdSignature([]byte(r.Name)) {
+			return nil
+		}
+		q = refQualName(r)
+	case nkAttribute:
+		if maybeStdSignature(fn.ChildByField("attribute").Text()) {
+			q = c.qualName(fn)
+		}
 	}
-	if q := c.qualName(fn); q != "" {
+	if q != "" {
 		return stdSignature(q, c.cfg.PythonMinor)
 	}
 	return nil
+}
+
+// defSignature is defSignature memoized by binding: a function is usually
+// called from several places, and reading its signature evaluates its
+// decorators and annotations. Bindings of context modules are distinct
+// pointers, so one map serves every module.
+func (c *checker) defSignature(m *pysem.Module, b *pysem.Binding) *signature {
+	if m != c.m { // a context module: rare enough for a map
+		if sig, ok := c.ctxSigs[b]; ok {
+			return sig
+		}
+		sig := defSignature(m, b)
+		if c.ctxSigs == nil {
+			c.ctxSigs = map[*pysem.Binding]*signature{}
+		}
+		c.ctxSigs[b] = sig
+		return sig
+	}
+	if c.sigs == nil {
+		c.sigs = make([]memoSig, len(m.Bindings))
+	}
+	if ms := &c.sigs[b.Index]; ms.done {
+		return ms.sig
+	}
+	sig := defSignature(m, b)
+	c.sigs[b.Index] = memoSig{sig, true}
+	return sig
+}
+
+// memoSig is a memoized defSignature.
+type memoSig struct {
+	sig  *signature // nil included
+	done bool
 }
 
 // moduleBinding returns the single def/class binding of name at module
@@ -324,9 +399,10 @@ func funcSignature(m *pysem.Module, b *pysem.Binding, dropSelf bool) *signature 
 		return nil
 	}
 	ev := typeEval{m}
-	sig := &signature{name: b.Name}
+	params := def.ChildByField("parameters")
+	sig := &signature{name: b.Name, params: make([]param, 0, params.NamedChildCount())}
 	kwonly := false
-	for p := range def.ChildByField("parameters").NamedChildren() {
+	for p := range params.NamedChildren() {
 		var pr param
 		pr.node = p
 		switch p.Kind() {
@@ -390,16 +466,25 @@ func funcSignature(m *pysem.Module, b *pysem.Binding, dropSelf bool) *signature 
 
 // checkCall matches the arguments of call against sig.
 func (c *checker) checkCall(call, args tree.Node, sig *signature, ev typeEval) {
-	filled := make([]tree.Node, len(sig.params))
-	var pos []tree.Node
-	var kws []tree.Node
-	for a := range args.NamedChildren() {
-		switch a.Kind() {
-		case "list_splat", "dictionary_splat", "parenthesized_list_splat":
+	// Most calls have few arguments: keep these on the stack.
+	var filledBuf, posBuf, kwsBuf [8]tree.Node
+	filled := filledBuf[:0]
+	if len(sig.params) > len(filledBuf) {
+		filled = make([]tree.Node, len(sig.params))
+	} else {
+		filled = filledBuf[:len(sig.params)]
+	}
+	pos, kws := posBuf[:0], kwsBuf[:0]
+	for a := args.FirstChild(); !a.IsNull(); a = a.NextSibling() {
+		if !a.IsNamed() {
+			continue
+		}
+		switch c.nk.Of(a) {
+		case nkListSplat, nkDictionarySplat, nkParenthesizedListSplat:
 			return
-		case "keyword_argument":
+		case nkKeywordArgument:
 			kws = append(kws, a)
-		case "comment":
+		case nkComment:
 		default:
 			if len(kws) > 0 {
 				return // positional after keyword: a syntax error CPython reports
@@ -423,18 +508,18 @@ func (c *checker) checkCall(call, args tree.Node, sig *signature, ev typeEval) {
 		i++
 	}
 	for _, kw := range kws {
-		name := text(kw.ChildByField("name"))
+		name := kw.ChildByFieldID(c.fName).Text()
 		found := -1
 		for j := range sig.params {
 			p := &sig.params[j]
-			if p.name == name && (p.kind == posOrKw || p.kind == kwOnly) {
+			if p.name == string(name) && (p.kind == posOrKw || p.kind == kwOnly) {
 				found = j
 			}
 		}
 		if found < 0 {
 			hasVarKw := false
-			for _, p := range sig.params {
-				hasVarKw = hasVarKw || p.kind == varKw
+			for j := range sig.params {
+				hasVarKw = hasVarKw || sig.params[j].kind == varKw
 			}
 			if !hasVarKw {
 				return // unknown keyword
@@ -444,20 +529,21 @@ func (c *checker) checkCall(call, args tree.Node, sig *signature, ev typeEval) {
 		if !filled[found].IsNull() {
 			return // given twice
 		}
-		filled[found] = kw.ChildByField("value")
+		filled[found] = kw.ChildByFieldID(c.fValue)
 	}
 	var missing []string
-	for j, p := range sig.params {
+	for j := range sig.params {
+		p := &sig.params[j]
 		if filled[j].IsNull() && !p.hasDefault && (p.kind == posOnly || p.kind == posOrKw || p.kind == kwOnly) {
 			missing = append(missing, "'"+p.name+"'")
 		}
 	}
-	if len(missing) > 0 && c.on(MissingArgument) {
+	if len(missing) > 0 && c.onMissingArgument {
 		what := "argument"
 		if len(missing) > 1 {
 			what = "arguments"
 		}
-		c.addNode(MissingArgument, args, "missing %s %s in call to '%s'", what, strings.Join(missing, ", "), sig.name)
+		c.addNodeMsg(MissingArgument, args, "missing "+what+" "+strings.Join(missing, ", ")+" in call to '"+sig.name+"'")
 	}
 	for j := range sig.params {
 		if !filled[j].IsNull() {
@@ -467,7 +553,7 @@ func (c *checker) checkCall(call, args tree.Node, sig *signature, ev typeEval) {
 }
 
 func (c *checker) checkArg(a tree.Node, p *param, sig *signature, ev typeEval) {
-	if !c.on(TypeMismatch) || p.typ == 0 || p.anyTyp {
+	if !c.onTypeMismatch || p.typ == 0 || p.anyTyp {
 		return
 	}
 	k, declared := c.argKind(a)
@@ -527,7 +613,7 @@ func sameModuleImports(b *pysem.Binding) bool {
 		return false
 	}
 	want := importedModule(b)
-	for _, x := range b.Scope.Bindings[b.Name] {
+	for _, x := range b.Symbol() {
 		if x.Kind != pysem.BindImport || importedModule(x) != want || x.Site != x.Scope {
 			return false
 		}

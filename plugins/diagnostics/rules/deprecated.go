@@ -76,6 +76,15 @@ var deprecatedNames = map[string]deprecation{
 	"gettext.ldngettext":                 {8, 11, "gettext.dngettext()"},
 }
 
+// deprecatedLasts holds the last segment of every name in deprecatedNames.
+var deprecatedLasts = func() map[string]bool {
+	m := make(map[string]bool, len(deprecatedNames))
+	for q := range deprecatedNames {
+		m[q[strings.LastIndexByte(q, '.')+1:]] = true
+	}
+	return m
+}()
+
 // unittestAliases: TestCase methods deprecated in 3.2, removed in 3.12.
 var unittestAliases = map[string]string{
 	"assertEquals": "assertEqual", "assertNotEquals": "assertNotEqual",
@@ -145,6 +154,9 @@ func (c *checker) deprecated() {
 			}
 			c.add(Deprecated, a.Start, a.End, "%s", msg)
 			continue
+		}
+		if !deprecatedLasts[a.Name] {
+			continue // cheaper than qualName, which could not find it
 		}
 		q := c.qualName(a.Node)
 		if q == "" {
@@ -236,7 +248,7 @@ func (c *checker) pep702() {
 	for _, b := range c.m.Bindings {
 		switch b.Kind {
 		case pysem.BindFunction, pysem.BindClass:
-			if len(b.Scope.Bindings[b.Name]) != 1 {
+			if len(b.Symbol()) != 1 {
 				continue
 			}
 			ok, msg := deprecatedMark(c.m, b)

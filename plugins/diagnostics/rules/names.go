@@ -61,7 +61,7 @@ func (c *checker) undefined() {
 			outer := r.Binding.Scope.Parent.ResolveDeferred(r.Name, r.Start)
 			if (outer.Binding != nil && !outer.Unbound) || outer.Builtin {
 				k := key{r.Binding.Scope, r.Name}
-				if first := firstDef(r.Binding.Scope.Bindings[r.Name]); first != nil && r.Start < first.NameNode.StartByte() {
+				if first := firstDef(r.Binding.Symbol()); first != nil && r.Start < first.NameNode.StartByte() {
 					if _, seen := lastUnboundLocal[k]; !seen {
 						order = append(order, k)
 					}
@@ -211,7 +211,8 @@ func (c *checker) unused() {
 		if s.Kind == pysem.ScopeClass {
 			continue
 		}
-		for name, bs := range s.Bindings {
+		for _, bs := range s.Symbols() {
+			name := bs[0].Name
 			var final *pysem.Binding
 			for _, b := range bs {
 				if b.Site == s || b.IsWalrus() {
@@ -230,7 +231,7 @@ func (c *checker) unused() {
 			}
 			// pyflakes: `import a.b` is used when `import a as x` is.
 			if !used && final.Kind == pysem.BindImport && final.Import.AsName == "" && strings.Contains(final.Import.Module, ".") {
-				for _, other := range s.Bindings {
+				for _, other := range s.Symbols() {
 					for _, o := range other {
 						if o.Kind == pysem.BindImport && o.Import.AsName != "" && o.Import.Module == name && usedBinding(o) {
 							used = true
@@ -259,7 +260,7 @@ func (c *checker) unused() {
 				}
 			}
 			if c.on(UnusedVariable) && s.Kind == pysem.ScopeFunction && !strings.HasPrefix(name, "_") && !s.UsesLocals && isPyflakesAssignment(final) {
-				c.addNode(UnusedVariable, final.NameNode, "local variable '%s' is assigned to but never used", name)
+				c.addNodeMsg(UnusedVariable, final.NameNode, "local variable '"+name+"' is assigned to but never used")
 			}
 		}
 	}
@@ -313,7 +314,8 @@ func literalUnpack(b *pysem.Binding) bool {
 // another branch of an if/try.
 func (c *checker) duplicates() {
 	for _, s := range c.m.Scopes {
-		for name, bs := range s.Bindings {
+		for _, bs := range s.Symbols() {
+			name := bs[0].Name
 			if len(bs) < 2 {
 				continue
 			}
@@ -373,11 +375,26 @@ func (c *checker) duplicates() {
 // enclosing scope has an import of it that ends up unused is reported as a
 // redefinition of that unused import.
 func (c *checker) shadowedImports() {
+	// Only a name some import binds can shadow an import: the others skip
+	// outerBinding's lookups.
+	imported := map[string]bool{}
+	for _, im := range c.m.Imports {
+		if im.Binding != nil {
+			imported[im.Binding.Name] = true
+		}
+	}
+	if len(imported) == 0 {
+		return
+	}
 	for _, s := range c.m.Scopes {
 		if s.Parent == nil {
 			continue
 		}
-		for name, bs := range s.Bindings {
+		for _, bs := range s.Symbols() {
+			name := bs[0].Name
+			if !imported[name] {
+				continue
+			}
 			var b *pysem.Binding
 			for _, x := range bs {
 				if x.Site == s && !(x.Kind == pysem.BindAnnotated && x.Value.IsNull()) && x.Kind != pysem.BindDel {

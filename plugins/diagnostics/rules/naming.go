@@ -32,11 +32,14 @@ var defaultIgnoredNames = map[string]bool{
 // (setUp, tearDown, setUpClass, ...) and in the ignore-names option;
 // visit_*/depart_* visitor methods.
 func (c *checker) naming() {
+	// The ignore lists are consulted last, before reporting: looking a
+	// name up costs more than the checks, which rarely fail.
+	ignored := func(name string) bool { return c.cfg.IgnoreNames[name] || defaultIgnoredNames[name] }
 	for _, b := range c.m.Bindings {
-		if c.cfg.IgnoreNames[b.Name] || defaultIgnoredNames[b.Name] || isDunder(b.Name) || b.Site != b.Scope {
+		if isDunder(b.Name) || b.Site != b.Scope {
 			continue
 		}
-		if first := b.Scope.Bindings[b.Name]; len(first) > 0 && first[0] != b && b.Kind != pysem.BindParameter {
+		if first := b.Symbol(); len(first) > 0 && first[0] != b && b.Kind != pysem.BindParameter {
 			continue // one report per name and scope
 		}
 		name := strings.Trim(b.Name, "_")
@@ -45,35 +48,35 @@ func (c *checker) naming() {
 		}
 		switch b.Kind {
 		case pysem.BindClass:
-			if !capWords(name) {
-				c.addNode(ConventionViolation, b.NameNode, "class name '%s' should use CapWords", b.Name)
+			if !capWords(name) && !ignored(b.Name) {
+				c.addNodeMsg(ConventionViolation, b.NameNode, "class name '"+b.Name+"' should use CapWords")
 			}
 		case pysem.BindFunction:
-			if lowerSnake(name) || strings.HasPrefix(name, "visit_") || strings.HasPrefix(name, "depart_") || c.mayOverride(b) {
+			if lowerSnake(name) || strings.HasPrefix(name, "visit_") || strings.HasPrefix(name, "depart_") || ignored(b.Name) || c.mayOverride(b) {
 				continue
 			}
-			c.addNode(ConventionViolation, b.NameNode, "function name '%s' should be lowercase_with_underscores", b.Name)
+			c.addNodeMsg(ConventionViolation, b.NameNode, "function name '"+b.Name+"' should be lowercase_with_underscores")
 		case pysem.BindParameter:
-			if lowerSnake(name) || !ascii(name) {
+			if lowerSnake(name) || !ascii(name) || ignored(b.Name) {
 				continue
 			}
-			if owner := b.Scope.Owner; owner != nil && (c.mayOverride(owner) || c.cfg.IgnoreNames[owner.Name] || defaultIgnoredNames[owner.Name]) {
+			if owner := b.Scope.Owner; owner != nil && (c.mayOverride(owner) || ignored(owner.Name)) {
 				continue
 			}
-			c.addNode(ConventionViolation, b.NameNode, "argument name '%s' should be lowercase", b.Name)
+			c.addNodeMsg(ConventionViolation, b.NameNode, "argument name '"+b.Name+"' should be lowercase")
 		case pysem.BindAssignment, pysem.BindAnnotated:
 			if b.Unpacked || b.Value.IsNull() || !ascii(name) {
 				continue
 			}
 			switch b.Scope.Kind {
 			case pysem.ScopeFunction:
-				if lowerSnake(name) || upperSnake(name) || literalKind(b.Value) == 0 || literalKind(b.Value) == kNone {
+				if lowerSnake(name) || upperSnake(name) || literalKind(b.Value) == 0 || literalKind(b.Value) == kNone || ignored(b.Name) {
 					continue
 				}
-				c.addNode(ConventionViolation, b.NameNode, "variable '%s' in function should be lowercase", b.Name)
+				c.addNodeMsg(ConventionViolation, b.NameNode, "variable '"+b.Name+"' in function should be lowercase")
 			case pysem.ScopeModule:
-				if mixedCase(name) && !c.m.All.Has(b.Name) {
-					c.addNode(ConventionViolation, b.NameNode, "module-level variable '%s' should not be mixedCase", b.Name)
+				if mixedCase(name) && !c.m.All.Has(b.Name) && !ignored(b.Name) {
+					c.addNodeMsg(ConventionViolation, b.NameNode, "module-level variable '"+b.Name+"' should not be mixedCase")
 				}
 			}
 		}

@@ -127,13 +127,23 @@ type finding struct {
 
 // checker holds one run.
 type checker struct {
-	t    *tree.Tree
-	src  []byte
-	m    *pysem.Module
-	cfg  *Config
-	env  *Env
-	out  []finding
-	ctxs *contextIndex // lazily built
+	t   *tree.Tree
+	src []byte
+	m   *pysem.Module
+	nk  tree.KindTable // nodeKinds for t
+	// blocks is blockKinds for t
+	blocks tree.KindTable
+	cfg    *Config
+	env    *Env
+	out    []finding
+	ctxs   *contextIndex // lazily built
+	// sigs memoizes defSignature for calls, by Binding.Index for m's
+	// bindings; ctxSigs for the context modules'.
+	sigs    []memoSig
+	ctxSigs map[*pysem.Binding]*signature
+	// c.on of the codes calls reports, and field ids, set by calls.
+	onMissingArgument, onTypeMismatch bool
+	fName, fValue                     uint8
 	// opaque: string annotations pysem does not tokenize (lazily built)
 	opaque []string
 }
@@ -141,14 +151,24 @@ type checker struct {
 func (c *checker) on(code string) bool { return c.cfg.Enabled(code) }
 
 func (c *checker) add(code string, start, end int, format string, args ...any) {
-	if end < start {
-		end = start
-	}
-	c.out = append(c.out, finding{code, start, end, fmt.Sprintf(format, args...)})
+	c.addMsg(code, start, end, fmt.Sprintf(format, args...))
 }
 
 func (c *checker) addNode(code string, n tree.Node, format string, args ...any) {
 	c.add(code, n.StartByte(), n.EndByte(), format, args...)
+}
+
+// addMsg is add with the message written: the rules that report the most
+// build it by concatenation, cheaper than fmt in the wasm plugin.
+func (c *checker) addMsg(code string, start, end int, msg string) {
+	if end < start {
+		end = start
+	}
+	c.out = append(c.out, finding{code, start, end, msg})
+}
+
+func (c *checker) addNodeMsg(code string, n tree.Node, msg string) {
+	c.addMsg(code, n.StartByte(), n.EndByte(), msg)
 }
 
 // Check returns the semantic diagnostics of t (whose tree must be free of
@@ -162,7 +182,7 @@ func Check(t *tree.Tree, idx *textpos.Index, cfg Config, env Env) []abi.Diagnost
 		PythonMinor:   cfg.PythonMinor,
 	}
 	m := pysem.Analyze(t, opts)
-	c := &checker{t: t, src: t.Source(), m: m, cfg: &cfg, env: &env}
+	c := &checker{t: t, src: t.Source(), m: m, nk: nodeKinds.Table(t), blocks: blockKinds.Table(t), cfg: &cfg, env: &env}
 	c.names()
 	if c.on(UnreachableCode) {
 		c.unreachable()

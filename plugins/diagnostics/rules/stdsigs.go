@@ -160,32 +160,45 @@ var typeAliases = map[string]string{
 var (
 	stdSigsOnce sync.Once
 	stdSigs     map[string]*signature
+	// stdSigLasts holds the last segment of every name in stdSigs.
+	stdSigLasts map[string]bool
 )
+
+// maybeStdSignature reports whether a dotted name ending in last can have
+// a signature in the table, so callers skip building names that cannot.
+func maybeStdSignature(last []byte) bool {
+	stdSigsOnce.Do(loadStdSigs)
+	return stdSigLasts[string(last)]
+}
 
 // stdSignature returns the table's signature of a dotted name.
 func stdSignature(q string, minor int) *signature {
-	stdSigsOnce.Do(func() {
-		stdSigs = map[string]*signature{}
-		for name, src := range stdSigSource {
-			sig, ok := parseSig(src)
-			if !ok {
-				panic("stdsigs: bad signature of " + name)
-			}
-			sig.name = name[strings.LastIndexByte(name, '.')+1:]
-			if strings.HasPrefix(name, "builtins.") {
-				sig.name = strings.TrimPrefix(name, "builtins.")
-			} else {
-				sig.name = name
-			}
-			stdSigs[name] = sig
-		}
-	})
+	stdSigsOnce.Do(loadStdSigs)
 	if s, ok := stdSigs[q]; ok {
 		// Copy: callers may not modify the shared table.
 		cp := *s
 		return &cp
 	}
 	return nil
+}
+
+func loadStdSigs() {
+	stdSigs = map[string]*signature{}
+	stdSigLasts = map[string]bool{}
+	for name, src := range stdSigSource {
+		sig, ok := parseSig(src)
+		if !ok {
+			panic("stdsigs: bad signature of " + name)
+		}
+		sig.name = name[strings.LastIndexByte(name, '.')+1:]
+		if strings.HasPrefix(name, "builtins.") {
+			sig.name = strings.TrimPrefix(name, "builtins.")
+		} else {
+			sig.name = name
+		}
+		stdSigs[name] = sig
+		stdSigLasts[name[strings.LastIndexByte(name, '.')+1:]] = true
+	}
 }
 
 // parseSig parses the signature mini-language of stdSigSource.

@@ -49,7 +49,7 @@ var (
 func newSuppressions(t *tree.Tree, idx *textpos.Index, ignoreNoqa bool) *suppressions {
 	s := &suppressions{lines: map[int]*lineSup{}, ignoreNoqa: ignoreNoqa}
 	src := t.Source()
-	if !bytes.Contains(src, []byte("noqa")) && !bytes.Contains(src, []byte("NOQA")) && !bytes.Contains(src, []byte("ignore")) {
+	if !mayHaveSuppressions(src) {
 		return s
 	}
 	firstStmt := len(src)
@@ -68,6 +68,30 @@ func newSuppressions(t *tree.Tree, idx *textpos.Index, ignoreNoqa bool) *suppres
 		return false
 	})
 	return s
+}
+
+// mayHaveSuppressions reports whether a comment of src can hold a
+// suppression: some '#' is followed on its line by noqa, NOQA or ignore.
+// It looks at far less text than searching all of src for the words.
+func mayHaveSuppressions(src []byte) bool {
+	for i := bytes.IndexByte(src, '#'); i >= 0; {
+		end := bytes.IndexByte(src[i:], '\n')
+		if end < 0 {
+			end = len(src)
+		} else {
+			end += i
+		}
+		line := src[i:end]
+		if bytes.Contains(line, []byte("noqa")) || bytes.Contains(line, []byte("NOQA")) || bytes.Contains(line, []byte("ignore")) {
+			return true
+		}
+		next := bytes.IndexByte(src[end:], '#')
+		if next < 0 {
+			return false
+		}
+		i = end + next
+	}
+	return false
 }
 
 func ownLine(src []byte, off int) bool {

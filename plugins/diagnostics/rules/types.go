@@ -109,7 +109,7 @@ type typeEval struct {
 }
 
 func (e typeEval) ref(n tree.Node) *pysem.Ref {
-	_, r, _ := e.m.At(n.StartByte())
+	r := e.m.RefAt(n.StartByte())
 	if r == nil || r.Start != n.StartByte() || r.End != n.EndByte() {
 		return nil
 	}
@@ -127,7 +127,7 @@ func (e typeEval) typingName(n tree.Node) string {
 			return ""
 		}
 		b := r.Binding
-		if b.Kind == pysem.BindImportFrom && b.Import.Level == 0 && (b.Import.Module == "typing" || b.Import.Module == "typing_extensions") && len(b.Scope.Bindings[b.Name]) == 1 {
+		if b.Kind == pysem.BindImportFrom && b.Import.Level == 0 && (b.Import.Module == "typing" || b.Import.Module == "typing_extensions") && len(b.Symbol()) == 1 {
 			return b.Import.Name
 		}
 	case "attribute":
@@ -136,7 +136,7 @@ func (e typeEval) typingName(n tree.Node) string {
 			return ""
 		}
 		r := e.ref(obj)
-		if r == nil || r.Binding == nil || r.Unbound || len(r.Binding.Scope.Bindings[r.Binding.Name]) != 1 {
+		if r == nil || r.Binding == nil || r.Unbound || len(r.Binding.Symbol()) != 1 {
 			return ""
 		}
 		if mod := importedModule(r.Binding); mod == "typing" || mod == "typing_extensions" {
@@ -314,24 +314,24 @@ func stringBody(n tree.Node) (int, int, bool) {
 
 // literalKind returns the kind of a literal expression (0 if not one).
 func literalKind(n tree.Node) kind {
-	switch n.Kind() {
-	case "integer":
+	switch literalKinds.Of(n) {
+	case lkInteger:
 		t := text(n)
 		if strings.HasSuffix(t, "j") || strings.HasSuffix(t, "J") {
 			return kComplex
 		}
 		return kInt
-	case "float":
+	case lkFloat:
 		t := text(n)
 		if strings.HasSuffix(t, "j") || strings.HasSuffix(t, "J") {
 			return kComplex
 		}
 		return kFloat
-	case "true", "false":
+	case lkBool:
 		return kBool
-	case "none":
+	case lkNone:
 		return kNone
-	case "string":
+	case lkString:
 		start := n.Child(0)
 		if start.Kind() != "string_start" {
 			return 0
@@ -340,21 +340,21 @@ func literalKind(n tree.Node) kind {
 			return kBytes
 		}
 		return kStr
-	case "concatenated_string":
+	case lkConcatenatedString:
 		return literalKind(n.NamedChild(0))
-	case "list", "list_comprehension":
+	case lkList:
 		return kList
-	case "dictionary", "dictionary_comprehension":
+	case lkDict:
 		return kDict
-	case "set", "set_comprehension":
+	case lkSet:
 		return kSet
-	case "tuple":
+	case lkTuple:
 		return kTuple
-	case "parenthesized_expression":
+	case lkParenthesized:
 		if n.NamedChildCount() == 1 {
 			return literalKind(n.NamedChild(0))
 		}
-	case "unary_operator":
+	case lkUnaryOperator:
 		if op := n.ChildByField("argument"); !op.IsNull() {
 			switch k := literalKind(op); k {
 			case kInt, kFloat, kComplex:
@@ -365,8 +365,35 @@ func literalKind(n tree.Node) kind {
 				}
 			}
 		}
-	case "not_operator":
+	case lkNotOperator:
 		return kBool
 	}
 	return 0
 }
+
+// Classes of literalKind's switch (see tree.KindClasses): it runs for
+// many call arguments.
+const (
+	lkOther uint8 = iota
+	lkInteger
+	lkFloat
+	lkBool
+	lkNone
+	lkString
+	lkConcatenatedString
+	lkList
+	lkDict
+	lkSet
+	lkTuple
+	lkParenthesized
+	lkUnaryOperator
+	lkNotOperator
+)
+
+var literalKinds = tree.NewKindClasses(map[string]uint8{
+	"integer": lkInteger, "float": lkFloat, "true": lkBool, "false": lkBool, "none": lkNone,
+	"string": lkString, "concatenated_string": lkConcatenatedString,
+	"list": lkList, "list_comprehension": lkList, "dictionary": lkDict, "dictionary_comprehension": lkDict,
+	"set": lkSet, "set_comprehension": lkSet, "tuple": lkTuple, "parenthesized_expression": lkParenthesized,
+	"unary_operator": lkUnaryOperator, "not_operator": lkNotOperator,
+})

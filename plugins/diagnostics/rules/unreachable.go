@@ -22,10 +22,10 @@ func (c *checker) unreachable() {
 	c.block(c.t.Root())
 }
 
-func statements(n tree.Node) []tree.Node {
-	var out []tree.Node
+// statements appends n's named children but comments to out.
+func (c *checker) statements(n tree.Node, out []tree.Node) []tree.Node {
 	for s := range n.NamedChildren() {
-		if s.Kind() != "comment" {
+		if c.nk.Of(s) != nkComment {
 			out = append(out, s)
 		}
 	}
@@ -33,7 +33,8 @@ func statements(n tree.Node) []tree.Node {
 }
 
 func (c *checker) block(n tree.Node) {
-	stmts := statements(n)
+	var buf [16]tree.Node
+	stmts := c.statements(n, buf[:0])
 	for i, s := range stmts {
 		c.nested(s)
 		term, _ := c.terminates(s)
@@ -50,16 +51,16 @@ func (c *checker) block(n tree.Node) {
 	}
 }
 
-// nested visits the blocks inside statement s.
+// nested visits the blocks inside statement s: the outermost blocks among
+// its descendants, in source order.
 func (c *checker) nested(s tree.Node) {
-	for ch := range s.NamedChildren() {
-		switch ch.Kind() {
-		case "block":
-			c.block(ch)
-		case "comment":
-		default:
-			c.nested(ch)
+	for i, end := s.Index()+1, s.SubtreeEnd(); ; {
+		if i = c.blocks.Scan(i, end, 0); i >= end {
+			return
 		}
+		b := c.t.NodeAt(i)
+		c.block(b)
+		i = b.SubtreeEnd()
 	}
 }
 
@@ -79,21 +80,24 @@ func allYields(stmts []tree.Node) bool {
 // terminates reports whether s never completes normally, and whether every
 // way it ends is a jump (return/continue/break) rather than an exception.
 func (c *checker) terminates(s tree.Node) (term, jump bool) {
-	switch s.Kind() {
-	case "return_statement", "continue_statement", "break_statement":
+	switch c.nk.Of(s) {
+	case nkReturnStatement, nkContinueStatement, nkBreakStatement:
 		return true, true
-	case "raise_statement":
+	case nkRaiseStatement:
 		return true, false
-	case "expression_statement":
+	case nkExpressionStatement:
 		return c.noReturnCall(s.NamedChild(0)), false
-	case "block":
-		for _, x := range statements(s) {
+	case nkBlock:
+		for x := range s.NamedChildren() {
+			if c.nk.Of(x) == nkComment {
+				continue
+			}
 			if t, j := c.terminates(x); t {
 				return true, j
 			}
 		}
 		return false, false
-	case "if_statement":
+	case nkIfStatement:
 		jump = true
 		t, j := c.terminates(s.ChildByField("consequence"))
 		if !t {
@@ -117,13 +121,13 @@ func (c *checker) terminates(s tree.Node) (term, jump bool) {
 			jump = jump && j
 		}
 		return hasElse, jump
-	case "while_statement":
+	case nkWhileStatement:
 		cond := s.ChildByField("condition")
 		if (cond.Kind() == "true" || (cond.Kind() == "integer" && text(cond) != "0")) && !hasBreak(s.ChildByField("body")) {
 			return true, false
 		}
 		return false, false
-	case "try_statement":
+	case nkTryStatement:
 		var body, elseBody, finally tree.Node
 		var handlers []tree.Node
 		for ch := range s.NamedChildren() {
@@ -167,10 +171,10 @@ func (c *checker) terminates(s tree.Node) (term, jump bool) {
 			jump = jump && j
 		}
 		return true, jump
-	case "with_statement":
+	case nkWithStatement:
 		t, j := c.terminates(s.ChildByField("body"))
 		return t && j, j
-	case "match_statement":
+	case nkMatchStatement:
 		body := s.ChildByField("body")
 		cases := 0
 		irrefutable := false
@@ -239,16 +243,14 @@ func hasBreak(body tree.Node) bool {
 
 // noReturnCall reports whether e is a call that never returns.
 func (c *checker) noReturnCall(e tree.Node) bool {
-	if e.Kind() == "await" {
-		return false
-	}
-	if e.Kind() != "call" {
+	if c.nk.Of(e) != nkCall {
 		return false
 	}
 	fn := e.ChildByField("function")
-	switch fn.Kind() {
-	case "identifier":
-		_, r, _ := c.m.At(fn.StartByte())
+	switch c.nk.Of(fn) {
+	case nkIdentifier:
+		// Refs are never empty: At's ref starting at fn is RefAt's.
+		r := c.m.RefAt(fn.StartByte())
 		if r == nil || r.Start != fn.StartByte() {
 			return false
 		}
@@ -265,15 +267,15 @@ func (c *checker) noReturnCall(e tree.Node) bool {
 				return true
 			}
 		}
-		if b.Kind == pysem.BindFunction && len(b.Scope.Bindings[b.Name]) == 1 && !b.Annotation.IsNull() && len(b.Decorators) == 0 {
+		if b.Kind == pysem.BindFunction && len(b.Symbol()) == 1 && !b.Annotation.IsNull() && len(b.Decorators) == 0 {
 			switch text(b.Annotation) {
 			case "NoReturn", "Never", "typing.NoReturn", "typing.Never", "typing_extensions.NoReturn", "typing_extensions.Never":
 				return true
 			}
 		}
-	case "attribute":
+	case nkAttribute:
 		obj := fn.ChildByField("object")
-		if obj.Kind() != "identifier" {
+		if c.nk.Of(obj) != nkIdentifier {
 			return false
 		}
 		_, r, _ := c.m.At(obj.StartByte())

@@ -35,41 +35,78 @@ type finding struct {
 type checker struct {
 	t        *tree.Tree
 	src      []byte
+	k        tree.KindTable // kinds for t
 	out      []finding
 	unclosed map[int]bool // preorder index of an opening bracket never closed
 	stray    map[int]string
 }
 
+// Classes of the kinds Check looks at (tree.KindClasses): Check visits
+// every node, and comparing kind names costs calls in the wasm plugin.
+const (
+	kOther uint8 = iota
+	kPy2Statement
+	kTryStatement
+	kBlock
+	kModule
+	kElifClause
+	kElseClause
+	kExceptClause
+	kExceptGroupClause
+	kFinallyClause
+)
+
+var kinds = tree.NewKindClasses(map[string]uint8{
+	"print_statement":     kPy2Statement,
+	"exec_statement":      kPy2Statement,
+	"try_statement":       kTryStatement,
+	"block":               kBlock,
+	"module":              kModule,
+	"elif_clause":         kElifClause,
+	"else_clause":         kElseClause,
+	"except_clause":       kExceptClause,
+	"except_group_clause": kExceptGroupClause,
+	"finally_clause":      kFinallyClause,
+})
+
 // Check returns the syntax diagnostics of t; idx must index t.Source().
 func Check(t *tree.Tree, idx *textpos.Index) []abi.Diagnostic {
-	c := &checker{t: t, src: t.Source()}
-	root := t.Root()
-	if root.HasError() {
+	c := &checker{t: t, src: t.Source(), k: kinds.Table(t)}
+	if t.Root().HasError() {
 		c.matchBrackets()
 	}
-	root.Walk(func(n tree.Node) bool {
+	// A walk of the whole tree, in preorder, that stops only at the nodes
+	// below (Scan skips the others without a call per node).
+	for i, end := 0, t.NodeCount(); ; i++ {
+		if i = c.k.Scan(i, end, tree.FlagError|tree.FlagMissing); i >= end {
+			break
+		}
+		n := t.NodeAt(i)
 		switch {
 		case n.IsError():
 			c.errorNode(n)
-			return false // nested errors are part of this one
+			i = n.SubtreeEnd() - 1 // nested errors are part of this one
+			continue
 		case n.IsMissing():
 			c.missing(n)
-			return false
-		case n.Kind() == "print_statement" || n.Kind() == "exec_statement":
+			i = n.SubtreeEnd() - 1
+			continue
+		}
+		switch k := c.k.Of(n); k {
+		case kPy2Statement:
 			c.py2Statement(n)
-		case n.Kind() == "try_statement":
+		case kTryStatement:
 			c.tryClauses(n)
-		case n.Kind() == "block" || n.Kind() == "module":
+		case kBlock, kModule:
 			if !n.HasError() {
 				// Recovery can misplace statements; the ERROR explains it.
-				c.indentation(n)
+				c.indentation(n, k == kModule)
 			}
-			if n.Kind() == "block" {
+			if k == kBlock {
 				c.emptyBlock(n)
 			}
 		}
-		return true
-	})
+	}
 	return c.diagnostics(idx)
 }
 
@@ -322,22 +359,22 @@ func lineOf(src []byte, off int) (line, start int) {
 	return line, start
 }
 
-// clauseKinds continue a compound statement at its own indentation.
-var clauseKinds = map[string]bool{
-	"elif_clause": true, "else_clause": true, "except_clause": true,
-	"except_group_clause": true, "finally_clause": true,
+// isClause: the kind continues a compound statement at its own
+// indentation.
+func isClause(k uint8) bool {
+	return k == kElifClause || k == kElseClause || k == kExceptClause || k == kExceptGroupClause || k == kFinallyClause
 }
 
 // indentation checks that the statements of a block (or module) that
 // begin a line all share one indentation, and that their clauses (else,
 // except, ...) line up with the statement they belong to.
-func (c *checker) indentation(b tree.Node) {
+func (c *checker) indentation(b tree.Node, module bool) {
 	want := -1
-	if b.Kind() == "module" {
+	if module {
 		want = 0
 	}
-	for s := range b.NamedChildren() {
-		if s.IsExtra() {
+	for s := b.FirstChild(); !s.IsNull(); s = s.NextSibling() {
+		if !s.IsNamed() || s.IsExtra() {
 			continue
 		}
 		col, ok := c.indentOf(s.StartByte())
@@ -352,8 +389,8 @@ func (c *checker) indentation(b tree.Node) {
 		case col < want:
 			c.add(s.StartByte(), s.StartByte(), "unindent does not match any outer indentation level")
 		}
-		for cl := range s.NamedChildren() {
-			if !clauseKinds[cl.Kind()] {
+		for cl := s.FirstChild(); !cl.IsNull(); cl = cl.NextSibling() {
+			if !cl.IsNamed() || !isClause(c.k.Of(cl)) {
 				continue
 			}
 			if ccol, ok := c.indentOf(cl.StartByte()); ok && ccol != col {
@@ -367,13 +404,14 @@ func (c *checker) indentation(b tree.Node) {
 // CPython counts) of the line holding off, if only blanks precede off on
 // a line that does not continue a previous one with a backslash.
 func (c *checker) indentOf(off int) (int, bool) {
+	src := c.src
 	start := off
-	for start > 0 && c.src[start-1] != '\n' {
+	for start > 0 && src[start-1] != '\n' {
 		start--
 	}
 	col := 0
 	for i := start; i < off; i++ {
-		switch c.src[i] {
+		switch src[i] {
 		case ' ':
 			col++
 		case '\t':
@@ -388,7 +426,7 @@ func (c *checker) indentOf(off int) (int, bool) {
 			return 0, false
 		}
 	}
-	if start >= 2 && c.src[start-2] == '\\' || start >= 3 && c.src[start-2] == '\r' && c.src[start-3] == '\\' {
+	if start >= 2 && src[start-2] == '\\' || start >= 3 && src[start-2] == '\r' && src[start-3] == '\\' {
 		return 0, false
 	}
 	return col, true
@@ -421,8 +459,8 @@ func (c *checker) py2Statement(n tree.Node) {
 // does not.
 func (c *checker) tryClauses(n tree.Node) {
 	for ch := range n.NamedChildren() {
-		switch ch.Kind() {
-		case "except_clause", "except_group_clause", "finally_clause":
+		switch c.k.Of(ch) {
+		case kExceptClause, kExceptGroupClause, kFinallyClause:
 			return
 		}
 	}
