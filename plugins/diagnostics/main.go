@@ -36,6 +36,9 @@ type result struct {
 	// Warnings are configuration problems ([tool.pyws]); the kernel logs
 	// them.
 	Warnings []string `json:"warnings,omitempty"`
+	// ContextFacts are the facts of the context files of the request, for
+	// the kernel to send instead of the files next time.
+	ContextFacts []abi.ContextFacts `json:"contextFacts,omitempty"`
 }
 
 func handle(req *sdk.Request) (any, error) {
@@ -67,18 +70,33 @@ func handle(req *sdk.Request) (any, error) {
 			env.Installed[m] = true
 		}
 	}
+	env.Facts = make(map[string]*rules.ModuleFacts, len(a.Pyws.Facts)+len(a.Pyws.Context))
+	for _, cf := range a.Pyws.Facts {
+		// Facts this plugin made earlier; unreadable ones (another build's)
+		// leave the module unknown, which only hides findings.
+		if mf, err := rules.DecodeModuleFacts(cf.Facts); err == nil {
+			env.Facts[cf.Module] = mf
+		}
+	}
+	var facts []abi.ContextFacts
 	for _, cf := range a.Pyws.Context {
 		for _, rf := range req.Files[1:] {
-			if rf.Path == cf.Path && rf.Tree != nil {
-				env.Context = append(env.Context, rules.ContextFile{Path: cf.Path, ModuleName: cf.Module, IsPackageInit: cf.IsPackageInit, Tree: rf.Tree})
+			if rf.Path != cf.Path {
+				continue
 			}
+			mf := rules.ContextModuleFacts(rules.ContextFile{Path: cf.Path, ModuleName: cf.Module, IsPackageInit: cf.IsPackageInit, Tree: rf.Tree}, cfg.PythonMinor)
+			env.Facts[cf.Module] = mf
+			if raw, err := json.Marshal(mf); err == nil {
+				facts = append(facts, abi.ContextFacts{Module: cf.Module, Facts: raw})
+			}
+			break
 		}
 	}
 	diags := rules.Run(f.Tree, textpos.New(f.Source), cfg, env)
 	if diags == nil {
 		diags = []abi.Diagnostic{}
 	}
-	return result{Diagnostics: diags, Warnings: warnings}, nil
+	return result{Diagnostics: diags, Warnings: warnings, ContextFacts: facts}, nil
 }
 
 // gcStats are the runtime metrics collectIfDue and noteAllocs read.

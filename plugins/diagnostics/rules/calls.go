@@ -51,36 +51,6 @@ type signature struct {
 	params []param
 }
 
-// contextIndex maps module names of context files to their models.
-type contextIndex struct {
-	files map[string]*ContextFile
-	mods  map[string]*pysem.Module
-	minor int
-}
-
-func (c *checker) context(module string) *pysem.Module {
-	if c.ctxs == nil {
-		c.ctxs = &contextIndex{files: map[string]*ContextFile{}, mods: map[string]*pysem.Module{}, minor: c.cfg.PythonMinor}
-		for i := range c.env.Context {
-			cf := &c.env.Context[i]
-			if cf.Tree != nil && !cf.Tree.Root().HasError() {
-				c.ctxs.files[cf.ModuleName] = cf
-			}
-		}
-	}
-	if m, ok := c.ctxs.mods[module]; ok {
-		return m
-	}
-	cf := c.ctxs.files[module]
-	var m *pysem.Module
-	if cf != nil {
-		m = pysem.Analyze(cf.Tree, pysem.Options{ModuleName: cf.ModuleName, IsPackageInit: cf.IsPackageInit,
-			IsStub: strings.HasSuffix(cf.Path, ".pyi"), PythonMinor: c.cfg.PythonMinor})
-	}
-	c.ctxs.mods[module] = m
-	return m
-}
-
 func (c *checker) calls() {
 	// Looked up once: checkCall and checkArg run for most calls.
 	c.onMissingArgument, c.onTypeMismatch = c.on(MissingArgument), c.on(TypeMismatch)
@@ -190,11 +160,8 @@ func (c *checker) calleeSignature(fn tree.Node, r *pysem.Ref) *signature {
 				return c.defSignature(c.m, b)
 			case pysem.BindImportFrom:
 				if mod, ok := b.Import.Absolute(c.env.ModuleName, c.env.IsPackageInit); ok {
-					if cm := c.context(mod); cm != nil {
-						if tb := moduleBinding(cm, b.Import.Name); tb != nil {
-							return c.defSignature(cm, tb)
-						}
-						return nil
+					if cf := c.context(mod); cf != nil {
+						return c.contextSignature(cf, mod, b.Import.Name)
 					}
 				}
 			}
@@ -216,20 +183,8 @@ func (c *checker) calleeSignature(fn tree.Node, r *pysem.Ref) *signature {
 
 // defSignature is defSignature memoized by binding: a function is usually
 // called from several places, and reading its signature evaluates its
-// decorators and annotations. Bindings of context modules are distinct
-// pointers, so one map serves every module.
+// decorators and annotations.
 func (c *checker) defSignature(m *pysem.Module, b *pysem.Binding) *signature {
-	if m != c.m { // a context module: rare enough for a map
-		if sig, ok := c.ctxSigs[b]; ok {
-			return sig
-		}
-		sig := defSignature(m, b)
-		if c.ctxSigs == nil {
-			c.ctxSigs = map[*pysem.Binding]*signature{}
-		}
-		c.ctxSigs[b] = sig
-		return sig
-	}
 	if c.sigs == nil {
 		c.sigs = make([]memoSig, len(m.Bindings))
 	}

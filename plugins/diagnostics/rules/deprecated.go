@@ -235,7 +235,7 @@ func deprecatedMark(m *pysem.Module, b *pysem.Binding) (bool, string) {
 }
 
 func (c *checker) pep702() {
-	if !strings.Contains(string(c.src), "deprecated") && len(c.env.Context) == 0 {
+	if !strings.Contains(string(c.src), "deprecated") && len(c.env.Facts) == 0 {
 		return
 	}
 	report := func(r *pysem.Ref, name, msg string) {
@@ -270,22 +270,18 @@ func (c *checker) pep702() {
 				}
 			}
 		case pysem.BindImportFrom:
-			if len(c.env.Context) == 0 || !onlyBinding(b) {
+			if len(c.env.Facts) == 0 || !onlyBinding(b) {
 				continue
 			}
 			mod, ok := b.Import.Absolute(c.env.ModuleName, c.env.IsPackageInit)
 			if !ok {
 				continue
 			}
-			cm := c.context(mod)
-			if cm == nil {
+			cf := c.context(mod)
+			if cf == nil {
 				continue
 			}
-			tb := moduleBinding(cm, b.Import.Name)
-			if tb == nil {
-				continue
-			}
-			if ok, msg := deprecatedMark(cm, tb); ok {
+			if msg, ok := cf.Deprecated[b.Import.Name]; ok {
 				for _, r := range b.Refs {
 					if !r.Unbound && r.Ctx&pysem.CtxLoad != 0 && !r.Ctx.Has(pysem.CtxAllEntry) {
 						report(r, b.Import.Name, msg)

@@ -98,9 +98,10 @@ type Env struct {
 	// "."), whether the workspace has them: ImportFound, ImportTopOnly or
 	// ImportAbsent. An import missing from the map is never reported.
 	Imports map[string]int
-	// Context are other workspace files the file imports from, with their
-	// trees, for the signatures of called functions and @deprecated.
-	Context []ContextFile
+	// Facts are what is known of the workspace modules the file imports
+	// from (ContextModuleFacts), by module name: the signatures of called
+	// functions and @deprecated marks.
+	Facts map[string]*ModuleFacts
 }
 
 // Workspace answers for Env.Imports.
@@ -110,7 +111,8 @@ const (
 	ImportFound   = abi.ImportFound   // the module is a workspace file or directory
 )
 
-// ContextFile is another workspace file.
+// ContextFile is another workspace file, whose facts ContextModuleFacts
+// finds.
 type ContextFile struct {
 	Path          string
 	ModuleName    string
@@ -136,11 +138,11 @@ type checker struct {
 	cfg    *Config
 	env    *Env
 	out    []finding
-	ctxs   *contextIndex // lazily built
 	// sigs memoizes defSignature for calls, by Binding.Index for m's
-	// bindings; ctxSigs for the context modules'.
+	// bindings; ctxSigs the context modules' signatures, by module and
+	// name.
 	sigs    []memoSig
-	ctxSigs map[*pysem.Binding]*signature
+	ctxSigs map[string]*signature
 	// c.on of the codes calls reports, and field ids, set by calls.
 	onMissingArgument, onTypeMismatch bool
 	fName, fValue                     uint8

@@ -85,8 +85,19 @@ func runFixture(t *testing.T, path string) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				env.Context = append(env.Context, ContextFile{Path: file, ModuleName: mod,
-					IsPackageInit: filepath.Base(file) == "__init__.py", Tree: parse(t, csrc)})
+				// Through JSON, as the facts travel via the kernel.
+				facts := ContextModuleFacts(ContextFile{Path: file, ModuleName: mod,
+					IsPackageInit: filepath.Base(file) == "__init__.py", Tree: parse(t, csrc)}, cfg.PythonMinor)
+				raw, err := json.Marshal(facts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if env.Facts == nil {
+					env.Facts = map[string]*ModuleFacts{}
+				}
+				if env.Facts[mod], err = DecodeModuleFacts(raw); err != nil {
+					t.Fatal(err)
+				}
 			}
 		}
 		if m := wantRe.FindStringSubmatch(l); m != nil {
