@@ -28,6 +28,7 @@ const navTimeout = 10 * time.Second
 type pluginSummarizer struct {
 	p       Plugins
 	version string
+	root    string // the workspace's absolute root
 }
 
 // PluginIdentity is implemented by runtimes that can say which build of
@@ -42,7 +43,10 @@ func (s pluginSummarizer) Version() string { return s.version }
 func (s pluginSummarizer) Summarize(ctx context.Context, files []index.Source) ([][]byte, error) {
 	req := &abi.Request{Tool: IndexTool, Arguments: json.RawMessage(`{}`)}
 	for _, f := range files {
-		req.Files = append(req.Files, abi.File{URI: "file:///" + f.Rel, Path: f.Rel, Source: f.Text})
+		// The URI other tools use for the file: the runtime sends later
+		// calls about it to the worker that has its tree.
+		uri := fileURI(filepath.Join(s.root, filepath.FromSlash(f.Rel)))
+		req.Files = append(req.Files, abi.File{URI: uri, Path: f.Rel, Source: f.Text})
 	}
 	raw, err := s.p.Call(ctx, IndexTool, req)
 	if err != nil {
@@ -91,7 +95,7 @@ func (s *Service) newIndex(st *workspaceState) *index.Index {
 			text, _, err := ws.ReadSource(abs, 0)
 			return text, err
 		},
-		Summarizer: pluginSummarizer{p: s.cfg.Plugins, version: version},
+		Summarizer: pluginSummarizer{p: s.cfg.Plugins, version: version, root: ws.Root()},
 		CacheDir:   cacheDir,
 		Logger:     s.cfg.Logger,
 	})
