@@ -1,11 +1,14 @@
 // Package syntax turns the syntax errors in a tree-sitter-python tree into
 // diagnostics (code "syntax-error", severity error). It reports every
 // ERROR and MISSING node that is not inside another ERROR node, with a
-// message derived from the tokens around it, plus two classes of error
+// message derived from the tokens around it (a clause keyword such as
+// `else` with no statement to continue is named as such), plus errors
 // tree-sitter-python accepts silently but CPython rejects: a compound
 // statement with an empty body, a statement or clause indented
-// differently from its siblings, Python 2's print and exec statements,
-// and a try without except or finally. Ranges are UTF-16 based (package
+// differently from its siblings, Python 2's print and exec statements, a
+// try without except or finally, and call arguments out of order (a
+// positional argument after a keyword argument or **unpacking, *unpacking
+// after **unpacking). Ranges are UTF-16 based (package
 // textpos). Output is sorted by position, deduplicated and capped at
 // MaxDiagnostics. The package uses only the standard library and the
 // plugin SDK, so it runs inside the diagnostics plugin.
@@ -54,6 +57,10 @@ const (
 	kExceptClause
 	kExceptGroupClause
 	kFinallyClause
+	kArgumentList
+	kKeywordArgument
+	kListSplat
+	kDictionarySplat
 )
 
 var kinds = tree.NewKindClasses(map[string]uint8{
@@ -67,6 +74,10 @@ var kinds = tree.NewKindClasses(map[string]uint8{
 	"except_clause":       kExceptClause,
 	"except_group_clause": kExceptGroupClause,
 	"finally_clause":      kFinallyClause,
+	"argument_list":       kArgumentList,
+	"keyword_argument":    kKeywordArgument,
+	"list_splat":          kListSplat,
+	"dictionary_splat":    kDictionarySplat,
 })
 
 // Check returns the syntax diagnostics of t; idx must index t.Source().
@@ -97,6 +108,8 @@ func Check(t *tree.Tree, idx *textpos.Index) []abi.Diagnostic {
 			c.py2Statement(n)
 		case kTryStatement:
 			c.tryClauses(n)
+		case kArgumentList:
+			c.argumentOrder(n)
 		case kBlock, kModule:
 			if !n.HasError() {
 				// Recovery can misplace statements; the ERROR explains it.
@@ -138,6 +151,36 @@ func (c *checker) diagnostics(idx *textpos.Index) []abi.Diagnostic {
 		})
 	}
 	return diags
+}
+
+// argumentOrder reports what CPython's grammar forbids in a call's (or a
+// class's base) arguments and tree-sitter-python accepts: a positional
+// argument after a keyword argument or after **unpacking, and *unpacking
+// after **unpacking.
+func (c *checker) argumentOrder(args tree.Node) {
+	keyword, dictSplat := false, false
+	for a := args.FirstChild(); !a.IsNull(); a = a.NextSibling() {
+		if !a.IsNamed() || a.IsExtra() || a.IsError() || a.IsMissing() {
+			continue
+		}
+		switch c.k.Of(a) {
+		case kKeywordArgument:
+			keyword = true
+		case kDictionarySplat:
+			dictSplat = true
+		case kListSplat:
+			if dictSplat {
+				c.add(a.StartByte(), a.EndByte(), "iterable argument unpacking follows keyword argument unpacking")
+			}
+		default:
+			switch {
+			case dictSplat:
+				c.add(a.StartByte(), a.EndByte(), "positional argument follows keyword argument unpacking")
+			case keyword:
+				c.add(a.StartByte(), a.EndByte(), "positional argument follows keyword argument")
+			}
+		}
+	}
 }
 
 // isToken reports whether n is a leaf that stands for source text.
@@ -182,6 +225,9 @@ func (c *checker) matchBrackets() {
 		c.unclosed[n.Index()] = true
 	}
 }
+
+// clauseKeywords start a clause that continues a compound statement.
+var clauseKeywords = map[string]bool{"elif": true, "else": true, "except": true, "finally": true}
 
 // compoundKeywords start a statement whose header ends in ":".
 var compoundKeywords = map[string]bool{
@@ -236,6 +282,21 @@ func (c *checker) errorNode(e tree.Node) {
 		}
 		if !colon {
 			c.add(last.EndByte(), last.EndByte(), `expected ":"`)
+			return
+		}
+	}
+	// A clause with no statement to belong to (an `else:` after a
+	// finished if, say) is a clause keyword directly inside an ERROR,
+	// which either starts there or goes on with the clause's ":" (a
+	// keyword inside a real clause has the clause as its parent): CPython
+	// points at the keyword.
+	for _, t := range toks {
+		if !clauseKeywords[t.Kind()] || t.IsNamed() || !t.Parent().IsError() {
+			continue
+		}
+		next := t.NextSibling()
+		if t.Parent().StartByte() == t.StartByte() || (!next.IsNull() && next.Kind() == ":" && (t.Kind() == "else" || t.Kind() == "finally")) {
+			c.add(t.StartByte(), t.EndByte(), "invalid syntax: '%s' does not continue a statement", t.Kind())
 			return
 		}
 	}

@@ -1,0 +1,7 @@
+def sign(x):
+    if x < 0:
+        return -1
+    else:
+        return 1
+    else:
+        return 0
