@@ -248,7 +248,7 @@ func (s *Session) diagnosticsArgs(ctx context.Context, f *sourceFile) (*abi.Diag
 
 	interp := interpreterFor(st.ws.Root(), tool, log)
 	if interp != nil {
-		a.Installed = interp.Installed
+		a.Installed = []string{} // narrowed to the file's imports below
 	}
 	a.PythonVersion = targetVersion(tool, cfg, interp)
 
@@ -345,7 +345,34 @@ func (s *Session) diagnosticsArgs(ctx context.Context, f *sourceFile) (*abi.Diag
 		a.Context = append(a.Context, abi.DiagnosticsContextFile{Path: filepath.ToSlash(cf.rel), Module: modName,
 			IsPackageInit: strings.HasPrefix(path.Base(crel), "__init__.")})
 	}
+	if interp != nil {
+		a.Installed = installedImported(interp.Installed, a.Imports)
+	}
 	return a, ctxFiles
+}
+
+// installedImported narrows the interpreter's top-level modules to those
+// the file imports absolutely: the plugin only asks about the imports the
+// kernel answered in imports, and a list of hundreds of names decoded on
+// every call cost the plugin more than analysing a small file (0.8 of
+// 2.1 ms for 8 KB). Never nil: an empty list still says an interpreter is
+// known.
+func installedImported(installed []string, imports map[string]int) []string {
+	tops := make(map[string]bool, len(imports))
+	for spec := range imports {
+		if strings.HasPrefix(spec, ".") {
+			continue
+		}
+		top, _, _ := strings.Cut(spec, ".")
+		tops[top] = true
+	}
+	out := []string{}
+	for _, m := range installed {
+		if tops[m] {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // moduleFor returns the absolute module an import names, resolving a
