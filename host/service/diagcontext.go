@@ -199,7 +199,7 @@ func scanImports(src []byte) []scannedImport {
 	}
 	text := strings.ReplaceAll(string(src), "\\\n", " ")
 	var out []scannedImport
-	for _, m := range importLine.FindAllStringSubmatch(text, -1) {
+	for _, m := range importStatements(text) {
 		if m[4] != "" || (m[1] == "" && m[2] == "") {
 			list, _, _ := strings.Cut(m[4], "#")
 			for _, part := range strings.Split(list, ",") {
@@ -227,6 +227,45 @@ func scanImports(src []byte) []scannedImport {
 			}
 		}
 		out = append(out, si)
+	}
+	return out
+}
+
+// importStatements is importLine.FindAllStringSubmatch(text, -1), with the
+// expression tried only where a line starts with "from" or "import": over
+// a whole 5,000-line file the expression alone took about 3 ms.
+func importStatements(text string) [][]string {
+	var out [][]string
+	for start := 0; start < len(text); {
+		end := strings.IndexByte(text[start:], '\n')
+		if end < 0 {
+			end = len(text)
+		} else {
+			end += start
+		}
+		line := strings.TrimLeft(text[start:end], " \t")
+		if strings.HasPrefix(line, "from") || strings.HasPrefix(line, "import") {
+			// A parenthesized name list may span lines: the statement runs
+			// to the line of its ")".
+			stmt := end
+			if open := strings.IndexByte(text[start:end], '('); open >= 0 && !strings.Contains(text[start+open:end], ")") {
+				if close := strings.IndexByte(text[end:], ')'); close >= 0 {
+					stmt = end + close
+					if nl := strings.IndexByte(text[stmt:], '\n'); nl >= 0 {
+						stmt += nl
+					} else {
+						stmt = len(text)
+					}
+				}
+			}
+			if m := importLine.FindStringSubmatch(text[start:stmt]); m != nil {
+				out = append(out, m)
+				if len(m[0]) > end-start {
+					end = start + len(m[0]) // continue after the statement
+				}
+			}
+		}
+		start = end + 1
 	}
 	return out
 }
@@ -417,15 +456,39 @@ func namesUsed(src []byte, names []string) bool {
 		if n == "*" {
 			continue
 		}
-		re, err := regexp.Compile(`\b` + regexp.QuoteMeta(n) + `\b`)
-		if err != nil {
-			continue
-		}
-		if len(re.FindAllIndex(src, 2)) > 1 {
+		if wordCount(src, n, 2) > 1 {
 			return true
 		}
 	}
 	return false
+}
+
+// wordCount counts the occurrences of word in src with a word boundary on
+// both sides, as regexp's \b (ASCII letters, digits and "_" are word
+// characters), up to max.
+func wordCount(src []byte, word string, max int) int {
+	if word == "" {
+		return 0
+	}
+	isWord := func(b byte) bool {
+		return b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
+	}
+	n := 0
+	for i := 0; n < max; {
+		j := bytes.Index(src[i:], []byte(word))
+		if j < 0 {
+			break
+		}
+		j += i
+		end := j + len(word)
+		before := j > 0 && isWord(src[j-1])
+		after := end < len(src) && isWord(src[end])
+		if before != isWord(word[0]) && after != isWord(word[len(word)-1]) {
+			n++
+		}
+		i = j + 1
+	}
+	return n
 }
 
 // extensionModule reports whether a compiled extension module (mod.*.so,
