@@ -39,6 +39,7 @@ test-short:
 bench: build
 	$(GO) test -run '^$$' -bench . -benchmem -count 1 -timeout 30m ./host/...
 	$(GO) test -run '^$$' -bench . -benchtime 20000x -count 3 ./tests/load/
+	$(GO) test -run '^$$' -bench . -benchtime 20x ./tests/e2e/
 	tests/load/run.sh
 
 # fuzz runs every fuzz target (untrusted bytes: paths, edits, trees,

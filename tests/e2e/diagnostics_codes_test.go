@@ -35,7 +35,7 @@ func diagCodes(t *testing.T, s *server, key, rel string, args map[string]any) ([
 
 // waitLoaded waits until get_diagnostics stops answering
 // WORKSPACE_NOT_LOADED (the first load indexes the workspace).
-func waitLoaded(t *testing.T, s *server, key, rel string) {
+func waitLoaded(t testing.TB, s *server, key, rel string) {
 	t.Helper()
 	eventually(t, 60*time.Second, "workspace loaded", func() bool {
 		return s.tool(key, "get_diagnostics", map[string]any{"uri": rel}).Status == 200

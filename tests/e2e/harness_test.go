@@ -43,7 +43,7 @@ func TestMain(m *testing.M) {
 
 // build compiles the binary and packs every plugin under plugins/ once per
 // test run.
-func build(t *testing.T) {
+func build(t testing.TB) {
 	t.Helper()
 	buildOnce.Do(func() {
 		_, file, _, _ := runtime.Caller(0)
@@ -73,7 +73,7 @@ func build(t *testing.T) {
 
 // server is one running pyws process.
 type server struct {
-	t        *testing.T
+	t        testing.TB
 	base     string
 	keysPath string
 	state    string
@@ -83,14 +83,14 @@ type server struct {
 }
 
 // startServer serves workspace with a fresh keys file.
-func startServer(t *testing.T, workspace string, extraArgs ...string) *server {
+func startServer(t testing.TB, workspace string, extraArgs ...string) *server {
 	t.Helper()
 	return startServerWithKeys(t, workspace, "", extraArgs...)
 }
 
 // startServerWithKeys serves workspace with the keys file at keysPath
 // (a fresh one when empty), so several servers can share one.
-func startServerWithKeys(t *testing.T, workspace, keysPath string, extraArgs ...string) *server {
+func startServerWithKeys(t testing.TB, workspace, keysPath string, extraArgs ...string) *server {
 	t.Helper()
 	build(t)
 	dir := t.TempDir()
@@ -176,7 +176,7 @@ func (s *server) addKey(tier, workspace string) string {
 	return lines[len(lines)-1]
 }
 
-func freeAddr(t *testing.T) string {
+func freeAddr(t testing.TB) string {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -227,7 +227,7 @@ func (s *server) resource(key, uri string, params any) response {
 }
 
 // writeTree writes files (path -> content) under root.
-func writeTree(t *testing.T, root string, files map[string]string) {
+func writeTree(t testing.TB, root string, files map[string]string) {
 	t.Helper()
 	for rel, content := range files {
 		p := filepath.Join(root, filepath.FromSlash(rel))
@@ -240,7 +240,7 @@ func writeTree(t *testing.T, root string, files map[string]string) {
 	}
 }
 
-func mustStatus(t *testing.T, r response, status int, code string) {
+func mustStatus(t testing.TB, r response, status int, code string) {
 	t.Helper()
 	if r.Status != status || r.ErrCode() != code {
 		t.Fatalf("status %d code %q, want %d %q; body %s", r.Status, r.ErrCode(), status, code, r.Raw)
@@ -364,7 +364,7 @@ func mustBeUnchanged(t *testing.T, before map[string][]byte) {
 }
 
 // eventually polls cond every 20 ms until it holds or timeout passes.
-func eventually(t *testing.T, timeout time.Duration, what string, cond func() bool) {
+func eventually(t testing.TB, timeout time.Duration, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(timeout)
 	for !cond() {
