@@ -20,6 +20,11 @@
 //   - Request bytes (File.Source, tree data) are valid only during the
 //     call: copy what must outlive it.
 //
+// Before each call the SDK starts a garbage collection if one would
+// otherwise start during the call (gcpacing.go): in the one-threaded guest
+// a collection begun mid-call makes the rest of the call pay write
+// barriers.
+//
 // Each export yields (runtime.Gosched) before returning: a Go reactor runs
 // no goroutines between calls, and without the yield its GC stops for good
 // after about a hundred cycles and memory grows until the kernel kills the

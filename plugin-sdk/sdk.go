@@ -92,6 +92,8 @@ func handle(h Handler, msg []byte) (resp []byte) {
 	if h == nil {
 		return errorResponse(&Error{Code: CodeInternal, Message: "plugin did not call sdk.Serve"})
 	}
+	collectIfDue()
+	defer noteAllocs()
 	ar, err := abi.DecodeRequest(msg)
 	if err != nil {
 		return errorResponse(&Error{Code: CodeInternal, Message: "decode request: " + err.Error()})

@@ -11,37 +11,115 @@ const magic = "PYNX"
 // ErrMalformed is wrapped by every decoding error.
 var ErrMalformed = errors.New("navindex: malformed summary")
 
+// encoder writes varints into buf, where reserve made room: a record
+// reserves its worst case once, so that each byte is written without a
+// capacity check. In a wasm guest, where the indexer encodes a summary
+// on every save, the branches of an append per value are most of the
+// encoding's cost.
 type encoder struct {
-	buf  []byte
-	strs map[string]uint64
-	tab  []string
+	buf  []byte // written: buf[:n]
+	n    int
+	strs strTable
 }
 
-func (e *encoder) u(v uint64) { e.buf = binary.AppendUvarint(e.buf, v) }
-func (e *encoder) i(v int32)  { e.buf = binary.AppendVarint(e.buf, int64(v)) }
+// maxVarint is the most bytes a value takes.
+const maxVarint = binary.MaxVarintLen64
+
+// reserve makes room for k more values.
+func (e *encoder) reserve(k int) {
+	if e.n+k*maxVarint > len(e.buf) {
+		b := make([]byte, 2*len(e.buf)+k*maxVarint)
+		copy(b, e.buf[:e.n])
+		e.buf = b
+	}
+}
+
+func (e *encoder) u(v uint64) {
+	b, n := e.buf, e.n
+	for v >= 0x80 {
+		b[n] = byte(v) | 0x80
+		v >>= 7
+		n++
+	}
+	b[n] = byte(v)
+	e.n = n + 1
+}
+
+func (e *encoder) i(v int32) { e.u(uint64(v)<<1 ^ uint64(int64(v)>>63)) } // zigzag, as binary.AppendVarint
+
 func (e *encoder) b(v bool) {
 	if v {
-		e.buf = append(e.buf, 1)
+		e.u(1)
 	} else {
-		e.buf = append(e.buf, 0)
+		e.u(0)
 	}
 }
-func (e *encoder) s(v string) {
-	id, ok := e.strs[v]
-	if !ok {
-		id = uint64(len(e.tab))
-		e.strs[v] = id
-		e.tab = append(e.tab, v)
-	}
-	e.u(id)
-}
+
+func (e *encoder) s(v string) { e.u(uint64(e.strs.id(v))) }
+
 func (e *encoder) span(sp Span) { e.i(sp.Line); e.i(sp.Col); e.i(sp.End - sp.Col) }
+
+// strTable numbers the summary's strings in order of first use ("" is
+// 0). Its index holds ids by FNV-1a hash (0: empty slot): much cheaper in
+// a wasm guest than a Go map, whose string hash emulates wide multiplies.
+type strTable struct {
+	tab    []string
+	hashes []uint32 // by id
+	slots  []int32  // power-of-two length
+	size   int      // total length of tab's strings
+}
+
+// id returns v's id, numbering it if new.
+func (t *strTable) id(v string) int32 {
+	if v == "" {
+		return 0
+	}
+	h := uint32(2166136261)
+	for i := 0; i < len(v); i++ {
+		h = (h ^ uint32(v[i])) * 16777619
+	}
+	mask := uint32(len(t.slots) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		id := t.slots[i]
+		if id == 0 {
+			id = int32(len(t.tab))
+			t.tab = append(t.tab, v)
+			t.hashes = append(t.hashes, h)
+			t.size += len(v)
+			t.slots[i] = id
+			if 2*len(t.tab) > len(t.slots) {
+				t.grow()
+			}
+			return id
+		}
+		if t.hashes[id] == h && t.tab[id] == v {
+			return id
+		}
+	}
+}
+
+func (t *strTable) grow() {
+	t.slots = make([]int32, 2*len(t.slots))
+	mask := uint32(len(t.slots) - 1)
+	for id, h := range t.hashes[1:] {
+		i := h & mask
+		for t.slots[i] != 0 {
+			i = (i + 1) & mask
+		}
+		t.slots[i] = int32(id) + 1
+	}
+}
 
 // Encode lays s out in the binary format.
 func Encode(s *Summary) []byte {
-	e := &encoder{strs: map[string]uint64{"": 0}, tab: []string{""}}
+	// Most records take a few bytes: room for that spares regrowing (and
+	// copying) the buffer.
+	n := len(s.Syms) + len(s.Exprs) + len(s.Defs) + len(s.Occs) + len(s.Scopes)
+	e := &encoder{buf: make([]byte, 16*n+64), strs: strTable{tab: []string{""}, hashes: []uint32{0}, slots: make([]int32, 1024)}}
+	e.reserve(1)
 	e.u(uint64(len(s.Syms)))
 	for _, y := range s.Syms {
+		e.reserve(11)
 		e.u(uint64(y.Kind))
 		e.s(y.Name)
 		e.s(y.Qual)
@@ -54,20 +132,24 @@ func Encode(s *Summary) []byte {
 		e.b(y.Alias)
 		e.i(y.Value)
 	}
+	e.reserve(1)
 	e.u(uint64(len(s.Exprs)))
 	for _, x := range s.Exprs {
+		e.reserve(3)
 		e.u(uint64(x.Op))
 		e.i(x.A)
 		e.s(x.Name)
 	}
+	e.reserve(1)
 	e.u(uint64(len(s.Defs)))
 	for _, d := range s.Defs {
+		e.reserve(11 + len(d.Bases))
 		e.i(d.Sym)
 		e.u(uint64(d.Kind))
 		e.span(d.Name)
 		e.u(uint64(len(d.Bases)))
-		for _, b := range d.Bases {
-			e.i(b)
+		for _, base := range d.Bases {
+			e.i(base)
 		}
 		e.i(d.Returns)
 		e.i(d.Body)
@@ -75,9 +157,11 @@ func Encode(s *Summary) []byte {
 		e.s(d.Doc)
 		e.b(d.Import)
 	}
+	e.reserve(1)
 	e.u(uint64(len(s.Occs)))
 	var prevLine int32
 	for _, o := range s.Occs {
+		e.reserve(6)
 		e.i(o.Line - prevLine) // sorted: small deltas
 		prevLine = o.Line
 		e.i(o.Col)
@@ -86,8 +170,10 @@ func Encode(s *Summary) []byte {
 		e.u(uint64(o.Flags))
 		e.i(o.Scope)
 	}
+	e.reserve(1)
 	e.u(uint64(len(s.Scopes)))
 	for _, sc := range s.Scopes {
+		e.reserve(4 + len(sc.Bound) + 2*len(sc.Uses))
 		e.u(uint64(sc.Kind))
 		e.i(sc.Parent)
 		e.u(uint64(len(sc.Bound)))
@@ -100,28 +186,32 @@ func Encode(s *Summary) []byte {
 			e.i(u.Scope)
 		}
 	}
+	e.reserve(1)
 	e.u(uint64(len(s.Stars)))
 	for _, st := range s.Stars {
+		e.reserve(2)
 		e.s(st.Module)
 		e.i(st.Level)
 	}
+	e.reserve(1 + len(s.All))
 	e.u(uint64(len(s.All)))
 	for _, n := range s.All {
 		e.s(n)
 	}
+	e.reserve(4)
 	e.b(s.AllKnown)
 	e.b(s.AllPartial)
 	e.s(s.Doc)
 	e.i(s.Lines)
 
-	body := e.buf
-	out := make([]byte, 0, len(body)+64)
+	body, t := e.buf[:e.n], &e.strs
+	out := make([]byte, 0, len(body)+t.size+5*len(t.tab)+16)
 	out = append(out, magic...)
 	out = binary.AppendUvarint(out, Version)
-	out = binary.AppendUvarint(out, uint64(len(e.tab)))
-	for _, t := range e.tab {
-		out = binary.AppendUvarint(out, uint64(len(t)))
-		out = append(out, t...)
+	out = binary.AppendUvarint(out, uint64(len(t.tab)))
+	for _, str := range t.tab {
+		out = binary.AppendUvarint(out, uint64(len(str)))
+		out = append(out, str...)
 	}
 	return append(out, body...)
 }

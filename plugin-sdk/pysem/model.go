@@ -472,4 +472,5 @@ type Module struct {
 	DocNode   tree.Node
 
 	builtins map[string]bool
+	nnames   int // see NameCount
 }

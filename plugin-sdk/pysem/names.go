@@ -150,3 +150,15 @@ func (m *Module) isBuiltin(lk *lookup, name string) bool {
 	}
 	return lk.builtin > 0
 }
+
+// NameID numbers r.Name within its module: refs and bindings of one name
+// share the number, in [0, Module.NameCount()), so clients can group or
+// look up names through slices instead of string maps (the indexer
+// plugin does).
+func (r *Ref) NameID() int32 { return r.nid }
+
+// NameID is Ref.NameID for a binding's Name.
+func (b *Binding) NameID() int32 { return b.nid }
+
+// NameCount bounds the NameIDs of the module's refs and bindings.
+func (m *Module) NameCount() int { return m.nnames }

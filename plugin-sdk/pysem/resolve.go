@@ -407,6 +407,7 @@ func (m *Module) resolveNonlocal(lk *lookup, s *Scope, name string, pos int) Res
 func (b *builder) finish() {
 	m := b.m
 	m.Bindings = b.bindings
+	m.nnames = len(b.names.names)
 	for _, bd := range m.Bindings {
 		if bd.Scope == nil { // cannot happen; keep the model total
 			bd.Scope = bd.Site

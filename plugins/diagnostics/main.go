@@ -10,9 +10,7 @@ package main
 
 import (
 	"encoding/json"
-	"runtime"
 	"runtime/debug"
-	"runtime/metrics"
 
 	sdk "github.com/pyws/pyws/plugin-sdk"
 	"github.com/pyws/pyws/plugin-sdk/abi"
@@ -42,8 +40,6 @@ type result struct {
 }
 
 func handle(req *sdk.Request) (any, error) {
-	collectIfDue()
-	defer noteAllocs()
 	if len(req.Files) == 0 {
 		return nil, sdk.Errorf("INVALID_PARAMETER", nil, "get_diagnostics needs a file")
 	}
@@ -97,39 +93,4 @@ func handle(req *sdk.Request) (any, error) {
 		diags = []abi.Diagnostic{}
 	}
 	return result{Diagnostics: diags, Warnings: warnings, ContextFacts: facts}, nil
-}
-
-// gcStats are the runtime metrics collectIfDue and noteAllocs read.
-var gcStats = []metrics.Sample{
-	{Name: "/gc/heap/goal:bytes"},
-	{Name: "/memory/classes/heap/objects:bytes"},
-	{Name: "/gc/heap/allocs:bytes"},
-}
-
-// lastAllocs is what the previous call allocated; allocsBefore the
-// cumulative count when the current one started.
-var lastAllocs, allocsBefore uint64
-
-// collectIfDue collects now when a collection would otherwise start
-// during this call (if it allocates what the last one did). Now, the live
-// heap is little more than the request, mostly pointer-free bytes, so the
-// collection is quick; started by an allocation in the middle of the
-// analysis, it would stay in its mark phase for the rest of the call
-// (the guest has one thread and the collector's worker only runs between
-// calls), making every pointer write pay a write barrier. It also keeps
-// the heap, and so the instance's memory, small.
-func collectIfDue() {
-	metrics.Read(gcStats)
-	goal, inUse := gcStats[0].Value.Uint64(), gcStats[1].Value.Uint64()
-	if inUse+lastAllocs > goal*9/10 {
-		runtime.GC()
-		metrics.Read(gcStats[2:])
-	}
-	allocsBefore = gcStats[2].Value.Uint64()
-}
-
-// noteAllocs records what the call allocated, for the next collectIfDue.
-func noteAllocs() {
-	metrics.Read(gcStats[2:])
-	lastAllocs = gcStats[2].Value.Uint64() - allocsBefore
 }

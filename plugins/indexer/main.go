@@ -8,6 +8,7 @@ package main
 
 import (
 	"path"
+	"runtime/debug"
 	"strings"
 
 	sdk "github.com/pyws/pyws/plugin-sdk"
@@ -16,7 +17,14 @@ import (
 	"github.com/pyws/pyws/plugins/indexer/summarize"
 )
 
-func init() { sdk.Serve(handle) }
+func init() {
+	// A call allocates trees, semantic models and summaries, then the
+	// instance idles until the next save: collecting less often is
+	// cheaper in wasm, whose collector is not concurrent (the instance's
+	// memory cap still holds).
+	debug.SetGCPercent(400)
+	sdk.Serve(handle)
+}
 
 func main() {}
 

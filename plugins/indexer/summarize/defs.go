@@ -1,34 +1,38 @@
 package summarize
 
 import (
-	"strings"
+	"encoding/binary"
+	mathbits "math/bits"
+	"slices"
 
 	"github.com/pyws/pyws/plugin-sdk/navindex"
 	"github.com/pyws/pyws/plugin-sdk/pysem"
+	"github.com/pyws/pyws/plugin-sdk/textpos"
 	"github.com/pyws/pyws/plugin-sdk/tree"
 )
 
 // paramQual gives a parameter of a reachable function a qualified name
-// ("f(a", "C.m(a") so keyword arguments in other files can refer to it.
-func paramQual(sc *pysem.Scope, name string) string {
+// ("f(a", "C.m(a") so keyword arguments in other files can refer to it;
+// bs are the bindings of name in sc.
+func (b *builder) paramQual(sc *pysem.Scope, name string, bs []*pysem.Binding) string {
 	if sc.Kind != pysem.ScopeFunction || sc.Owner == nil {
 		return ""
 	}
-	bs := sc.Bindings[name]
 	if len(bs) == 0 || bs[0].Kind != pysem.BindParameter {
 		return ""
 	}
-	p, ok := qualPrefix(sc.Owner.Scope)
+	p, ok := b.qualPrefix(sc.Owner.Scope)
 	if !ok {
 		return ""
 	}
-	if defs := sc.Owner.Scope.Bindings[sc.Owner.Name]; defs[len(defs)-1] != sc.Owner {
+	if defs := sc.Owner.Symbol(); defs[len(defs)-1] != sc.Owner {
 		return "" // a property's setter, an overload: calls reach the last def
 	}
 	return p + sc.Owner.Name + "(" + name
 }
 
 func (b *builder) defs() {
+	b.s.Defs = slices.Grow(b.s.Defs, len(b.m.Bindings))
 	for _, bd := range b.m.Bindings {
 		switch bd.Kind {
 		case pysem.BindDel, pysem.BindAugAssign:
@@ -37,7 +41,7 @@ func (b *builder) defs() {
 		if bd.NameNode.IsNull() {
 			continue
 		}
-		id := b.localSym(bd.Scope, bd.Name)
+		id := b.localSym(bd)
 		d := navindex.Def{Sym: id, Name: b.span(bd.NameNode.StartByte(), bd.NameNode.EndByte()), Returns: -1, Body: -1, Import: bd.Import != nil}
 		if bd.Body != nil {
 			d.Body = int32(bd.Body.Index)
@@ -54,12 +58,10 @@ func (b *builder) defs() {
 			if !bd.Annotation.IsNull() {
 				d.Returns = b.instance(bd.Annotation)
 			}
-			d.Sig = b.funcSig(bd)
 			if d.Kind == navindex.KindProperty {
-				d.Sig = bd.Name
-				if !bd.Annotation.IsNull() {
-					d.Sig += ": " + oneLine(bd.Annotation.Text())
-				}
+				d.Sig = b.annotated(bd.Name, bd.Annotation)
+			} else {
+				d.Sig = b.funcSig(bd)
 			}
 			d.Doc = Markdown(bd.Docstring)
 		case pysem.BindClass:
@@ -67,24 +69,11 @@ func (b *builder) defs() {
 			for _, base := range bd.Bases {
 				d.Bases = append(d.Bases, b.valueExpr(base))
 			}
-			d.Sig = "class " + bd.Name
-			var parts []string
-			for _, base := range bd.Bases {
-				parts = append(parts, oneLine(base.Text()))
-			}
-			for _, kw := range bd.Keywords {
-				parts = append(parts, oneLine(kw.Text()))
-			}
-			if len(parts) > 0 {
-				d.Sig += "(" + strings.Join(parts, ", ") + ")"
-			}
+			d.Sig = b.classSig(bd)
 			d.Doc = Markdown(bd.Docstring)
 		case pysem.BindParameter:
 			d.Kind = navindex.KindParameter
-			d.Sig = bd.Name
-			if !bd.Annotation.IsNull() {
-				d.Sig += ": " + oneLine(bd.Annotation.Text())
-			}
+			d.Sig = b.annotated(bd.Name, bd.Annotation)
 		case pysem.BindImport:
 			d.Kind = navindex.KindModule
 			d.Sig = bd.Import.Module
@@ -92,9 +81,9 @@ func (b *builder) defs() {
 			d.Kind = navindex.KindVariable
 			d.Sig = bd.Name
 			if !bd.Annotation.IsNull() {
-				d.Sig += ": " + oneLine(bd.Annotation.Text())
+				d.Sig = b.annotated(bd.Name, bd.Annotation)
 			} else if !bd.Unpacked {
-				if t := literalType(bd.Value); t != "" {
+				if t := b.literalType(bd.Value); t != "" {
 					d.Sig += ": " + t
 				}
 			}
@@ -104,45 +93,87 @@ func (b *builder) defs() {
 	}
 }
 
+// Signatures are built in b.buf, reused, so that each costs one
+// allocation: its string.
+
+// annotated is "name: T" for annotation T, name when ann is null.
+func (b *builder) annotated(name string, ann tree.Node) string {
+	if ann.IsNull() {
+		return name
+	}
+	buf := append(b.buf[:0], name...)
+	buf = append(buf, ": "...)
+	b.buf = appendOneLine(buf, ann.Text())
+	return string(b.buf)
+}
+
+// classSig is "class C(Base, metaclass=M)", on one line.
+func (b *builder) classSig(bd *pysem.Binding) string {
+	buf := append(b.buf[:0], "class "...)
+	buf = append(buf, bd.Name...)
+	if len(bd.Bases)+len(bd.Keywords) > 0 {
+		buf = append(buf, '(')
+		for i, n := range bd.Bases {
+			if i > 0 {
+				buf = append(buf, ", "...)
+			}
+			buf = appendOneLine(buf, n.Text())
+		}
+		for i, n := range bd.Keywords {
+			if i > 0 || len(bd.Bases) > 0 {
+				buf = append(buf, ", "...)
+			}
+			buf = appendOneLine(buf, n.Text())
+		}
+		buf = append(buf, ')')
+	}
+	b.buf = buf
+	return string(buf)
+}
+
 // funcSig is "def name(params) -> ret" with whitespace and comments of
 // the parameter list folded onto one line.
 func (b *builder) funcSig(bd *pysem.Binding) string {
 	n := bd.DefNode
-	var sb strings.Builder
+	buf := b.buf[:0]
 	if bd.Async {
-		sb.WriteString("async ")
+		buf = append(buf, "async "...)
 	}
-	sb.WriteString("def ")
-	sb.WriteString(bd.Name)
-	if tp := n.ChildByField("type_parameters"); !tp.IsNull() {
-		sb.WriteString(oneLine(tp.Text()))
+	buf = append(buf, "def "...)
+	buf = append(buf, bd.Name...)
+	if tp := n.ChildByFieldID(b.f.typeParameters); !tp.IsNull() {
+		buf = appendOneLine(buf, tp.Text())
 	}
-	if p := n.ChildByField("parameters"); !p.IsNull() {
-		sb.WriteString(oneLine(p.Text()))
+	if p := n.ChildByFieldID(b.f.parameters); !p.IsNull() {
+		buf = appendOneLine(buf, p.Text())
 	} else {
-		sb.WriteString("()")
+		buf = append(buf, "()"...)
 	}
 	if !bd.Annotation.IsNull() {
-		sb.WriteString(" -> ")
-		sb.WriteString(oneLine(bd.Annotation.Text()))
+		buf = append(buf, " -> "...)
+		buf = appendOneLine(buf, bd.Annotation.Text())
 	}
-	return sb.String()
+	b.buf = buf
+	return string(buf)
 }
 
 // oneLine folds source text onto one line: comments dropped, runs of
 // whitespace made one space, no space just inside brackets, no trailing
 // comma before a closing bracket.
-func oneLine(src []byte) string {
-	var sb strings.Builder
+func oneLine(src []byte) string { return string(appendOneLine(nil, src)) }
+
+// appendOneLine appends oneLine(src) to dst.
+func appendOneLine(dst, src []byte) []byte {
+	start := len(dst) // the folding looks at this call's output only
 	inStr := byte(0)
 	space := false
 	for i := 0; i < len(src); i++ {
 		c := src[i]
 		if inStr != 0 {
-			sb.WriteByte(c)
+			dst = append(dst, c)
 			if c == '\\' && i+1 < len(src) {
 				i++
-				sb.WriteByte(src[i])
+				dst = append(dst, src[i])
 			} else if c == inStr {
 				inStr = 0
 			}
@@ -162,57 +193,53 @@ func oneLine(src []byte) string {
 			inStr = c
 		}
 		if space {
-			out := sb.String()
-			last := byte(0)
-			if len(out) > 0 {
-				last = out[len(out)-1]
-			}
-			if last != 0 && last != '(' && last != '[' && last != '{' && c != ')' && c != ']' && c != '}' && c != ',' && c != ':' {
-				sb.WriteByte(' ')
+			if len(dst) > start {
+				last := dst[len(dst)-1]
+				if last != 0 && last != '(' && last != '[' && last != '{' && c != ')' && c != ']' && c != '}' && c != ',' && c != ':' {
+					dst = append(dst, ' ')
+				}
 			}
 			space = false
 		}
-		if (c == ')' || c == ']' || c == '}') && strings.HasSuffix(sb.String(), ",") {
-			s := sb.String()
-			sb.Reset()
-			sb.WriteString(s[:len(s)-1])
+		if (c == ')' || c == ']' || c == '}') && len(dst) > start && dst[len(dst)-1] == ',' {
+			dst = dst[:len(dst)-1]
 		}
-		sb.WriteByte(c)
+		dst = append(dst, c)
 	}
-	return sb.String()
+	return dst
 }
 
 // literalType is the type pyright would infer for a simple value.
-func literalType(n tree.Node) string {
+func (b *builder) literalType(n tree.Node) string {
 	if n.IsNull() {
 		return ""
 	}
-	switch n.Kind() {
-	case "integer":
+	switch b.kt.Of(n) {
+	case kInteger:
 		return "int"
-	case "float":
+	case kFloat:
 		return "float"
-	case "string", "concatenated_string":
-		t := string(n.Text())
-		if strings.HasPrefix(strings.ToLower(t), "b") || strings.HasPrefix(strings.ToLower(t), "rb") || strings.HasPrefix(strings.ToLower(t), "br") {
+	case kString, kConcatString:
+		t := n.Text()
+		if len(t) > 0 && (t[0] == 'b' || t[0] == 'B' || len(t) > 1 && (t[0] == 'r' || t[0] == 'R') && (t[1] == 'b' || t[1] == 'B')) {
 			return "bytes"
 		}
 		return "str"
-	case "true", "false":
+	case kBool:
 		return "bool"
-	case "none":
+	case kNone:
 		return "None"
-	case "list", "list_comprehension":
+	case kList:
 		return "list"
-	case "dictionary", "dictionary_comprehension":
+	case kDict:
 		return "dict"
-	case "set", "set_comprehension":
+	case kSet:
 		return "set"
-	case "tuple":
+	case kTuple:
 		return "tuple"
-	case "call":
-		f := n.ChildByField("function")
-		if f.Kind() == "identifier" || f.Kind() == "attribute" {
+	case kCall:
+		f := n.ChildByFieldID(b.f.function)
+		if k := b.kt.Of(f); k == kIdentifier || k == kAttribute {
 			name := string(f.Text())
 			last := lastSegment(name)
 			if last != "" && last[0] >= 'A' && last[0] <= 'Z' {
@@ -223,16 +250,71 @@ func literalType(n tree.Node) string {
 	return ""
 }
 
-func (b *builder) addOcc(sp navindex.Span, sym int32, flags uint8, scope int32) {
-	if sym < 0 {
+// addOcc records an occurrence of sym at [start, end) unless one starts
+// there already.
+func (b *builder) addOcc(start, end int, sym int32, flags uint8, scope int32) {
+	if sym < 0 || b.occAt[start] != 0 {
 		return
 	}
-	k := [2]int32{sp.Line, sp.Col}
-	if b.occAt[k] {
-		return
+	b.occs = append(b.occs, occ{start: int32(start), end: int32(end), sym: sym, flags: flags, scope: scope})
+	b.occAt[start] = int32(len(b.occs))
+	b.occBits[start>>6] |= 1 << (start & 63)
+}
+
+// sortedOccs lays the occurrences out by position: in offset order, read
+// off occBits (no sort; a loop over a word of bits rather than over each
+// offset, as every iteration costs in a wasm guest), their lines found by
+// walking the line starts along, their columns by counting UTF-16 units
+// from the previous occurrence on the line (it starts a name: a rune
+// boundary), or, in an ASCII file, as byte distances.
+func (b *builder) sortedOccs() []navindex.Occ {
+	out := make([]navindex.Occ, 0, len(b.occs))
+	ascii := isASCII(b.src)
+	nlines := b.pos.LineCount()
+	line, lineStart, nextLine := -1, 0, 0 // nextLine: the start of line+1
+	prev, col := 0, 0
+	for w, bits := range b.occBits {
+		for ; bits != 0; bits &= bits - 1 {
+			off := w<<6 + mathbits.TrailingZeros64(bits)
+			o := &b.occs[b.occAt[off]-1]
+			if off >= nextLine {
+				for line+1 < nlines && b.pos.LineStart(line+1) <= off {
+					line++
+				}
+				lineStart, nextLine = b.pos.LineStart(line), len(b.src)+1
+				if line+1 < nlines {
+					nextLine = b.pos.LineStart(line + 1)
+				}
+				prev, col = lineStart, 0
+			}
+			var n int
+			if ascii {
+				col, n = off-lineStart, int(o.end)-off
+			} else {
+				col += textpos.UTF16Len(b.src[prev:off])
+				n = textpos.UTF16Len(b.src[off:o.end])
+			}
+			prev = off
+			out = append(out, navindex.Occ{Span: navindex.Span{Line: int32(line), Col: int32(col), End: int32(col + n)}, Sym: o.sym, Flags: o.flags, Scope: o.scope})
+		}
 	}
-	b.occAt[k] = true
-	b.s.Occs = append(b.s.Occs, navindex.Occ{Span: sp, Sym: sym, Flags: flags, Scope: scope})
+	return out
+}
+
+// isASCII reports whether src has only ASCII bytes, eight at a time.
+func isASCII(src []byte) bool {
+	i := 0
+	for ; i+8 <= len(src); i += 8 {
+		if binary.LittleEndian.Uint64(src[i:])&0x8080808080808080 != 0 {
+			return false
+		}
+	}
+	for ; i < len(src); i++ {
+		if src[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 func (b *builder) occurrences() {
@@ -250,7 +332,7 @@ func (b *builder) occurrences() {
 		if bd.Import != nil {
 			fl |= navindex.OccImport
 		}
-		b.addOcc(b.span(bd.NameNode.StartByte(), bd.NameNode.EndByte()), b.localSym(bd.Scope, bd.Name), fl, int32(bd.Site.Index))
+		b.addOcc(bd.NameNode.StartByte(), bd.NameNode.EndByte(), b.localSym(bd), fl, int32(bd.Site.Index))
 	}
 	for _, im := range m.Imports {
 		if im.Future {
@@ -261,10 +343,10 @@ func (b *builder) occurrences() {
 			if im.Name == "" && !im.Star && k == 0 && im.AsName == "" {
 				continue // `import a.b`: a is the binding
 			}
-			b.addOcc(b.span(id.StartByte(), id.EndByte()), b.importSym(im.Level, im.Prefix(k), ""), navindex.OccImport, site)
+			b.addOcc(id.StartByte(), id.EndByte(), b.importSym(im.Level, im.Prefix(k), ""), navindex.OccImport, site)
 		}
 		if im.Name != "" && im.AsName != "" && !im.NameNode.IsNull() {
-			b.addOcc(b.span(im.NameNode.StartByte(), im.NameNode.EndByte()), b.importSym(im.Level, im.Module, im.Name), navindex.OccImport, site)
+			b.addOcc(im.NameNode.StartByte(), im.NameNode.EndByte(), b.importSym(im.Level, im.Module, im.Name), navindex.OccImport, site)
 		}
 	}
 	for _, r := range m.Refs {
@@ -278,7 +360,7 @@ func (b *builder) occurrences() {
 		case r.Ctx&(pysem.CtxGlobal|pysem.CtxNonlocal) != 0:
 			fl = navindex.OccDecl
 		}
-		b.addOcc(b.span(r.Start, r.End), sym, fl, int32(r.Scope.Index))
+		b.addOcc(r.Start, r.End, sym, fl, int32(r.Scope.Index))
 	}
 	var strChain map[int]int32 // end offset of an attribute inside a string -> its value expr
 	for _, a := range m.Attrs {
@@ -310,32 +392,34 @@ func (b *builder) occurrences() {
 		if a.Scope != nil {
 			scope = int32(a.Scope.Index)
 		}
-		b.addOcc(b.span(a.Start, a.End), b.attrSym(recv, a.Name), fl, scope)
+		b.addOcc(a.Start, a.End, b.attrSym(recv, a.Name), fl, scope)
 	}
 	if m.Tree != nil {
-		b.keywordArgs(m.Tree.Root())
+		b.keywordArgs(m.Tree)
 	}
-	sortOccs(b.s.Occs)
+	b.s.Occs = b.sortedOccs()
 }
+
+// keywordArgKinds singles out keyword arguments for Scan.
+var keywordArgKinds = tree.NewKindClasses(map[string]uint8{"keyword_argument": 1})
 
 // keywordArgs adds an occurrence for each keyword argument of a call: it
 // names a parameter of whatever the callee turns out to be.
-func (b *builder) keywordArgs(root tree.Node) {
-	root.Walk(func(n tree.Node) bool {
-		if n.Kind() != "keyword_argument" {
-			return true
-		}
+func (b *builder) keywordArgs(t *tree.Tree) {
+	kt, end := keywordArgKinds.Table(t), t.NodeCount()
+	for i := kt.Scan(0, end, 0); i < end; i = kt.Scan(i+1, end, 0) {
+		n := t.NodeAt(i)
 		al := n.Parent()
-		if al.IsNull() || al.Kind() != "argument_list" || al.Parent().Kind() != "call" {
-			return true
+		if b.kt.Of(al) != kArgumentList || b.kt.Of(al.Parent()) != kCall {
+			continue
 		}
-		name := n.ChildByField("name")
-		if name.IsNull() || name.Kind() != "identifier" {
-			return true
+		name := n.ChildByFieldID(b.f.name)
+		if b.kt.Of(name) != kIdentifier {
+			continue
 		}
-		callee := b.valueExpr(al.Parent().ChildByField("function"))
+		callee := b.valueExpr(al.Parent().ChildByFieldID(b.f.function))
 		if callee < 0 {
-			return true
+			continue
 		}
 		k := attrKey{callee, string(name.Text())}
 		id, ok := b.kwargs[k]
@@ -343,11 +427,6 @@ func (b *builder) keywordArgs(root tree.Node) {
 			id = b.add(navindex.Sym{Kind: navindex.SymKeyword, Name: k.name, Recv: callee, Scope: -1, Class: -1, Target: -1, Value: -1})
 			b.kwargs[k] = id
 		}
-		b.addOcc(b.span(name.StartByte(), name.EndByte()), id, 0, int32(b.m.ScopeAt(name.StartByte()).Index))
-		return true
-	})
-}
-
-func sortOccs(os []navindex.Occ) {
-	slicesSortFunc(os)
+		b.addOcc(name.StartByte(), name.EndByte(), id, 0, int32(b.scopeAt(name.StartByte()).Index))
+	}
 }

@@ -59,6 +59,22 @@ func itemSection(title string) bool {
 	return false
 }
 
+// Regexps are slow in a wasm guest, and most docstring lines are prose:
+// isRule and matchIf try them only on lines that pass a necessary check.
+
+// isRule reports whether s is a NumPy section underline.
+func isRule(s string) bool {
+	return strings.HasPrefix(strings.TrimLeft(s, " \t\n\f\r"), "---") && numpyRule.MatchString(s)
+}
+
+// matchIf is re.FindStringSubmatch(s), when may says it can match.
+func matchIf(re *regexp.Regexp, s string, may bool) []string {
+	if !may {
+		return nil
+	}
+	return re.FindStringSubmatch(s)
+}
+
 func indentOf(s string) int { return len(s) - len(strings.TrimLeft(s, " \t")) }
 
 // Markdown renders a cleaned docstring (pysem.CleanDoc) as Markdown:
@@ -90,14 +106,14 @@ func Markdown(doc string) string {
 		ln := lines[i]
 		t := strings.TrimSpace(ln)
 		// NumPy: a title underlined with dashes.
-		if i+1 < len(lines) && t != "" && numpyRule.MatchString(lines[i+1]) && indentOf(ln) == 0 {
+		if i+1 < len(lines) && t != "" && isRule(lines[i+1]) && indentOf(ln) == 0 {
 			cur = section(t)
 			i++
 			// Items: "name : type" at the section indent, description indented.
 			for i+1 < len(lines) {
 				nx := lines[i+1]
 				nt := strings.TrimSpace(nx)
-				if i+2 < len(lines) && nt != "" && numpyRule.MatchString(lines[i+2]) && indentOf(nx) == 0 {
+				if i+2 < len(lines) && nt != "" && isRule(lines[i+2]) && indentOf(nx) == 0 {
 					break
 				}
 				i++
@@ -131,7 +147,7 @@ func Markdown(doc string) string {
 			continue
 		}
 		// Google: "Args:" at indent 0, entries indented below.
-		if m := googleHeader.FindStringSubmatch(t); m != nil && indentOf(ln) == 0 {
+		if m := matchIf(googleHeader, t, strings.HasSuffix(t, ":")); m != nil && indentOf(ln) == 0 {
 			cur = section(m[1])
 			base := -1
 			for i+1 < len(lines) {
@@ -166,7 +182,7 @@ func Markdown(doc string) string {
 			continue
 		}
 		// reST fields.
-		if m := restField.FindStringSubmatch(t); m != nil {
+		if m := matchIf(restField, t, strings.HasPrefix(t, ":")); m != nil {
 			kind, arg, desc := m[1], strings.TrimSpace(m[2]), m[3]
 			var more []string
 			for i+1 < len(lines) && indentOf(lines[i+1]) > indentOf(ln) && strings.TrimSpace(lines[i+1]) != "" {

@@ -24,11 +24,6 @@ type Options struct {
 	PythonMinor           int
 }
 
-type symKey struct {
-	scope int
-	name  string
-}
-
 type impKey struct {
 	level        int32
 	module, name string
@@ -39,22 +34,66 @@ type attrKey struct {
 	name string
 }
 
+// The builder avoids string-keyed maps where it can: Go hashes strings
+// slowly in a wasm guest, where the indexer runs on every save. Local
+// symbols are found by binding, expressions without a name by operand,
+// occurrences by offset.
 type builder struct {
 	m   *pysem.Module
 	src []byte
 	pos *textpos.Index
 	s   *navindex.Summary
+	kt  tree.KindTable
+	f   fieldIDs
 
-	local    map[symKey]int32
+	// local is the SymLocal+1 of each binding's name, by binding Index;
+	// implicit the SymLocals of module names the interpreter defines and
+	// the file does not bind.
+	local    []int32
+	implicit map[string]int32
+	quals    []qual // by scope index
+	// childrenDisjoint caches disjoint by scope index: 1 yes, -1 no.
+	childrenDisjoint []int8
+
 	imports  map[impKey]int32
 	attrs    map[attrKey]int32
 	kwargs   map[attrKey]int32
 	builtins map[string]int32
 	unres    map[string]int32
-	members  map[symKey]int32 // (class scope index, name) -> SymMember
-	exprs    map[navindex.Expr]int32
-	refAt    map[int]*pysem.Ref
-	occAt    map[[2]int32]bool
+	// builtinByName and unresByName cache builtins and unres by name
+	// number (the symbol+1).
+	builtinByName, unresByName []int32
+
+	// unary holds the ExprSym, ExprCall and ExprSuper expressions (+1)
+	// by operand; attrExprs the ExprAttr ones.
+	unary     [navindex.ExprSuper + 1][]int32
+	attrExprs map[attrKey]int32
+
+	// refIdx is the index+1 in m.Refs of the reference read at each
+	// source offset (see indexRefs).
+	refIdx []int32
+	// occs are the occurrences in the order found; occAt the index+1 of
+	// the one starting at each source offset (the first found wins), a
+	// bit of occBits set for each such offset.
+	occs    []occ
+	occAt   []int32
+	occBits []uint64
+
+	buf []byte // scratch for signatures
+}
+
+// occ is an occurrence before its position is known.
+type occ struct {
+	start, end int32
+	sym        int32
+	flags      uint8
+	scope      int32
+}
+
+// qual caches qualPrefix by scope.
+type qual struct {
+	prefix   string
+	ok, done bool
 }
 
 // Summarize builds the summary of the file t was parsed from.
@@ -70,20 +109,17 @@ func FromModule(m *pysem.Module) *navindex.Summary {
 		src = m.Tree.Source()
 	}
 	b := &builder{m: m, src: src, pos: textpos.New(src), s: &navindex.Summary{},
-		local: map[symKey]int32{}, imports: map[impKey]int32{}, attrs: map[attrKey]int32{}, kwargs: map[attrKey]int32{},
-		builtins: map[string]int32{}, unres: map[string]int32{}, members: map[symKey]int32{},
-		exprs: map[navindex.Expr]int32{}, refAt: make(map[int]*pysem.Ref, len(m.Refs)), occAt: map[[2]int32]bool{}}
-	for _, r := range m.Refs {
-		if r.Ctx&(pysem.CtxAllEntry|pysem.CtxStringAnnotation) == 0 || r.Node.IsNull() || r.Node.Kind() == "identifier" {
-			b.refAt[r.Start] = r
-		} else if _, ok := b.refAt[r.Start]; !ok {
-			b.refAt[r.Start] = r
-		}
-	}
+		kt: kinds.Table(m.Tree), f: fieldsOf(m.Tree),
+		local: make([]int32, len(m.Bindings)), implicit: map[string]int32{}, quals: make([]qual, len(m.Scopes)), childrenDisjoint: make([]int8, len(m.Scopes)),
+		imports: map[impKey]int32{}, attrs: map[attrKey]int32{}, kwargs: map[attrKey]int32{},
+		builtins: map[string]int32{}, unres: map[string]int32{}, builtinByName: make([]int32, m.NameCount()), unresByName: make([]int32, m.NameCount()), attrExprs: map[attrKey]int32{},
+		occs: make([]occ, 0, len(m.Bindings)+len(m.Refs)+len(m.Attrs)), occAt: make([]int32, len(src)+1), occBits: make([]uint64, len(src)/64+1)}
 	b.s.Lines = int32(b.pos.LineCount())
+	b.indexRefs()
 	b.scopes()
+	b.s.Syms = make([]navindex.Sym, 0, len(m.Bindings)+len(m.Attrs))
 	for _, bd := range m.Bindings {
-		b.localSym(bd.Scope, bd.Name)
+		b.localSym(bd)
 	}
 	for _, bd := range m.Bindings {
 		b.symValue(bd)
@@ -112,42 +148,87 @@ func (b *builder) span(start, end int) navindex.Span {
 }
 
 func (b *builder) scopes() {
+	// The scopes' Bound and Uses are carved from one array each.
+	nbound := 0
 	for _, sc := range b.m.Scopes {
+		nbound += len(sc.Symbols())
+	}
+	bound := make([]string, 0, nbound)
+	b.s.Scopes = make([]navindex.Scope, len(b.m.Scopes))
+	for i, sc := range b.m.Scopes {
 		ns := navindex.Scope{Kind: navindex.ScopeKind(sc.Kind), Parent: -1}
 		if sc.Parent != nil {
 			ns.Parent = int32(sc.Parent.Index)
 		}
-		for name := range sc.Bindings {
-			ns.Bound = append(ns.Bound, name)
+		if syms := sc.Symbols(); len(syms) > 0 {
+			from := len(bound)
+			for _, bs := range syms {
+				bound = append(bound, bs[0].Name)
+			}
+			ns.Bound = bound[from:len(bound):len(bound)]
+			slices.Sort(ns.Bound)
 		}
-		slices.Sort(ns.Bound)
-		b.s.Scopes = append(b.s.Scopes, ns)
+		b.s.Scopes[i] = ns
 	}
-	seen := map[symKey]bool{}
+	// Each scope's first read of each name, in source order: the refs
+	// bucketed by scope (keeping their order), then deduplicated by name
+	// number.
+	counted := func(r *pysem.Ref) bool {
+		return !r.Implicit && r.Scope != nil && r.Ctx&(pysem.CtxGlobal|pysem.CtxNonlocal|pysem.CtxAllEntry) == 0
+	}
+	start := make([]int32, len(b.m.Scopes)+1)
 	for _, r := range b.m.Refs {
-		if r.Implicit || r.Scope == nil || r.Ctx&(pysem.CtxGlobal|pysem.CtxNonlocal|pysem.CtxAllEntry) != 0 {
-			continue
+		if counted(r) {
+			start[r.Scope.Index+1]++
 		}
-		k := symKey{r.Scope.Index, r.Name}
-		if seen[k] {
-			continue
+	}
+	for i := 1; i < len(start); i++ {
+		start[i] += start[i-1]
+	}
+	byScope := make([]*pysem.Ref, start[len(start)-1])
+	next := slices.Clone(start[:len(start)-1])
+	for _, r := range b.m.Refs {
+		if counted(r) {
+			byScope[next[r.Scope.Index]] = r
+			next[r.Scope.Index]++
 		}
-		seen[k] = true
-		u := navindex.Use{Name: r.Name, Scope: -2}
-		switch {
-		case r.Binding != nil:
-			u.Scope = int32(r.Binding.Scope.Index)
-		case r.Builtin:
-			u.Scope = -1
+	}
+	seen := make([]int32, b.m.NameCount()) // scope index+1 that last read the name
+	uses := make([]navindex.Use, 0, len(byScope))
+	for si := range b.s.Scopes {
+		from := len(uses)
+		for _, r := range byScope[start[si]:start[si+1]] {
+			if seen[r.NameID()] == int32(si)+1 {
+				continue
+			}
+			seen[r.NameID()] = int32(si) + 1
+			u := navindex.Use{Name: r.Name, Scope: -2}
+			switch {
+			case r.Binding != nil:
+				u.Scope = int32(r.Binding.Scope.Index)
+			case r.Builtin:
+				u.Scope = -1
+			}
+			uses = append(uses, u)
 		}
-		sc := &b.s.Scopes[r.Scope.Index]
-		sc.Uses = append(sc.Uses, u)
+		if len(uses) > from {
+			b.s.Scopes[si].Uses = uses[from:len(uses):len(uses)]
+		}
 	}
 }
 
 // qualPrefix is the qualified-name prefix of names owned by sc ("" for
 // the module, "C." for a class body), ok false inside functions.
-func qualPrefix(sc *pysem.Scope) (string, bool) {
+func (b *builder) qualPrefix(sc *pysem.Scope) (string, bool) {
+	q := &b.quals[sc.Index]
+	if !q.done {
+		q.prefix, q.ok = b.computeQualPrefix(sc)
+		q.done = true
+	}
+	return q.prefix, q.ok
+}
+
+func (b *builder) computeQualPrefix(sc *pysem.Scope) (string, bool) {
 	switch sc.Kind {
 	case pysem.ScopeModule:
 		return "", true
@@ -155,12 +236,12 @@ func qualPrefix(sc *pysem.Scope) (string, bool) {
 		if sc.Parent == nil {
 			return "", false
 		}
-		return qualPrefix(sc.Parent)
+		return b.qualPrefix(sc.Parent)
 	case pysem.ScopeClass:
 		if sc.Owner == nil || sc.Parent == nil {
 			return "", false
 		}
-		p, ok := qualPrefix(sc.Parent)
+		p, ok := b.qualPrefix(sc.Parent)
 		if !ok {
 			return "", false
 		}
@@ -174,20 +255,44 @@ func (b *builder) add(y navindex.Sym) int32 {
 	return int32(len(b.s.Syms) - 1)
 }
 
-func (b *builder) localSym(sc *pysem.Scope, name string) int32 {
-	k := symKey{sc.Index, name}
-	if id, ok := b.local[k]; ok {
+// localSym is the SymLocal of bd's name in its scope.
+func (b *builder) localSym(bd *pysem.Binding) int32 {
+	if id := b.local[bd.Index]; id > 0 {
+		return id - 1
+	}
+	bs := bd.Symbol()
+	first := bs[0]
+	id := b.local[first.Index] - 1
+	if id < 0 {
+		id = b.newLocal(first.Scope, first.Name, bs)
+		b.local[first.Index] = id + 1
+	}
+	b.local[bd.Index] = id + 1
+	return id
+}
+
+// rootSym is the module's SymLocal for name.
+func (b *builder) rootSym(name string) int32 {
+	if bs := b.m.Root.Bindings[name]; len(bs) > 0 {
+		return b.localSym(bs[0])
+	}
+	if id, ok := b.implicit[name]; ok {
 		return id
 	}
+	id := b.newLocal(b.m.Root, name, nil)
+	b.implicit[name] = id
+	return id
+}
+
+// newLocal adds the SymLocal of name in sc, whose bindings are bs.
+func (b *builder) newLocal(sc *pysem.Scope, name string, bs []*pysem.Binding) int32 {
 	y := navindex.Sym{Kind: navindex.SymLocal, Name: name, Scope: int32(sc.Index), Class: -1, Recv: -1, Target: -1, Value: -1}
-	if p, ok := qualPrefix(sc); ok {
+	if p, ok := b.qualPrefix(sc); ok {
 		y.Qual = p + name
 	} else {
-		y.Qual = paramQual(sc, name)
+		y.Qual = b.paramQual(sc, name, bs)
 	}
-	id := b.add(y)
-	b.local[k] = id
-	return id
+	return b.add(y)
 }
 
 func (b *builder) importSym(level int, module, name string) int32 {
@@ -220,29 +325,41 @@ func (b *builder) attrSym(recv int32, name string) int32 {
 }
 
 func (b *builder) expr(op navindex.ExprOp, a int32, name string) int32 {
-	if op == navindex.ExprSuper && a < 0 {
-		return -1
-	}
 	if a < 0 {
 		return -1
 	}
-	x := navindex.Expr{Op: op, A: a, Name: name}
-	if id, ok := b.exprs[x]; ok {
+	if op == navindex.ExprAttr {
+		k := attrKey{a, name}
+		id, ok := b.attrExprs[k]
+		if !ok {
+			id = b.newExpr(op, a, name)
+			b.attrExprs[k] = id
+		}
 		return id
 	}
-	b.s.Exprs = append(b.s.Exprs, x)
-	id := int32(len(b.s.Exprs) - 1)
-	b.exprs[x] = id
-	return id
+	ids := b.unary[op]
+	if int(a) >= len(ids) {
+		ids = append(ids, make([]int32, int(a)+1-len(ids))...)
+		b.unary[op] = ids
+	}
+	if ids[a] == 0 {
+		ids[a] = b.newExpr(op, a, name) + 1
+	}
+	return ids[a] - 1
+}
+
+func (b *builder) newExpr(op navindex.ExprOp, a int32, name string) int32 {
+	b.s.Exprs = append(b.s.Exprs, navindex.Expr{Op: op, A: a, Name: name})
+	return int32(len(b.s.Exprs) - 1)
 }
 
 // refSym is the symbol a name reference means (-1 for implicit names).
 func (b *builder) refSym(r *pysem.Ref) int32 {
 	switch {
 	case r.Binding != nil:
-		return b.localSym(r.Binding.Scope, r.Name)
+		return b.localSym(r.Binding)
 	case r.Builtin:
-		return b.simpleSym(navindex.SymBuiltin, b.builtins, r.Name)
+		return b.nameSym(navindex.SymBuiltin, b.builtins, b.builtinByName, r)
 	case r.Implicit:
 		switch r.Name {
 		case "__class__", "__module__", "__qualname__":
@@ -250,14 +367,48 @@ func (b *builder) refSym(r *pysem.Ref) int32 {
 		}
 		// A module global the interpreter defines (__name__, __doc__,
 		// __file__, ...): one symbol of the module, as pyright has it.
-		return b.localSym(b.m.Root, r.Name)
+		return b.rootSym(r.Name)
 	}
-	return b.simpleSym(navindex.SymUnresolved, b.unres, r.Name)
+	return b.nameSym(navindex.SymUnresolved, b.unres, b.unresByName, r)
+}
+
+// nameSym is simpleSym for r's name, looked up by its number in byName
+// (the symbol+1) before the string-keyed tab.
+func (b *builder) nameSym(kind navindex.SymKind, tab map[string]int32, byName []int32, r *pysem.Ref) int32 {
+	if id := byName[r.NameID()]; id > 0 {
+		return id - 1
+	}
+	id := b.simpleSym(kind, tab, r.Name)
+	byName[r.NameID()] = id + 1
+	return id
+}
+
+// refAt is the reference starting at off (see refIdx).
+func (b *builder) refAt(off int) *pysem.Ref {
+	if off < 0 || off >= len(b.refIdx) || b.refIdx[off] == 0 {
+		return nil
+	}
+	return b.m.Refs[b.refIdx[off]-1]
+}
+
+// indexRefs fills refIdx: of several references starting at one offset (a
+// name inside a string and the string's own name), the last whose node is
+// the identifier itself, else the first.
+func (b *builder) indexRefs() {
+	b.refIdx = make([]int32, len(b.src)+1)
+	for i, r := range b.m.Refs {
+		if r.Start < 0 || r.Start >= len(b.refIdx) {
+			continue
+		}
+		if b.refIdx[r.Start] == 0 || r.Ctx&(pysem.CtxAllEntry|pysem.CtxStringAnnotation) == 0 || r.Node.IsNull() || b.kt.Of(r.Node) == kIdentifier {
+			b.refIdx[r.Start] = int32(i) + 1
+		}
+	}
 }
 
 // enclosingClass is the class whose method contains off (for super()).
 func (b *builder) enclosingClass(off int) *pysem.Binding {
-	for s := b.m.ScopeAt(off); s != nil; s = s.Parent {
+	for s := b.scopeAt(off); s != nil; s = s.Parent {
 		if s.Kind == pysem.ScopeFunction {
 			if cls := classOf(s); cls != nil {
 				return cls
@@ -267,9 +418,63 @@ func (b *builder) enclosingClass(off int) *pysem.Binding {
 	return nil
 }
 
+// scopeAt is m.ScopeAt(off), which tries every child of each scope on the
+// way down (the module of a large file has hundreds): among children
+// sorted and disjoint, as they mostly are, a binary search finds the one
+// containing off.
+func (b *builder) scopeAt(off int) *pysem.Scope {
+	s := b.m.Root
+	for {
+		cs := s.Children
+		var next *pysem.Scope
+		if b.disjoint(s) {
+			lo, hi := 0, len(cs) // the first child ending after off
+			for lo < hi {
+				mid := int(uint(lo+hi) >> 1)
+				if cs[mid].End <= off {
+					lo = mid + 1
+				} else {
+					hi = mid
+				}
+			}
+			if lo < len(cs) && cs[lo].Start <= off {
+				next = cs[lo]
+			}
+		} else {
+			for _, c := range cs {
+				if c.Start <= off && off < c.End {
+					next = c
+				}
+			}
+		}
+		if next == nil {
+			return s
+		}
+		s = next
+	}
+}
+
+// disjoint reports whether s's children's ranges follow each other
+// without overlapping (a lambda in a parameter default lies inside the
+// function's range, yet is a child of the scope around it).
+func (b *builder) disjoint(s *pysem.Scope) bool {
+	if d := b.childrenDisjoint[s.Index]; d != 0 {
+		return d > 0
+	}
+	d := int8(1)
+	for i := 1; i < len(s.Children); i++ {
+		if s.Children[i-1].End > s.Children[i].Start {
+			d = -1
+			break
+		}
+	}
+	b.childrenDisjoint[s.Index] = d
+	return d > 0
+}
+
 // nameExpr is the value of the identifier starting at off.
 func (b *builder) nameExpr(off int) int32 {
-	r := b.refAt[off]
+	r := b.refAt(off)
 	if r == nil {
 		return -1
 	}
@@ -281,38 +486,37 @@ func (b *builder) valueExpr(n tree.Node) int32 {
 	if n.IsNull() {
 		return -1
 	}
-	switch n.Kind() {
-	case "identifier":
+	switch b.kt.Of(n) {
+	case kIdentifier:
 		return b.nameExpr(n.StartByte())
-	case "attribute":
-		obj, attr := n.ChildByField("object"), n.ChildByField("attribute")
+	case kAttribute:
+		obj, attr := n.ChildByFieldID(b.f.object), n.ChildByFieldID(b.f.attribute)
 		if attr.IsNull() {
 			return -1
 		}
 		return b.expr(navindex.ExprAttr, b.valueExpr(obj), string(attr.Text()))
-	case "call":
-		fn := n.ChildByField("function")
-		if fn.Kind() == "identifier" && string(fn.Text()) == "super" {
-			if r := b.refAt[fn.StartByte()]; r != nil && r.Builtin {
+	case kCall:
+		fn := n.ChildByFieldID(b.f.function)
+		if b.kt.Of(fn) == kIdentifier && string(fn.Text()) == "super" {
+			if r := b.refAt(fn.StartByte()); r != nil && r.Builtin {
 				if cls := b.enclosingClass(fn.StartByte()); cls != nil {
-					return b.expr(navindex.ExprSuper, b.localSym(cls.Scope, cls.Name), "")
+					return b.expr(navindex.ExprSuper, b.localSym(cls), "")
 				}
 			}
 		}
 		return b.expr(navindex.ExprCall, b.valueExpr(fn), "")
-	case "list", "list_comprehension", "dictionary", "dictionary_comprehension", "set", "set_comprehension",
-		"string", "concatenated_string", "integer", "float", "tuple", "true", "false":
+	case kList, kDict, kSet, kString, kConcatString, kInteger, kFloat, kTuple, kBool:
 		// A literal: an instance of its builtin type.
-		t := literalType(n)
+		t := b.literalType(n)
 		if t == "" || t == "None" {
 			return -1
 		}
 		return b.expr(navindex.ExprCall, b.expr(navindex.ExprSym, b.simpleSym(navindex.SymBuiltin, b.builtins, t), ""), "")
-	case "parenthesized_expression":
+	case kParenthesized:
 		if n.NamedChildCount() == 1 {
 			return b.valueExpr(n.NamedChild(0))
 		}
-	case "await":
+	case kAwait:
 		// await f(): the coroutine's result is what f is annotated to return.
 		if n.NamedChildCount() == 1 {
 			return b.valueExpr(n.NamedChild(0))
@@ -327,22 +531,24 @@ func (b *builder) typeExpr(n tree.Node) int32 {
 	if n.IsNull() {
 		return -1
 	}
-	switch n.Kind() {
-	case "type":
+	switch k := b.kt.Of(n); k {
+	case kType:
 		if n.NamedChildCount() == 1 {
 			return b.typeExpr(n.NamedChild(0))
 		}
-	case "identifier", "attribute":
+	case kIdentifier, kAttribute:
 		return b.valueExpr(n)
-	case "string":
+	case kString:
 		return b.stringType(n)
-	case "subscript", "generic_type":
+	case kSubscript, kGenericType:
 		var head tree.Node
 		var args []tree.Node
-		if n.Kind() == "subscript" {
-			head = n.ChildByField("value")
-			for c := range n.ChildrenByField("subscript") {
-				args = append(args, c)
+		if k == kSubscript {
+			head = n.ChildByFieldID(b.f.value)
+			for c := n.FirstChild(); !c.IsNull() && b.f.subscript != 0; c = c.NextSibling() {
+				if c.FieldID() == b.f.subscript {
+					args = append(args, c)
+				}
 			}
 		} else {
 			head = n.NamedChild(0)
@@ -360,29 +566,29 @@ func (b *builder) typeExpr(n tree.Node) int32 {
 			}
 		case "Union":
 			for _, a := range args {
-				if !isNone(a) {
+				if !b.isNone(a) {
 					return b.typeExpr(a)
 				}
 			}
 		}
 		return -1
-	case "binary_operator":
-		l, r := n.ChildByField("left"), n.ChildByField("right")
-		if isNone(r) {
+	case kBinaryOperator:
+		l, r := n.ChildByFieldID(b.f.left), n.ChildByFieldID(b.f.right)
+		if b.isNone(r) {
 			return b.typeExpr(l)
 		}
-		if isNone(l) {
+		if b.isNone(l) {
 			return b.typeExpr(r)
 		}
 	}
 	return -1
 }
 
-func isNone(n tree.Node) bool {
-	if n.Kind() == "type" && n.NamedChildCount() == 1 {
+func (b *builder) isNone(n tree.Node) bool {
+	if b.kt.Of(n) == kType && n.NamedChildCount() == 1 {
 		n = n.NamedChild(0)
 	}
-	return n.Kind() == "none" || string(n.Text()) == "None"
+	return b.kt.Of(n) == kNone || string(n.Text()) == "None"
 }
 
 func lastSegment(s string) string {
@@ -442,12 +648,11 @@ func classOf(fs *pysem.Scope) *pysem.Binding {
 // symValue sets Target, Alias and Value of bd's symbol from its first
 // informative binding.
 func (b *builder) symValue(bd *pysem.Binding) {
-	id := b.localSym(bd.Scope, bd.Name)
-	y := &b.s.Syms[id]
-	bs := bd.Scope.Bindings[bd.Name]
+	bs := bd.Symbol()
 	if bs[0] != bd {
 		return // computed once, from the first binding
 	}
+	id := b.localSym(bd)
 	allImports := true
 	var tgt int32 = -1
 	alias := true
@@ -480,7 +685,7 @@ func (b *builder) symValue(bd *pysem.Binding) {
 		}
 		alias = alias && own
 	}
-	y = &b.s.Syms[id]
+	y := &b.s.Syms[id]
 	y.Target = tgt
 	y.Alias = tgt >= 0 && allImports && alias
 	if tgt >= 0 {
@@ -494,7 +699,7 @@ func (b *builder) symValue(bd *pysem.Binding) {
 		case pysem.BindParameter:
 			if fs := x.Scope; fs != nil && fs.Self == x {
 				if cls := classOf(fs); cls != nil {
-					cs := b.expr(navindex.ExprSym, b.localSym(cls.Scope, cls.Name), "")
+					cs := b.expr(navindex.ExprSym, b.localSym(cls), "")
 					if fs.Method == pysem.InstanceMethod {
 						cs = b.expr(navindex.ExprCall, cs, "")
 					}
@@ -527,45 +732,65 @@ func (b *builder) symValue(bd *pysem.Binding) {
 
 // memberSyms creates a SymMember for each instance attribute assigned
 // through self that its class body does not bind, with a definition at
-// its first assignment.
+// its first assignment: pysem's InstanceAttrs for every class, in one
+// pass over the attributes rather than one per class.
 func (b *builder) memberSyms() {
+	byClass := make([][]*pysem.AttrRef, len(b.m.Scopes)) // by class body index
+	for _, a := range b.m.Attrs {
+		if a.Ctx&(pysem.CtxStore|pysem.CtxAugAssign) == 0 {
+			continue
+		}
+		ob := a.ObjectBinding
+		if ob == nil || ob.Kind != pysem.BindParameter {
+			continue
+		}
+		fs := ob.Scope
+		if fs == nil || fs.Self != ob || fs.Method != pysem.InstanceMethod {
+			continue
+		}
+		cs := fs.Parent
+		if cs != nil && cs.Kind == pysem.ScopeTypeParams {
+			cs = cs.Parent
+		}
+		if cs != nil {
+			byClass[cs.Index] = append(byClass[cs.Index], a)
+		}
+	}
 	for _, bd := range b.m.Bindings {
 		if bd.Kind != pysem.BindClass || bd.Body == nil {
 			continue
 		}
-		ia := b.m.InstanceAttrs(bd)
-		names := make([]string, 0, len(ia))
-		for n := range ia {
-			names = append(names, n)
+		attrs := byClass[bd.Body.Index]
+		if len(attrs) == 0 {
+			continue
 		}
-		slices.Sort(names)
-		classSym := b.localSym(bd.Scope, bd.Name)
-		prefix, ok := qualPrefix(bd.Body)
-		for _, name := range names {
+		// By name, each name's assignments in source order.
+		slices.SortStableFunc(attrs, func(x, y *pysem.AttrRef) int { return strings.Compare(x.Name, y.Name) })
+		classSym := b.localSym(bd)
+		prefix, ok := b.qualPrefix(bd.Body)
+		for i, first := range attrs {
+			name := first.Name
+			if i > 0 && attrs[i-1].Name == name {
+				continue
+			}
 			if len(bd.Body.Bindings[name]) > 0 {
 				continue
 			}
-			refs := ia[name]
 			y := navindex.Sym{Kind: navindex.SymMember, Name: name, Class: classSym, Scope: -1, Recv: -1, Target: -1, Value: -1}
 			if ok {
 				y.Qual = prefix + name
 			}
 			id := b.add(y)
-			b.members[symKey{bd.Body.Index, name}] = id
-			first := refs[0]
 			var val int32 = -1
 			sig := name
-			if p := first.Node.Parent(); !p.IsNull() {
-				switch p.Kind() {
-				case "assignment":
-					if ann := p.ChildByField("type"); !ann.IsNull() {
-						val = b.instance(ann)
-						sig = name + ": " + oneLine(ann.Text())
-					} else if r := p.ChildByField("right"); !r.IsNull() {
-						val = b.valueExpr(r)
-						if t := literalType(r); t != "" {
-							sig = name + ": " + t
-						}
+			if p := first.Node.Parent(); b.kt.Of(p) == kAssignment {
+				if ann := p.ChildByFieldID(b.f.typ); !ann.IsNull() {
+					val = b.instance(ann)
+					sig = b.annotated(name, ann)
+				} else if r := p.ChildByFieldID(b.f.right); !r.IsNull() {
+					val = b.valueExpr(r)
+					if t := b.literalType(r); t != "" {
+						sig = name + ": " + t
 					}
 				}
 			}
