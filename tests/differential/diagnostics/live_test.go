@@ -365,6 +365,15 @@ func TestLive(t *testing.T) {
 				t.Fatal(err)
 			}
 			t.Logf("%s: %d files, %d diagnostics in %v over HTTP (%.0f files/s)", name, len(files), len(all), elapsed, float64(len(files))/elapsed.Seconds())
+			// pyflakes timed in the same run, one process over the same
+			// files (its findings come from the cached run below).
+			pfStart := time.Now()
+			pfCmd := exec.Command(systemPython, append([]string{"-m", "pyflakes"}, files...)...)
+			pfCmd.Dir = ws
+			pfCmd.Run()
+			pfElapsed := time.Since(pfStart)
+			t.Logf("%s: pyflakes, one process, same run: %v (%.0f files/s); pyws over HTTP is %.2fx", name, pfElapsed.Round(time.Millisecond),
+				float64(len(files))/pfElapsed.Seconds(), pfElapsed.Seconds()/elapsed.Seconds())
 			scores := ComparePyflakes(all, pf)
 			for _, code := range PyflakesCodes {
 				sc := scores[code]
