@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/pyws/pyws/host/pyproject"
+	"github.com/pyws/pyws/host/workspace"
 )
 
 // The interpreter whose installed packages import-not-found trusts:
@@ -102,6 +103,17 @@ func interpreterFor(root string, tool map[string]any, log *slog.Logger) *interpI
 		}()
 	}
 	return e.info
+}
+
+// warmDiagnostics asks the workspace's interpreter in the background when
+// the workspace opens, so the first get_diagnostics does not wait for a
+// Python process (about 150 ms of a first call's 180).
+func warmDiagnostics(ws *workspace.Workspace, log *slog.Logger) {
+	tool := diagStateFor(ws).config(log).Table("tool", "pyws")
+	if tool == nil {
+		tool = map[string]any{}
+	}
+	interpreterFor(ws.Root(), tool, log)
 }
 
 func findInterpreter(root string, tool map[string]any) string {

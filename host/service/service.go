@@ -159,6 +159,7 @@ func (s *Service) workspace(root string) (*workspaceState, error) {
 	ws.Subscribe(func([]string) { go st.load(s.cfg.Logger, 0) })
 	s.workspaces[root] = st
 	go st.load(s.cfg.Logger, s.cfg.IndexDelay)
+	go warmDiagnostics(ws, s.cfg.Logger)
 	return st, nil
 }
 
