@@ -315,7 +315,9 @@ func TestLive(t *testing.T) {
 			var mu sync.Mutex
 			var firstErr error
 			next := make(chan int)
-			for w := 0; w < 2; w++ {
+			// Four clients for the server's two workers: while one call
+			// crosses HTTP and the kernel, another keeps its worker busy.
+			for w := 0; w < 4; w++ {
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
