@@ -21,6 +21,7 @@ type Recorder struct {
 	requests *prometheus.CounterVec
 	latency  *prometheus.HistogramVec
 	limiter  *prometheus.CounterVec
+	plugins  *prometheus.HistogramVec
 
 	mu      sync.Mutex
 	start   time.Time
@@ -52,7 +53,12 @@ func New() *Recorder {
 		Name: "pyws_ratelimit_decisions_total",
 		Help: "Rate limiter decisions by operation family and decision (allowed, refused, error).",
 	}, []string{"family", "decision"})
-	r.Registry.MustRegister(r.requests, r.latency, r.limiter,
+	r.plugins = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name:    "pyws_plugin_call_duration_seconds",
+		Help:    "Plugin calls by tool and outcome (error code, or ok), from dispatch to answer: queueing for a worker, parsing and the guest's work.",
+		Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .2, .5, 1, 2.5, 5, 10, 30},
+	}, []string{"tool", "outcome"})
+	r.Registry.MustRegister(r.requests, r.latency, r.limiter, r.plugins,
 		prometheus.NewGoCollector(), prometheus.NewProcessCollector(prometheus.ProcessCollectorOpts{}))
 	return r
 }
@@ -78,6 +84,14 @@ func (r *Recorder) Observe(operation, code string, d time.Duration) {
 		b.errors++
 	}
 	r.mu.Unlock()
+}
+
+// PluginCall records one plugin call; code is "" on success.
+func (r *Recorder) PluginCall(tool, code string, d time.Duration) {
+	if code == "" {
+		code = "ok"
+	}
+	r.plugins.WithLabelValues(tool, code).Observe(d.Seconds())
 }
 
 // LimiterDecision records a rate-limit outcome.

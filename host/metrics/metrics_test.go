@@ -42,3 +42,30 @@ func TestSummarizeShortUptime(t *testing.T) {
 		t.Fatalf("requestsPerMinute over 30s of uptime = %v, want 10", got)
 	}
 }
+
+func TestPluginCall(t *testing.T) {
+	r := New()
+	r.PluginCall("get_diagnostics", "", 30*time.Millisecond)
+	r.PluginCall("get_diagnostics", "", 10*time.Millisecond)
+	r.PluginCall("get_diagnostics", "TIMEOUT", 5*time.Second)
+	families, err := r.Registry.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	counts := map[string]uint64{}
+	for _, f := range families {
+		if f.GetName() != "pyws_plugin_call_duration_seconds" {
+			continue
+		}
+		for _, m := range f.GetMetric() {
+			labels := ""
+			for _, l := range m.GetLabel() {
+				labels += l.GetName() + "=" + l.GetValue() + " "
+			}
+			counts[labels] = m.GetHistogram().GetSampleCount()
+		}
+	}
+	if counts["outcome=ok tool=get_diagnostics "] != 2 || counts["outcome=TIMEOUT tool=get_diagnostics "] != 1 {
+		t.Fatalf("plugin call counts %v", counts)
+	}
+}

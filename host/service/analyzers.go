@@ -6,8 +6,10 @@ import (
 	"net/url"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/pyws/pyws/host/fault"
+	"github.com/pyws/pyws/host/metrics"
 	"github.com/pyws/pyws/plugin-sdk/abi"
 	"github.com/pyws/pyws/plugin-sdk/textpos"
 )
@@ -85,7 +87,23 @@ func (s *Session) callPlugin(ctx context.Context, tool string, a Args, files ...
 	for _, f := range files {
 		req.Files = append(req.Files, abi.File{URI: f.uri, Path: filepath.ToSlash(f.rel), Source: f.text})
 	}
-	return s.svc.cfg.Plugins.Call(ctx, tool, req)
+	return observePluginCall(s.svc.cfg.Metrics, tool, func() (json.RawMessage, error) {
+		return s.svc.cfg.Plugins.Call(ctx, tool, req)
+	})
+}
+
+// observePluginCall runs call and records its duration and outcome.
+func observePluginCall(m *metrics.Recorder, tool string, call func() (json.RawMessage, error)) (json.RawMessage, error) {
+	start := time.Now()
+	out, err := call()
+	code := ""
+	if err != nil {
+		if code = fault.CodeOf(err); code == "" {
+			code = "error"
+		}
+	}
+	m.PluginCall(tool, code, time.Since(start))
+	return out, err
 }
 
 // runAnalyzer serves a position tool whose work is entirely a plugin's.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/pyws/pyws/host/fault"
 	"github.com/pyws/pyws/host/index"
+	"github.com/pyws/pyws/host/metrics"
 	"github.com/pyws/pyws/plugin-sdk/abi"
 	"github.com/pyws/pyws/plugin-sdk/navindex"
 )
@@ -29,6 +30,7 @@ type pluginSummarizer struct {
 	p       Plugins
 	version string
 	root    string // the workspace's absolute root
+	metrics *metrics.Recorder
 }
 
 // PluginIdentity is implemented by runtimes that can say which build of
@@ -48,7 +50,7 @@ func (s pluginSummarizer) Summarize(ctx context.Context, files []index.Source) (
 		uri := fileURI(filepath.Join(s.root, filepath.FromSlash(f.Rel)))
 		req.Files = append(req.Files, abi.File{URI: uri, Path: f.Rel, Source: f.Text})
 	}
-	raw, err := s.p.Call(ctx, IndexTool, req)
+	raw, err := observePluginCall(s.metrics, IndexTool, func() (json.RawMessage, error) { return s.p.Call(ctx, IndexTool, req) })
 	if err != nil {
 		return nil, err
 	}
@@ -95,7 +97,7 @@ func (s *Service) newIndex(st *workspaceState) *index.Index {
 			text, _, err := ws.ReadSource(abs, 0)
 			return text, err
 		},
-		Summarizer: pluginSummarizer{p: s.cfg.Plugins, version: version, root: ws.Root()},
+		Summarizer: pluginSummarizer{p: s.cfg.Plugins, version: version, root: ws.Root(), metrics: s.cfg.Metrics},
 		CacheDir:   cacheDir,
 		Logger:     s.cfg.Logger,
 	})

@@ -149,6 +149,10 @@ func TestRateLimitOverHTTP(t *testing.T) {
 		`pyws_ratelimit_decisions_total{decision="refused",family="analysis"} 1`,
 		`pyws_plugin_workers 2`,
 		`pyws_request_duration_seconds_bucket{operation="get_diagnostics"`,
+		// Plugin calls by tool and outcome: the diagnostics and the load's
+		// index batch.
+		`pyws_plugin_call_duration_seconds_count{outcome="ok",tool="get_diagnostics"}`,
+		`pyws_plugin_call_duration_seconds_count{outcome="ok",tool="index_files"}`,
 	} {
 		if !strings.Contains(string(m.Raw), want) {
 			t.Errorf("/metrics lacks %s", want)
