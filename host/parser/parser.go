@@ -30,6 +30,7 @@ import (
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
 
+	"github.com/pyws/pyws/plugin-sdk/tree"
 	pywasm "github.com/pyws/pyws/wasm"
 )
 
@@ -239,43 +240,12 @@ func (p *Parser) parseSlot(ctx context.Context, slot int, prev, src []byte, budg
 	})
 }
 
-// blobHasError reports whether the root of a blob from the guest has the
-// has-error flag; the layout is in docs/plugin-abi.md ("Tree layout").
+// blobHasError reports whether a blob's root has syntax errors; an
+// unreadable blob counts as broken, and the fresh parse decides.
 func blobHasError(blob []byte) bool {
-	const header = 12
-	i := header
-	u32 := func() int {
-		if i+4 > len(blob) {
-			i = len(blob)
-			return 0
-		}
-		v := int(binary.LittleEndian.Uint32(blob[i:]))
-		i += 4
-		return v
-	}
-	u16 := func() int {
-		if i+2 > len(blob) {
-			i = len(blob)
-			return 0
-		}
-		v := int(binary.LittleEndian.Uint16(blob[i:]))
-		i += 2
-		return v
-	}
-	for n := u32(); n > 0 && i < len(blob); n-- {
-		i += u16() + 1 // name, symbol flags
-	}
-	for n := u32(); n > 0 && i < len(blob); n-- {
-		i += u16()
-	}
-	if u32() == 0 || i+16 > len(blob) {
-		return true // no root: treat as broken, the fresh parse decides
-	}
-	return blob[i+3]&flagHasError != 0
+	bad, err := tree.RootHasError(blob)
+	return bad || err != nil
 }
-
-// flagHasError is F_HAS_ERROR of wasm/csrc/pyws_parser.c.
-const flagHasError = 16
 
 func alignUp(n, a int) int { return (n + a - 1) / a * a }
 

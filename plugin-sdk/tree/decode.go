@@ -150,36 +150,68 @@ func Decode(blob, source []byte) (*Tree, error) {
 	return t, nil
 }
 
-func decodeLanguage(r *reader) (*language, error) {
-	start := r.off
+// RootHasError reports whether the root of blob has FlagHasError, reading
+// only the header and the root's record: a host that must know whether a
+// tree has syntax errors need not decode it.
+func RootHasError(blob []byte) (bool, error) {
+	r := &reader{b: blob}
+	if magic, ok := r.bytes(4); !ok || string(magic) != Magic {
+		return false, invalid("no %q magic", Magic)
+	}
+	if version, ok := r.u32(); !ok || version != Version {
+		return false, invalid("truncated header or layout version %d", version)
+	}
+	if _, ok := r.u32(); !ok {
+		return false, invalid("truncated header")
+	}
+	if _, _, err := skipTables(r); err != nil {
+		return false, err
+	}
+	if count, ok := r.u32(); !ok || count == 0 || !r.need(NodeSize) {
+		return false, invalid("no root record")
+	}
+	return r.b[r.off+OffsetFlags]&FlagHasError != 0, nil
+}
+
+// skipTables moves r over the symbol and field tables, checking their
+// bounds, without allocating.
+func skipTables(r *reader) (nsym, nfield uint32, err error) {
 	nsym, ok := r.u32()
 	if !ok {
-		return nil, invalid("truncated symbol table")
+		return 0, 0, invalid("truncated symbol table")
 	}
 	if nsym > MaxSymbols {
-		return nil, invalid("%d symbols, at most %d", nsym, MaxSymbols)
+		return 0, 0, invalid("%d symbols, at most %d", nsym, MaxSymbols)
 	}
-	// Walk the tables once without allocating to find their extent.
 	for i := uint32(0); i < nsym; i++ {
 		n, ok := r.u16()
 		if !ok || !r.need(int(n)+1) {
-			return nil, invalid("truncated symbol %d", i)
+			return 0, 0, invalid("truncated symbol %d", i)
 		}
 		r.off += int(n) + 1
 	}
-	nfield, ok := r.u32()
-	if !ok {
-		return nil, invalid("truncated field table")
+	if nfield, ok = r.u32(); !ok {
+		return 0, 0, invalid("truncated field table")
 	}
 	if nfield > MaxFields {
-		return nil, invalid("%d fields, at most %d", nfield, MaxFields)
+		return 0, 0, invalid("%d fields, at most %d", nfield, MaxFields)
 	}
 	for i := uint32(0); i < nfield; i++ {
 		n, ok := r.u16()
 		if !ok || !r.need(int(n)) {
-			return nil, invalid("truncated field %d", i+1)
+			return 0, 0, invalid("truncated field %d", i+1)
 		}
 		r.off += int(n)
+	}
+	return nsym, nfield, nil
+}
+
+func decodeLanguage(r *reader) (*language, error) {
+	start := r.off
+	// Walk the tables once without allocating to find their extent.
+	nsym, nfield, err := skipTables(r)
+	if err != nil {
+		return nil, err
 	}
 	raw := r.b[start:r.off]
 	if l := lastLanguage.Load(); l != nil && bytes.Equal(l.raw, raw) {

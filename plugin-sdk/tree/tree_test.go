@@ -277,3 +277,16 @@ func sampleBlob(t *testing.T) (src, blob []byte) {
 	}
 	return src, blob
 }
+
+func TestRootHasError(t *testing.T) {
+	src, blob := sampleBlob(t)
+	got, err := RootHasError(blob)
+	if err != nil || got != mustDecode(t, blob, string(src)).Root().HasError() {
+		t.Fatalf("RootHasError = %v, %v; Decode's root says %v", got, err, !got)
+	}
+	for n := range len(blob) - NodeSize*(mustDecode(t, blob, string(src)).NodeCount()-1) {
+		if _, err := RootHasError(blob[:n]); err == nil {
+			t.Fatalf("a blob cut to %d bytes, before the root record ends, was read", n)
+		}
+	}
+}
