@@ -161,27 +161,27 @@ func (k *keptTrees) claim(key string, src []byte) (slot int, prev []byte, ok boo
 // sources fit keepMaxBytes. Their trees stay in the slots until reused.
 func (k *keptTrees) trim(keep string) {
 	for k.bytes > keepMaxBytes && len(k.files) > 1 {
-		var oldest string
-		for key, f := range k.files {
-			if key != keep && (oldest == "" || f.used < k.files[oldest].used) {
-				oldest = key
-			}
-		}
-		k.forget(oldest)
+		k.forget(k.oldest(keep))
 	}
 }
 
 // evictOldest forgets the least recently used file and returns its slot.
 func (k *keptTrees) evictOldest() int {
-	var oldest string
-	for key, f := range k.files {
-		if oldest == "" || f.used < k.files[oldest].used {
-			oldest = key
-		}
-	}
+	oldest := k.oldest("")
 	slot := k.files[oldest].slot
 	k.forget(oldest)
 	return slot
+}
+
+// oldest returns the least recently used file other than except.
+func (k *keptTrees) oldest(except string) string {
+	var oldest string
+	for key, f := range k.files {
+		if key != except && (oldest == "" || f.used < k.files[oldest].used) {
+			oldest = key
+		}
+	}
+	return oldest
 }
 
 func (k *keptTrees) forget(key string) {

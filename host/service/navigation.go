@@ -66,13 +66,13 @@ func (s pluginSummarizer) Summarize(ctx context.Context, files []index.Source) (
 	return res.Summaries, nil
 }
 
-// servesIndex reports whether a plugin serves the indexer tool.
-func (s *Service) servesIndex() bool {
+// serves reports whether a plugin serves tool.
+func (s *Service) serves(tool string) bool {
 	if s.cfg.Plugins == nil {
 		return false
 	}
 	for _, t := range s.cfg.Plugins.Tools() {
-		if t == IndexTool {
+		if t == tool {
 			return true
 		}
 	}

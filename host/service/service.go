@@ -153,13 +153,15 @@ func (s *Service) workspace(root string) (*workspaceState, error) {
 	if err := ws.Watch(); err != nil {
 		s.cfg.Logger.Warn("workspace watch unavailable; changes are seen through directory checks", "root", root, "err", err)
 	}
-	if s.servesIndex() {
+	if s.serves(IndexTool) {
 		st.idx.Store(s.newIndex(st))
 	}
 	ws.Subscribe(func([]string) { go st.load(s.cfg.Logger, 0) })
 	s.workspaces[root] = st
 	go st.load(s.cfg.Logger, s.cfg.IndexDelay)
-	go warmDiagnostics(ws, s.cfg.Logger)
+	if s.serves("get_diagnostics") {
+		go warmDiagnostics(ws, s.cfg.Logger)
+	}
 	return st, nil
 }
 
