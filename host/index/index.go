@@ -21,7 +21,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -243,7 +242,7 @@ func (x *Index) Build(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	files, err := x.load(ctx, paths, nil, func(done, total int) {
+	files, err := x.load(ctx, paths, nil, "", func(done, total int) {
 		if total > 0 {
 			x.progress.Store(int64(min(99, done*100/total)))
 		}
@@ -261,30 +260,34 @@ func (x *Index) Build(ctx context.Context) error {
 }
 
 // load reads, hashes and summarizes paths, reusing old files whose size
-// and mtime are unchanged and cached summaries whose content hash
-// matches.
-func (x *Index) load(ctx context.Context, paths []string, old map[string]*File, report func(done, total int)) (map[string]*File, error) {
+// and mtime are unchanged (except force, which is always read again),
+// old files whose content hash is unchanged, and cached summaries whose
+// content hash matches.
+func (x *Index) load(ctx context.Context, paths []string, old map[string]*File, force string, report func(done, total int)) (map[string]*File, error) {
 	total := len(paths)
-	out := make(map[string]*File, total)
+	// Each path's result goes to its own slot, so the loop and the readers
+	// it starts never write a shared map (a concurrent map write aborts the
+	// whole process); out is assembled once they are done.
+	loaded := make([]*File, total)
 	var todo []pending
-	var mu sync.Mutex
+	var mu sync.Mutex // guards todo
 	var done atomic.Int64
 	sem := make(chan struct{}, 4)
 	var wg sync.WaitGroup
-	for _, abs := range paths {
+	for i, abs := range paths {
 		rel := x.rel(abs)
 		fi, err := os.Stat(abs)
 		if err != nil {
 			continue
 		}
-		if of := old[rel]; of != nil && of.Size == fi.Size() && of.MTime.Equal(fi.ModTime()) {
-			out[rel] = of
+		if of := old[rel]; of != nil && rel != force && of.Size == fi.Size() && of.MTime.Equal(fi.ModTime()) {
+			loaded[i] = of
 			done.Add(1)
 			continue
 		}
 		wg.Add(1)
 		sem <- struct{}{}
-		go func(abs, rel string, fi os.FileInfo) {
+		go func(i int, abs, rel string, fi os.FileInfo) {
 			defer wg.Done()
 			defer func() { <-sem }()
 			text, err := x.cfg.Read(abs)
@@ -296,29 +299,34 @@ func (x *Index) load(ctx context.Context, paths []string, old map[string]*File, 
 			f.Hash = sha256.Sum256(text)
 			key := cacheKey(f.Hash, rel)
 			if of := old[rel]; of != nil && of.Hash == f.Hash {
+				// Size and MTime are read only under refreshMu (by load
+				// and statChanged), which the caller holds.
 				of.Size, of.MTime = f.Size, f.MTime
-				mu.Lock()
-				out[rel] = of
-				mu.Unlock()
+				loaded[i] = of
 				done.Add(1)
 				return
 			}
-			s := x.loadCached(key)
-			mu.Lock()
-			out[rel] = f
-			if s != nil {
+			loaded[i] = f
+			if s := x.loadCached(key); s != nil {
 				f.S = s
 				done.Add(1)
 			} else {
+				mu.Lock()
 				todo = append(todo, pending{f: f, text: text, key: key})
+				mu.Unlock()
 			}
-			mu.Unlock()
 			if report != nil {
 				report(int(done.Load()), total)
 			}
-		}(abs, rel, fi)
+		}(i, abs, rel, fi)
 	}
 	wg.Wait()
+	out := make(map[string]*File, total)
+	for _, f := range loaded {
+		if f != nil {
+			out[f.Rel] = f
+		}
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -495,13 +503,10 @@ func (x *Index) refresh(ctx context.Context, list bool, force string) error {
 		}
 	}
 	changed := len(paths) != len(old)
+	forceRel := ""
 	if force != "" {
-		if f := old[x.rel(force)]; f != nil {
-			f2 := *f
-			f2.Size = -1 // re-read it
-			old = maps.Clone(old)
-			old[f2.Rel] = &f2
-		} else if !slices.Contains(paths, force) {
+		forceRel = x.rel(force)
+		if old[forceRel] == nil && !slices.Contains(paths, force) {
 			paths = append(paths, force)
 		}
 		changed = true
@@ -520,7 +525,7 @@ func (x *Index) refresh(ctx context.Context, list bool, force string) error {
 	if !changed {
 		return nil
 	}
-	files, err := x.load(ctx, paths, old, nil)
+	files, err := x.load(ctx, paths, old, forceRel, nil)
 	if err != nil {
 		return err
 	}
