@@ -49,7 +49,11 @@ func build(t testing.TB) {
 		_, file, _, _ := runtime.Caller(0)
 		repoRoot = filepath.Clean(filepath.Join(filepath.Dir(file), "..", ".."))
 		binPath = filepath.Join(scratchRoot, "pyws")
-		cmd := exec.Command("go", "build", "-o", binPath, "./cmd/pyws")
+		args := []string{"build", "-o", binPath}
+		if raceBuild {
+			args = append(args, "-race")
+		}
+		cmd := exec.Command("go", append(args, "./cmd/pyws")...)
 		cmd.Dir = repoRoot
 		if out, err := cmd.CombinedOutput(); err != nil {
 			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
@@ -112,7 +116,13 @@ func startServerWithKeys(t testing.TB, workspace, keysPath string, extraArgs ...
 		t.Fatal(err)
 	}
 	t.Cleanup(s.stop)
-	deadline := time.Now().Add(60 * time.Second)
+	// The first start compiles every plugin (cold wazero cache); under
+	// -race the compiler runs instrumented and takes minutes, not seconds.
+	wait := 60 * time.Second
+	if raceBuild {
+		wait = 5 * time.Minute
+	}
+	deadline := time.Now().Add(wait)
 	for {
 		resp, err := http.Get(s.base + "/v1/openapi.json")
 		if err == nil {
@@ -128,19 +138,30 @@ func startServerWithKeys(t testing.TB, workspace, keysPath string, extraArgs ...
 }
 
 func (s *server) stop() {
+	// A shared service never dies: a server that exits other than
+	// cleanly on SIGINT (a Go runtime abort exits 2; under `go test
+	// -race` the server is built with -race and exits 66 after a data
+	// race) fails the test that drove it.
 	if s.cmd.Process != nil {
 		s.cmd.Process.Signal(os.Interrupt)
 		done := make(chan struct{})
 		go func() { s.cmd.Wait(); close(done) }()
 		select {
 		case <-done:
+			if code := s.cmd.ProcessState.ExitCode(); code != 0 {
+				s.t.Errorf("server exited with status %d", code)
+			}
 		case <-time.After(15 * time.Second):
 			s.cmd.Process.Kill()
 			<-done
 		}
 	}
+	logs := s.logText()
+	if strings.Contains(logs, "WARNING: DATA RACE") {
+		s.t.Errorf("the server reported a data race")
+	}
 	if s.t.Failed() {
-		s.t.Logf("server log:\n%s", s.logText())
+		s.t.Logf("server log:\n%s", logs)
 	}
 }
 
