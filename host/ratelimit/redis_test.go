@@ -127,6 +127,10 @@ func TestRedisSharedBudget(t *testing.T) {
 	const timeout = 250 * time.Millisecond
 	open, _ := newRedisLimiter(t, r.url(), Options{FailOpen: true, Timeout: timeout, OnDecision: dOpen.record, Logger: logger})
 	closed, closedStore := newRedisLimiter(t, r.url(), Options{Timeout: timeout, OnDecision: dClosed.record, Logger: logger})
+	// The burst checks exact counting, not speed: its limiters wait long
+	// enough for 400 concurrent calls on a loaded machine under -race.
+	burstOpen, _ := newRedisLimiter(t, r.url(), Options{FailOpen: true, Timeout: 30 * time.Second, OnDecision: dOpen.record, Logger: logger})
+	burstClosed, _ := newRedisLimiter(t, r.url(), Options{Timeout: 30 * time.Second, OnDecision: dClosed.record, Logger: logger})
 
 	k := key("key_shared", tiers.Hobby) // rename 100/hour, 1000/day
 	const n = 400
@@ -150,7 +154,7 @@ func TestRedisSharedBudget(t *testing.T) {
 			default:
 				t.Error(err)
 			}
-		}([]*Limiter{open, closed}[i%2])
+		}([]*Limiter{burstOpen, burstClosed}[i%2])
 	}
 	close(start)
 	wg.Wait()
