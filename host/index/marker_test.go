@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -90,6 +91,17 @@ func shadowedByStub(root, rel string) bool {
 	return err == nil
 }
 
+// without returns the elements of a that are not in b.
+func without(a, b []string) []string {
+	out := []string{}
+	for _, s := range a {
+		if !slices.Contains(b, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
 func TestMarkers(t *testing.T) {
 	cases, err := filepath.Glob(filepath.Join("..", "..", "tests", "navigation", "testdata", "*"))
 	if err != nil || len(cases) == 0 {
@@ -145,6 +157,22 @@ func TestMarkers(t *testing.T) {
 					sort.Strings(got)
 					if strings.Join(got, " ") != strings.Join(want, " ") {
 						t.Errorf("group %s: references at %v (%s)\n got  %v\n want %v", g, m, x.Describe(h), got, want)
+					}
+					// includeDeclaration=false leaves out the d: positions
+					// (what get_definition answers) and nothing else:
+					// imports naming the symbol stay.
+					refs, err = x.References(context.Background(), h, false)
+					if err != nil {
+						t.Errorf("group %s: references without declaration at %v: %v", g, m, err)
+						continue
+					}
+					got = got[:0]
+					for _, l := range refs {
+						got = append(got, locKey(l.Rel, int(l.Line), int(l.Col)))
+					}
+					sort.Strings(got)
+					if wantNoDecl := without(want, wantDefs); strings.Join(got, " ") != strings.Join(wantNoDecl, " ") {
+						t.Errorf("group %s: references without declaration at %v (%s)\n got  %v\n want %v", g, m, x.Describe(h), got, wantNoDecl)
 					}
 					if len(wantDefs) > 0 {
 						defs, err := x.Definition(h)

@@ -236,8 +236,11 @@ func (x *Index) Definition(h *Hit) ([]Location, error) {
 }
 
 // References answers get_references: every occurrence of the hit's
-// symbol in code, ordered by file path, line and character; with
-// includeDecl false, binding sites are left out.
+// symbol in code, ordered by file path, line and character. With
+// includeDecl false the symbol's declarations are left out: exactly the
+// locations get_definition answers for it (its def, class, assignments,
+// parameter); an import naming the symbol (`from a import f`, `import
+// m as alias`) is a reference and stays, as do other stores.
 func (x *Index) References(ctx context.Context, h *Hit, includeDecl bool) ([]Location, error) {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
@@ -251,18 +254,39 @@ func (x *Index) References(ctx context.Context, h *Hit, includeDecl bool) ([]Loc
 			"cannot tell which symbol %s refers to", name)
 	}
 	refs := x.refsOf(h)
+	var decls map[Location]bool
+	if !includeDecl {
+		decls = x.declarations(h)
+	}
 	out := make([]Location, 0, len(refs))
 	for i, r := range refs {
 		if i&1023 == 1023 && ctx.Err() != nil {
 			return nil, timeout(ctx)
 		}
 		o := r.file.S.Occs[r.occ]
-		if !includeDecl && o.Flags&navindex.OccDef != 0 {
+		l := x.loc(r.file, o.Span)
+		if o.Flags&navindex.OccDef != 0 && decls[l] {
 			continue
 		}
-		out = append(out, x.loc(r.file, o.Span))
+		out = append(out, l)
 	}
 	return out, nil
+}
+
+// declarations is the set of locations get_definition answers for the
+// hit (through aliases, stubs and their sources alike): what
+// includeDeclaration=false leaves out of get_references.
+func (x *Index) declarations(h *Hit) map[Location]bool {
+	t := x.follow(h.t)
+	if t.kind != tSym {
+		return nil
+	}
+	locs := x.defLocations(t)
+	set := make(map[Location]bool, len(locs))
+	for _, l := range locs {
+		set[l] = true
+	}
+	return set
 }
 
 // refsOf lists the occurrences of the hit's symbol. Starting from a

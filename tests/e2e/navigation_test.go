@@ -204,12 +204,30 @@ func TestNavigationReferences(t *testing.T) {
 		}
 	})
 	t.Run("includeDeclaration false", func(t *testing.T) {
-		r := s.tool(key, "get_references", at(ws, "shop/models.py", 3, 6, "includeDeclaration", false))
-		mustStatus(t, r, 200, "")
-		for _, l := range locs(t, ws, r) {
-			if l == "shop/models.py:3:6" {
-				t.Fatalf("declaration included: %v", locs(t, ws, r))
-			}
+		// Only the definition goes: the imports naming the symbol stay,
+		// and totalCount counts what is left, from any position.
+		cases := []struct {
+			name       string
+			rel        string
+			line, char int
+			want       []string
+		}{
+			{"class from its definition", "shop/models.py", 3, 6, []string{"app.py:0:17", "app.py:4:7", "shop/__init__.py:1:20", "shop/__init__.py:4:12"}},
+			{"class from an import", "app.py", 0, 17, []string{"app.py:0:17", "app.py:4:7", "shop/__init__.py:1:20", "shop/__init__.py:4:12"}},
+			{"function from a use", "app.py", 7, 0, []string{"app.py:1:24", "app.py:7:0"}},
+			{"variable", "app.py", 4, 0, []string{"app.py:5:6", "app.py:5:23", "app.py:5:42", "app.py:6:23", "app.py:7:5"}},
+		}
+		for _, c := range cases {
+			t.Run(c.name, func(t *testing.T) {
+				r := s.tool(key, "get_references", at(ws, c.rel, c.line, c.char, "includeDeclaration", false))
+				mustStatus(t, r, 200, "")
+				if got := locs(t, ws, r); strings.Join(got, " ") != strings.Join(c.want, " ") {
+					t.Fatalf("references without declaration %v, want %v", got, c.want)
+				}
+				if r.Body["totalCount"] != float64(len(c.want)) {
+					t.Fatalf("totalCount %v, want %d", r.Body["totalCount"], len(c.want))
+				}
+			})
 		}
 	})
 	t.Run("no symbol", func(t *testing.T) {
