@@ -203,3 +203,90 @@ func TestSearchPastDeadlineIsTimeout(t *testing.T) {
 		t.Fatalf("without a deadline: %d, %v", len(refs), err)
 	}
 }
+
+// TestRenameConflictScopes: a local renamed to a name that a scope visible
+// from it binds is NAME_CONFLICT naming that declaration; scopes that
+// cannot see each other never conflict.
+func TestRenameConflictScopes(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, map[string]string{"m.py": `import json
+from os import path as ospath
+LIMIT = 3
+
+
+def helper(x):
+    return x
+
+
+class Config:
+    size = 1
+
+    def load(self, data):
+        for item in data:
+            print(item)
+        return [v for v in data]
+
+
+def main(items):
+    total = 0
+
+    def inner():
+        step = 1
+        return step
+
+    for item in items:
+        total += item
+    return total
+
+
+def other():
+    result = 2
+    return result
+`})
+	x := newTestIndex(t, root, "")
+	m := filepath.Join(root, "m.py")
+	cases := []struct {
+		name       string
+		line, char int
+		newName    string
+		code       string
+		kind       string // details.kind
+		declLine   int    // details.line (0-based)
+	}{
+		{"loop variable to a module-level function", 25, 8, "helper", fault.NameConflict, "function", 5},
+		{"loop variable in a method to a module-level class", 13, 12, "Config", fault.NameConflict, "class", 9},
+		{"parameter to an import", 12, 19, "json", fault.NameConflict, "import", 0},
+		{"parameter to an aliased import", 12, 19, "ospath", fault.NameConflict, "import", 1},
+		{"local to a module variable", 19, 4, "LIMIT", fault.NameConflict, "variable", 2},
+		{"nested function's local to the enclosing function's local", 22, 8, "total", fault.NameConflict, "variable", 19},
+		{"nested function's local to the enclosing function's parameter", 22, 8, "items", fault.NameConflict, "parameter", 18},
+		{"comprehension variable to the method's parameter", 15, 22, "data", fault.NameConflict, "parameter", 12},
+		{"already bound in the same scope", 19, 4, "inner", fault.NameConflict, "function", 21},
+		{"local to a sibling function's local", 19, 4, "result", "", "", 0},
+		{"nested function's local to a sibling's local", 22, 8, "result", "", "", 0},
+		{"method local to a class attribute (class bodies are not visible)", 13, 12, "size", "", "", 0},
+		{"method local to another method's name", 13, 12, "main_loop", "", "", 0},
+		{"module function to a local of a function that does not use it", 5, 4, "total", "", "", 0},
+		{"module function to an unrelated local in another function", 30, 4, "step", "", "", 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			h := x.At(m, c.line, c.char)
+			if h == nil {
+				t.Fatal("nothing there")
+			}
+			_, err := x.Rename(context.Background(), h, c.newName)
+			if fault.CodeOf(err) != c.code {
+				t.Fatalf("%s: got %v, want %q", x.Describe(h), err, c.code)
+			}
+			if c.code == "" {
+				return
+			}
+			fe, _ := fault.As(err)
+			d := fe.Details
+			if d["kind"] != c.kind || d["line"] != int32(c.declLine) || d["path"] != m || d["relativePath"] != "m.py" || d["newName"] != c.newName {
+				t.Fatalf("details %v, want kind %s at line %d of %s", d, c.kind, c.declLine, m)
+			}
+		})
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -24,6 +25,10 @@ import (
 //	ext        get_definition answers EXTERNAL_DEFINITION
 //	builtin    a builtin: EXTERNAL_DEFINITION and CANNOT_RENAME
 //
+// "#@ name[@k]->new:ok" says renaming that occurrence to new succeeds,
+// "#@ name[@k]->new:conflict" that it is NAME_CONFLICT (new is bound in a
+// scope the symbol can see, or would capture or shadow a name).
+//
 // Positions in a .py file that has a .pyi beside it are not queried:
 // pyright answers asymmetrically there (importers see the stub), which
 // the pyright goldens (tests/differential/pyright) check.
@@ -40,6 +45,47 @@ type mark struct {
 }
 
 var markRE = regexp.MustCompile(`([\pL_][\pL\pN_]*)(?:@(\d+))?:(d|r|ext|builtin)(?::([\w.]+))?`)
+
+var renameRE = regexp.MustCompile(`([\pL_][\pL\pN_]*)(?:@(\d+))?->([\pL_][\pL\pN_]*):(ok|conflict)`)
+
+// rename is a "#@ name->new:ok|conflict" mark.
+type rename struct {
+	mark
+	newName string
+}
+
+func readRenames(t *testing.T, root string) []rename {
+	t.Helper()
+	var out []rename
+	files, _ := dirFiles(root)(context.Background())
+	for _, abs := range files {
+		rel, _ := filepath.Rel(root, abs)
+		b, err := os.ReadFile(abs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for ln, line := range strings.Split(string(b), "\n") {
+			i := strings.Index(line, "#@ ")
+			if i < 0 {
+				continue
+			}
+			code := line[:i]
+			for _, m := range renameRE.FindAllStringSubmatch(line[i+3:], -1) {
+				name, k := m[1], 1
+				if m[2] != "" {
+					k, _ = strconv.Atoi(m[2])
+				}
+				idRE := regexp.MustCompile(`(^|[^\pL\pN_])(` + regexp.QuoteMeta(name) + `)([^\pL\pN_]|$)`)
+				locs := idRE.FindAllStringSubmatchIndex(code, -1)
+				if k > len(locs) {
+					t.Fatalf("%s:%d: no occurrence %d of %s", rel, ln+1, k, name)
+				}
+				out = append(out, rename{mark{rel: filepath.ToSlash(rel), line: ln, col: utf16Col(code, locs[k-1][4]), name: name, tag: m[4]}, m[3]})
+			}
+		}
+	}
+	return out
+}
 
 func utf16Col(s string, byteOff int) int { return len(utf16.Encode([]rune(s[:byteOff]))) }
 
@@ -88,6 +134,17 @@ func shadowedByStub(root, rel string) bool {
 	}
 	_, err := os.Stat(filepath.Join(root, rel+"i"))
 	return err == nil
+}
+
+// without returns the elements of a that are not in b.
+func without(a, b []string) []string {
+	out := []string{}
+	for _, s := range a {
+		if !slices.Contains(b, s) {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 func TestMarkers(t *testing.T) {
@@ -146,6 +203,22 @@ func TestMarkers(t *testing.T) {
 					if strings.Join(got, " ") != strings.Join(want, " ") {
 						t.Errorf("group %s: references at %v (%s)\n got  %v\n want %v", g, m, x.Describe(h), got, want)
 					}
+					// includeDeclaration=false leaves out the d: positions
+					// (what get_definition answers) and nothing else:
+					// imports naming the symbol stay.
+					refs, err = x.References(context.Background(), h, false)
+					if err != nil {
+						t.Errorf("group %s: references without declaration at %v: %v", g, m, err)
+						continue
+					}
+					got = got[:0]
+					for _, l := range refs {
+						got = append(got, locKey(l.Rel, int(l.Line), int(l.Col)))
+					}
+					sort.Strings(got)
+					if wantNoDecl := without(want, wantDefs); strings.Join(got, " ") != strings.Join(wantNoDecl, " ") {
+						t.Errorf("group %s: references without declaration at %v (%s)\n got  %v\n want %v", g, m, x.Describe(h), got, wantNoDecl)
+					}
 					if len(wantDefs) > 0 {
 						defs, err := x.Definition(h)
 						var gotDefs []string
@@ -157,6 +230,20 @@ func TestMarkers(t *testing.T) {
 							t.Errorf("group %s: definition at %v: got %v %v, want %v", g, m, gotDefs, err, wantDefs)
 						}
 					}
+				}
+			}
+			for _, r := range readRenames(t, root) {
+				h := x.At(filepath.Join(root, r.rel), r.line, r.col)
+				if h == nil {
+					t.Errorf("nothing at %v", r.mark)
+					continue
+				}
+				_, err := x.Rename(context.Background(), h, r.newName)
+				switch code := fault.CodeOf(err); {
+				case r.tag == "ok" && err != nil:
+					t.Errorf("rename %v to %s: %v, want edits", r.mark, r.newName, err)
+				case r.tag == "conflict" && code != fault.NameConflict:
+					t.Errorf("rename %v to %s: %v, want NAME_CONFLICT", r.mark, r.newName, err)
 				}
 			}
 			for _, m := range marks {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/pyws/pyws/host/fault"
 	"github.com/pyws/pyws/plugin-sdk/navindex"
+	"github.com/pyws/pyws/plugin-sdk/pylex"
 )
 
 // Location is a range in a workspace file.
@@ -236,8 +237,11 @@ func (x *Index) Definition(h *Hit) ([]Location, error) {
 }
 
 // References answers get_references: every occurrence of the hit's
-// symbol in code, ordered by file path, line and character; with
-// includeDecl false, binding sites are left out.
+// symbol in code, ordered by file path, line and character. With
+// includeDecl false the symbol's declarations are left out: exactly the
+// locations get_definition answers for it (its def, class, assignments,
+// parameter); an import naming the symbol (`from a import f`, `import
+// m as alias`) is a reference and stays, as do other stores.
 func (x *Index) References(ctx context.Context, h *Hit, includeDecl bool) ([]Location, error) {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
@@ -251,18 +255,39 @@ func (x *Index) References(ctx context.Context, h *Hit, includeDecl bool) ([]Loc
 			"cannot tell which symbol %s refers to", name)
 	}
 	refs := x.refsOf(h)
+	var decls map[Location]bool
+	if !includeDecl {
+		decls = x.declarations(h)
+	}
 	out := make([]Location, 0, len(refs))
 	for i, r := range refs {
 		if i&1023 == 1023 && ctx.Err() != nil {
 			return nil, timeout(ctx)
 		}
 		o := r.file.S.Occs[r.occ]
-		if !includeDecl && o.Flags&navindex.OccDef != 0 {
+		l := x.loc(r.file, o.Span)
+		if o.Flags&navindex.OccDef != 0 && decls[l] {
 			continue
 		}
-		out = append(out, x.loc(r.file, o.Span))
+		out = append(out, l)
 	}
 	return out, nil
+}
+
+// declarations is the set of locations get_definition answers for the
+// hit (through aliases, stubs and their sources alike): what
+// includeDeclaration=false leaves out of get_references.
+func (x *Index) declarations(h *Hit) map[Location]bool {
+	t := x.follow(h.t)
+	if t.kind != tSym {
+		return nil
+	}
+	locs := x.defLocations(t)
+	set := make(map[Location]bool, len(locs))
+	for _, l := range locs {
+		set[l] = true
+	}
+	return set
 }
 
 // refsOf lists the occurrences of the hit's symbol. Starting from a
@@ -304,23 +329,15 @@ type Edit struct {
 	NewText string
 }
 
-var keywords = map[string]bool{
-	"False": true, "None": true, "True": true, "and": true, "as": true, "assert": true, "async": true, "await": true,
-	"break": true, "class": true, "continue": true, "def": true, "del": true, "elif": true, "else": true, "except": true,
-	"finally": true, "for": true, "from": true, "global": true, "if": true, "import": true, "in": true, "is": true,
-	"lambda": true, "nonlocal": true, "not": true, "or": true, "pass": true, "raise": true, "return": true, "try": true,
-	"while": true, "with": true, "yield": true,
-}
-
 // IsKeyword reports whether s is a hard keyword of Python 3.
-func IsKeyword(s string) bool { return keywords[s] }
+func IsKeyword(s string) bool { return pylex.IsKeyword(s) }
 
 // ValidIdentifier reports whether s is a Python identifier (PEP 3131:
 // XID_Start then XID_Continue, approximated by Unicode letters, marks,
 // digits and connector punctuation) that is not a hard keyword. Soft
 // keywords (match, case, type, _) are identifiers.
 func ValidIdentifier(s string) bool {
-	if s == "" || keywords[s] {
+	if s == "" || pylex.IsKeyword(s) {
 		return false
 	}
 	for i, r := range s {
@@ -359,7 +376,7 @@ func (x *Index) Rename(ctx context.Context, h *Hit, newName string) ([]Edit, err
 	}
 	if !ValidIdentifier(newName) {
 		reason := "not a Python identifier"
-		if keywords[newName] {
+		if pylex.IsKeyword(newName) {
 			reason = "a Python keyword"
 		}
 		return nil, fault.New(fault.InvalidName, fault.Details{"newName": newName, "reason": reason}, "%q is %s", newName, reason)
@@ -387,27 +404,87 @@ func (x *Index) Rename(ctx context.Context, h *Hit, newName string) ([]Edit, err
 	return out, nil
 }
 
-func conflict(newName string, f *File, sp navindex.Span, why string) error {
-	return fault.New(fault.NameConflict, fault.Details{"newName": newName, "path": f.Abs, "line": sp.Line, "character": sp.Col, "reason": why},
-		"renaming to %s would conflict at %s:%d:%d: %s", newName, f.Rel, sp.Line+1, sp.Col+1, why)
+// declOf returns where symbol sym of f is declared (its first definition,
+// else its first occurrence) and its kind as NAME_CONFLICT names it:
+// function, method, class, variable, parameter, property or import.
+func declOf(f *File, sym int32) (navindex.Span, string) {
+	f.prepare()
+	var best navindex.Span
+	kind, found := "variable", false
+	for _, d := range f.defs[sym] {
+		df := f.S.Defs[d]
+		if found && !spanBefore(df.Name, best) {
+			continue
+		}
+		best, kind, found = df.Name, df.Kind.String(), true
+		if df.Import {
+			kind = "import"
+		}
+	}
+	if found {
+		return best, kind
+	}
+	for _, o := range f.S.Occs {
+		if o.Sym == sym {
+			return o.Span, kind
+		}
+	}
+	return navindex.Span{}, kind
+}
+
+func spanBefore(a, b navindex.Span) bool {
+	return a.Line < b.Line || a.Line == b.Line && a.Col < b.Col
+}
+
+// conflictWith is NAME_CONFLICT naming the declaration newName already
+// has: symbol sym of f. details: newName, the declaration's kind, path
+// (absolute), relativePath, line and character (0-based), and reason.
+func conflictWith(newName string, f *File, sym int32, why string) error {
+	sp, kind := declOf(f, sym)
+	return fault.New(fault.NameConflict, fault.Details{"newName": newName, "kind": kind, "path": f.Abs, "relativePath": f.Rel, "line": sp.Line, "character": sp.Col, "reason": why},
+		"%s: %s %s is declared at %s:%d:%d", why, kind, newName, f.Rel, sp.Line+1, sp.Col+1)
+}
+
+// conflictScope is conflictWith for the binding of newName in scope s of
+// f (the scope's own name when the summary has no symbol for it).
+func conflictScope(newName string, f *File, s int32, why string) error {
+	f.prepare()
+	if sym, ok := f.locals[scopeName{s, newName}]; ok {
+		return conflictWith(newName, f, sym, why)
+	}
+	return fault.New(fault.NameConflict, fault.Details{"newName": newName, "kind": "variable", "path": f.Abs, "relativePath": f.Rel, "reason": why},
+		"%s: %s is bound in %s", why, newName, f.Rel)
 }
 
 // conflicts refuses a rename when newName is already bound in a scope
 // where an occurrence of the symbol lives (it would capture or be
-// captured), when a name newName read in the symbol's scope or below
-// would be shadowed, and, for class members, when the class already has a
-// member newName.
+// captured); for a local of a function, lambda or comprehension, when an
+// enclosing scope visible from it binds newName (the renamed local would
+// shadow a module-level function, class, import or variable, or a local
+// of an enclosing function); when a name newName read in the symbol's
+// scope or below would be shadowed; and, for class members, when the class
+// already has a member newName. Scopes that cannot see each other
+// (sibling functions, a class body from its methods) never conflict.
 func (x *Index) conflicts(ctx context.Context, h *Hit, refs []occRef, newName string) error {
 	t := h.t
 	ty := t.f.S.Syms[t.sym]
 	if ty.Kind == navindex.SymMember || (ty.Kind == navindex.SymLocal && t.f.S.Scopes[ty.Scope].Kind == navindex.ScopeClass) {
 		if ex := x.memo.classMember(t.f, x.classOf(t.f, t.sym), newName, 0); ex.kind == tSym {
-			df := ex.f.defs[ex.sym]
-			sp := navindex.Span{}
-			if len(df) > 0 {
-				sp = ex.f.S.Defs[df[0]].Name
+			return conflictWith(newName, ex.f, ex.sym, "the class already has a member "+newName)
+		}
+	}
+	if ty.Kind == navindex.SymLocal {
+		switch t.f.S.Scopes[ty.Scope].Kind {
+		case navindex.ScopeFunction, navindex.ScopeLambda, navindex.ScopeComprehension, navindex.ScopeTypeParams:
+			for s := t.f.S.Scopes[ty.Scope].Parent; s >= 0; s = t.f.S.Scopes[s].Parent {
+				sc := t.f.S.Scopes[s]
+				if sc.Kind == navindex.ScopeClass {
+					continue // invisible from the functions inside it
+				}
+				if contains(sc.Bound, newName) {
+					return conflictScope(newName, t.f, s, newName+" is already defined in an enclosing scope and the renamed name would shadow it")
+				}
 			}
-			return conflict(newName, ex.f, sp, "the class already has a member "+newName)
 		}
 	}
 	checked := map[[2]int64]bool{}
@@ -437,7 +514,7 @@ func (x *Index) conflicts(ctx context.Context, h *Hit, refs []occRef, newName st
 			}
 			first = false
 			if contains(sc.Bound, newName) {
-				return conflict(newName, f, o.Span, newName+" is already defined in this scope")
+				return conflictScope(newName, f, s, newName+" is already defined in this scope")
 			}
 			if s == owner {
 				break
@@ -450,8 +527,19 @@ func (x *Index) conflicts(ctx context.Context, h *Hit, refs []occRef, newName st
 				continue
 			}
 			for _, u := range f.S.Scopes[s].Uses {
-				if u.Name == newName && (u.Scope < 0 || !x.within(f, u.Scope, owner)) {
-					return conflict(newName, f, o.Span, newName+" is used in this scope and would be shadowed")
+				if u.Name != newName || (u.Scope >= 0 && x.within(f, u.Scope, owner)) {
+					continue
+				}
+				why := newName + " is used in this scope and would be shadowed"
+				switch {
+				case u.Scope >= 0:
+					return conflictScope(newName, f, u.Scope, why)
+				case u.Scope == -1:
+					return fault.New(fault.NameConflict, fault.Details{"newName": newName, "kind": "builtin", "reason": why},
+						"%s: %s is a builtin", why, newName)
+				default:
+					return fault.New(fault.NameConflict, fault.Details{"newName": newName, "kind": "unresolved", "path": f.Abs, "relativePath": f.Rel, "reason": why},
+						"%s: %s is read in %s without a definition the index knows", why, newName, f.Rel)
 				}
 			}
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/pyws/pyws/host/metrics"
 	"github.com/pyws/pyws/plugin-sdk/abi"
 	"github.com/pyws/pyws/plugin-sdk/navindex"
+	"github.com/pyws/pyws/plugin-sdk/pylex"
 )
 
 // IndexTool is the internal tool of the indexer plugin: files in,
@@ -223,11 +224,14 @@ type RenameResult struct {
 func runRename(ctx context.Context, s *Session, a Args) (any, error) {
 	ctx, cancel := withNavDeadline(ctx)
 	defer cancel()
-	_, x, h, err := navQuery(ctx, s, a, fault.WorkspaceNotIndexed)
+	f, x, h, err := navQuery(ctx, s, a, fault.WorkspaceNotIndexed)
 	if err != nil {
 		return nil, err
 	}
 	if h == nil {
+		if err := keywordAt(f, a); err != nil {
+			return nil, err
+		}
 		return nil, noSymbol(fault.NoSymbolFound, "", a)
 	}
 	edits, err := x.Rename(ctx, h, a.String("newName"))
@@ -258,6 +262,27 @@ func runRename(ctx context.Context, s *Session, a Args) (any, error) {
 		res.Changes[fileURI(abs)] = byFile[abs]
 	}
 	return res, nil
+}
+
+// keywordAt is CANNOT_RENAME when a keyword of code stands at the
+// position where the index found no symbol (a soft keyword there is in its
+// keyword role: as a name it would be a symbol); nil otherwise, also in
+// strings and comments, which stay NO_SYMBOL_FOUND.
+func keywordAt(f *sourceFile, a Args) error {
+	off, err := f.index.Offset(a.Int("line"), a.Int("character"))
+	if err != nil {
+		return nil
+	}
+	kw, ok := pylex.KeywordAt(f.text, off)
+	if !ok {
+		return nil
+	}
+	what := "a Python keyword"
+	if pylex.IsSoftKeyword(kw) {
+		what = "a Python soft keyword here"
+	}
+	return fault.New(fault.CannotRename, fault.Details{"name": kw, "reason": "keyword", "line": a.Int("line"), "character": a.Int("character")},
+		"%s is %s and cannot be renamed", kw, what)
 }
 
 // HoverResult is get_hover's result.

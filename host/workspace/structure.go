@@ -49,14 +49,17 @@ type StructureMetadata struct {
 }
 
 // Node is a structure node. Directory-only and file-only fields are
-// omitted on the other kind; Children is omitted on a directory at the
-// depth limit (its counts still cover everything below it) and is an empty
-// array on an empty directory.
+// omitted on the other kind. Every directory has Children (an empty array
+// on an empty directory and on one at the depth limit, which also says
+// Truncated: true when it has entries the walk did not show); the counts
+// and sizes of a directory at the depth limit still cover everything
+// below it (the cached scan holds them, so they cost nothing).
 type Node struct {
 	Name      string  `json:"name"`
 	Path      string  `json:"path"`
 	Type      string  `json:"type"` // "directory" or "file"
 	Children  []*Node `json:"children,omitzero"`
+	Truncated bool    `json:"truncated,omitempty"` // directories at the depth limit with hidden entries
 	FileCount *int    `json:"fileCount,omitempty"`
 	TotalSize *int64  `json:"totalSize,omitempty"`
 	IsPackage *bool   `json:"isPackage,omitempty"`
@@ -141,13 +144,17 @@ func (r *renderer) dir(d *dirNode, rel string, depth int) (*Node, totals) {
 	show := depth < r.maxDepth
 	if show {
 		n.Children = make([]*Node, 0, len(d.dirs)+len(d.files))
+	} else {
+		n.Children = []*Node{}
 	}
 	var t totals
+	var kept int // entries that pass the filters
 	for _, sub := range d.dirs {
 		srel := join(rel, sub.name)
 		if !r.keep(sub.name, srel) {
 			continue
 		}
+		kept++
 		c, ct := r.dir(sub, srel, depth+1)
 		t.files += ct.files
 		t.pyFiles += ct.pyFiles
@@ -162,6 +169,7 @@ func (r *renderer) dir(d *dirNode, rel string, depth int) (*Node, totals) {
 		if !r.keep(f.name, frel) {
 			continue
 		}
+		kept++
 		t.files++
 		t.size += f.size
 		lang := Language(f.name)
@@ -176,6 +184,7 @@ func (r *renderer) dir(d *dirNode, rel string, depth int) (*Node, totals) {
 			n.Children = append(n.Children, c)
 		}
 	}
+	n.Truncated = !show && kept > 0
 	if !r.o.OmitMetadata {
 		n.FileCount = new(t.pyFiles)
 		n.TotalSize = new(t.size)

@@ -170,8 +170,18 @@ func TestStructureJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range raw.Root.Children {
-		if _, ok := c["children"]; ok {
-			t.Errorf("%v: children present at the depth limit", c["path"])
+		// At the depth limit a directory still has every directory field:
+		// an empty children array, truncated when it has entries, and
+		// counts of what lies below it.
+		if kids, ok := c["children"].([]any); !ok || len(kids) != 0 {
+			t.Errorf("%v: children %#v at the depth limit, want []", c["path"], c["children"])
+		}
+		wantTrunc := c["path"] == "/pkg"
+		if tr, _ := c["truncated"].(bool); tr != wantTrunc {
+			t.Errorf("%v: truncated %v, want %v", c["path"], c["truncated"], wantTrunc)
+		}
+		if c["path"] == "/pkg" && (c["fileCount"] != 2.0 || c["totalSize"] != 1.0 || c["isPackage"] != true) {
+			t.Errorf("/pkg at the depth limit: %v, want fileCount 2, totalSize 1, isPackage", c)
 		}
 		for _, k := range []string{"fileCount", "totalSize", "isPackage"} {
 			if _, ok := c[k]; !ok {

@@ -45,7 +45,7 @@ func waitLoaded(t testing.TB, s *server, key, rel string) {
 func TestDiagnosticsCodes(t *testing.T) {
 	ws := t.TempDir()
 	writeTree(t, ws, map[string]string{
-		"pyproject.toml":  "[tool.pyws]\npython-version = \"3.12\"\nenable = [\"missing-type-hint\"]\n",
+		"pyproject.toml":  "[tool.pyws]\npython-version = \"3.12\"\n",
 		"app/__init__.py": "",
 		"app/helpers.py": "from typing_extensions import deprecated\n\n\ndef scale(value: float, factor: float = 2.0) -> float:\n    return value * factor\n\n\n" +
 			"@deprecated(\"use scale\")\ndef old(value: float) -> float:\n    return value\n",
@@ -56,7 +56,7 @@ func TestDiagnosticsCodes(t *testing.T) {
 			"import datetime",                   // 4
 			"",                                  // 5
 			"",                                  // 6
-			"def run(x):",                       // 7 missing-type-hint x2 (param, return)
+			"def run(x):",                       // 7 missing-type-hint (on by default; one for param and return)
 			"    unused = 1",                    // 8 unused-variable
 			"    scale()",                       // 9 missing-argument
 			"    scale(\"a\")",                  // 10 type-mismatch
@@ -80,7 +80,7 @@ func TestDiagnosticsCodes(t *testing.T) {
 	waitLoaded(t, s, key, "app/main.py")
 	want := []string{"10:type-mismatch", "11:deprecated", "12:deprecated", "13:undefined-variable",
 		"14:unreachable-code", "21:duplicate-import", "21:unused-import", "2:import-not-found", "2:unused-import", "7:missing-type-hint",
-		"7:missing-type-hint", "8:unused-variable", "9:missing-argument"}
+		"8:unused-variable", "9:missing-argument"}
 	sort.Strings(want)
 
 	t.Run("every code with its severity", func(t *testing.T) {
@@ -108,13 +108,20 @@ func TestDiagnosticsCodes(t *testing.T) {
 		}
 		// The filter keeps one severity; the counts still count everything.
 		onlyHints, rh := diagCodes(t, s, key, "app/main.py", map[string]any{"severity": "information"})
-		if len(onlyHints) != 2 || rh.Body["errorCount"] != float64(errors) {
+		if len(onlyHints) != 1 || rh.Body["errorCount"] != float64(errors) {
 			t.Fatalf("information filter: %v %s", onlyHints, rh.Raw)
+		}
+		// missing-type-hint: once per function, on its name, naming what is missing.
+		hint := rh.Body["diagnostics"].([]any)[0].(map[string]any)
+		msg, _ := hint["message"].(string)
+		if jget(hint, "range", "start", "character") != 4.0 || jget(hint, "range", "end", "character") != 7.0 ||
+			!strings.Contains(msg, "'run'") || !strings.Contains(msg, "parameter 'x'") || !strings.Contains(msg, "return type") {
+			t.Fatalf("missing-type-hint %v", hint)
 		}
 	})
 
 	t.Run("pyproject changes apply", func(t *testing.T) {
-		cfg := "[tool.pyws]\npython-version = \"3.11\"\ndisable = [\"unused-import\", \"unreachable-code\"]\n"
+		cfg := "[tool.pyws]\npython-version = \"3.11\"\ndisable = [\"unused-import\", \"unreachable-code\", \"missing-type-hint\"]\n"
 		if err := os.WriteFile(filepath.Join(ws, "pyproject.toml"), []byte(cfg), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -122,7 +129,7 @@ func TestDiagnosticsCodes(t *testing.T) {
 		eventually(t, 10*time.Second, "new configuration applied", func() bool {
 			got, _ = diagCodes(t, s, key, "app/main.py", nil)
 			joined := " " + strings.Join(got, " ") + " "
-			// 3.11: utcnow is not deprecated yet; hints are off by default again.
+			// 3.11: utcnow is not deprecated yet; missing-type-hint is turned off.
 			return !strings.Contains(joined, ":unused-import ") && !strings.Contains(joined, "unreachable") &&
 				!strings.Contains(joined, "12:deprecated") && !strings.Contains(joined, "missing-type-hint")
 		})

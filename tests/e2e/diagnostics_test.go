@@ -12,7 +12,7 @@ func utf16Len(s string) int { return len(utf16.Encode([]rune(s))) }
 func TestDiagnosticsThroughPlugin(t *testing.T) {
 	ws := t.TempDir()
 	writeTree(t, ws, map[string]string{
-		"ok.py":        "def f(x):\n    return x + 1\n",
+		"ok.py":        "def f(x: int) -> int:\n    return x + 1\n",
 		"broken.py":    "def f(x)\n    return x\n",
 		"unmatched.py": "x = 1\ny = '😀é' + 1)\n",
 		"notes.txt":    "just text\n",

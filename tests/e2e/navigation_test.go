@@ -204,12 +204,30 @@ func TestNavigationReferences(t *testing.T) {
 		}
 	})
 	t.Run("includeDeclaration false", func(t *testing.T) {
-		r := s.tool(key, "get_references", at(ws, "shop/models.py", 3, 6, "includeDeclaration", false))
-		mustStatus(t, r, 200, "")
-		for _, l := range locs(t, ws, r) {
-			if l == "shop/models.py:3:6" {
-				t.Fatalf("declaration included: %v", locs(t, ws, r))
-			}
+		// Only the definition goes: the imports naming the symbol stay,
+		// and totalCount counts what is left, from any position.
+		cases := []struct {
+			name       string
+			rel        string
+			line, char int
+			want       []string
+		}{
+			{"class from its definition", "shop/models.py", 3, 6, []string{"app.py:0:17", "app.py:4:7", "shop/__init__.py:1:20", "shop/__init__.py:4:12"}},
+			{"class from an import", "app.py", 0, 17, []string{"app.py:0:17", "app.py:4:7", "shop/__init__.py:1:20", "shop/__init__.py:4:12"}},
+			{"function from a use", "app.py", 7, 0, []string{"app.py:1:24", "app.py:7:0"}},
+			{"variable", "app.py", 4, 0, []string{"app.py:5:6", "app.py:5:23", "app.py:5:42", "app.py:6:23", "app.py:7:5"}},
+		}
+		for _, c := range cases {
+			t.Run(c.name, func(t *testing.T) {
+				r := s.tool(key, "get_references", at(ws, c.rel, c.line, c.char, "includeDeclaration", false))
+				mustStatus(t, r, 200, "")
+				if got := locs(t, ws, r); strings.Join(got, " ") != strings.Join(c.want, " ") {
+					t.Fatalf("references without declaration %v, want %v", got, c.want)
+				}
+				if r.Body["totalCount"] != float64(len(c.want)) {
+					t.Fatalf("totalCount %v, want %d", r.Body["totalCount"], len(c.want))
+				}
+			})
 		}
 	})
 	t.Run("no symbol", func(t *testing.T) {
@@ -288,7 +306,8 @@ func TestNavigationRename(t *testing.T) {
 		{"would shadow a builtin used in the scope", "app.py", 4, 0, "print", 409, "NAME_CONFLICT"},
 		{"a builtin", "app.py", 5, 0, "echo", 422, "CANNOT_RENAME"},
 		{"an external symbol", "shop/models.py", 60, 10, "cwd", 422, "CANNOT_RENAME"},
-		{"a keyword position", "shop/models.py", 3, 0, "x", 404, "NO_SYMBOL_FOUND"},
+		{"a keyword position", "shop/models.py", 3, 0, "x", 422, "CANNOT_RENAME"},
+		{"a blank line", "shop/models.py", 2, 0, "x", 404, "NO_SYMBOL_FOUND"},
 		{"a string", "app.py", 5, 54, "x", 404, "NO_SYMBOL_FOUND"},
 	}
 	for _, c := range errs {
@@ -310,6 +329,93 @@ func TestNavigationRename(t *testing.T) {
 		a := s.tool(key, "apply_workspace_edit", map[string]any{"edit": map[string]any{"changes": r.Body["changes"]}})
 		mustStatus(t, a, 409, "FILE_MODIFIED")
 	})
+}
+
+// TestNavigationRenameScopesAndKeywords: NAME_CONFLICT when the new name
+// is bound in a scope visible from the symbol, with details naming that
+// declaration; CANNOT_RENAME on keywords; NO_SYMBOL_FOUND on blank lines,
+// comments and strings.
+func TestNavigationRenameScopesAndKeywords(t *testing.T) {
+	s, ws, key := navSetup(t, map[string]string{"conf.py": `import json
+
+
+def helper(x):
+    return x
+
+
+def main(items):
+    for item in items:
+        print(item)
+    flag = None or True
+    f = lambda: 0
+    return f
+
+
+def other():
+    # return value
+    s = "return"
+    result = 2
+
+    return result
+`})
+	conf := filepath.Join(ws, "conf.py")
+	conflicts := []struct {
+		name     string
+		newName  string
+		kind     string
+		declLine float64
+	}{
+		{"loop variable to a module-level function", "helper", "function", 3},
+		{"loop variable to an import", "json", "import", 0},
+		{"loop variable to the function's own parameter", "items", "parameter", 7},
+	}
+	for _, c := range conflicts {
+		t.Run(c.name, func(t *testing.T) {
+			r := s.tool(key, "rename_symbol", at(ws, "conf.py", 8, 8, "newName", c.newName))
+			mustStatus(t, r, 409, "NAME_CONFLICT")
+			d := r.ErrDetails()
+			if d["kind"] != c.kind || d["line"] != c.declLine || d["path"] != conf || d["newName"] != c.newName {
+				t.Fatalf("details %v, want the %s declared on line %v of %s", d, c.kind, c.declLine, conf)
+			}
+		})
+	}
+	t.Run("a name of a sibling function's scope is free", func(t *testing.T) {
+		r := s.tool(key, "rename_symbol", at(ws, "conf.py", 8, 8, "newName", "result"))
+		mustStatus(t, r, 200, "")
+		if r.Body["totalEdits"] != 2.0 {
+			t.Fatalf("edits: %s", r.Raw)
+		}
+	})
+	positions := []struct {
+		name       string
+		line, char int
+		status     int
+		code, kw   string
+	}{
+		{"return", 4, 4, 422, "CANNOT_RENAME", "return"},
+		{"def", 3, 0, 422, "CANNOT_RENAME", "def"},
+		{"None", 10, 11, 422, "CANNOT_RENAME", "None"},
+		{"True", 10, 19, 422, "CANNOT_RENAME", "True"},
+		{"lambda", 11, 8, 422, "CANNOT_RENAME", "lambda"},
+		{"for", 8, 5, 422, "CANNOT_RENAME", "for"},
+		{"blank line", 5, 0, 404, "NO_SYMBOL_FOUND", ""},
+		{"keyword in a comment", 16, 7, 404, "NO_SYMBOL_FOUND", ""},
+		{"keyword in a string", 17, 10, 404, "NO_SYMBOL_FOUND", ""},
+	}
+	for _, c := range positions {
+		t.Run(c.name, func(t *testing.T) {
+			r := s.tool(key, "rename_symbol", at(ws, "conf.py", c.line, c.char, "newName", "renamed"))
+			mustStatus(t, r, c.status, c.code)
+			if c.kw == "" {
+				return
+			}
+			d := r.ErrDetails()
+			msg, _ := jget(r.Body, "error", "message").(string)
+			if d["reason"] != "keyword" || d["name"] != c.kw || !strings.Contains(msg, "keyword") {
+				t.Fatalf("keyword refusal: %s", r.Raw)
+			}
+		})
+	}
 }
 
 func TestNavigationHover(t *testing.T) {

@@ -229,8 +229,26 @@ func testStructure(t *testing.T, s *server) {
 		if d10 == nil {
 			t.Fatalf("depth-10 directory missing")
 		}
-		if _, ok := d10["children"]; ok {
-			t.Errorf("directory at depth 10 has children with maxDepth 10: %v", d10)
+		// Where the depth limit stops the walk a directory keeps every
+		// directory field: empty children, truncated, counts of what is below.
+		if kids, ok := d10["children"].([]any); !ok || len(kids) != 0 || d10["truncated"] != true {
+			t.Errorf("directory at depth 10 with maxDepth 10: %v, want children [] and truncated true", d10)
+		}
+		if _, ok := d10["isPackage"]; !ok {
+			t.Errorf("directory at depth 10 lacks isPackage: %v", d10)
+		}
+		for p, node := range n {
+			if node["type"] != "directory" {
+				continue
+			}
+			for _, k := range []string{"children", "fileCount", "totalSize", "isPackage"} {
+				if _, ok := node[k]; !ok {
+					t.Errorf("directory %s lacks %s: %v", p, k, node)
+				}
+			}
+			if _, ok := node["truncated"]; ok && p != "/d1/d2/d3/d4/d5/d6/d7/d8/d9/d10" {
+				t.Errorf("directory %s above the depth limit is truncated: %v", p, node)
+			}
 		}
 		if num(d10["fileCount"]) != 1 || num(d10["totalSize"]) != float64(len("leaf = 1\n")) {
 			t.Errorf("depth-limited directory counts %v", d10)
@@ -285,8 +303,8 @@ func testStructure(t *testing.T, s *server) {
 					t.Errorf("%s present beyond the depth", tt.gone)
 				}
 				if tt.depth == 1 {
-					if _, ok := n["/pkg"]["children"]; ok {
-						t.Errorf("/pkg at depth 1 has children")
+					if kids, ok := n["/pkg"]["children"].([]any); !ok || len(kids) != 0 || n["/pkg"]["truncated"] != true {
+						t.Errorf("/pkg at depth 1: %v, want children [] and truncated true", n["/pkg"])
 					}
 				}
 			})
@@ -360,8 +378,8 @@ func testStructure(t *testing.T, s *server) {
 				if n[last] == nil || n[below] != nil {
 					t.Fatalf("depth %v: %s present %v, %s present %v", tt.depth, last, n[last] != nil, below, n[below] != nil)
 				}
-				if _, ok := n[last]["children"]; ok {
-					t.Fatalf("%s at the effective depth has children", last)
+				if kids, ok := n[last]["children"].([]any); !ok || len(kids) != 0 || n[last]["truncated"] != true {
+					t.Fatalf("%s at the effective depth: %v, want children [] and truncated true", last, n[last])
 				}
 			})
 		}

@@ -11,8 +11,8 @@ import (
 //
 //	[tool.pyws]
 //	python-version = "3.11"          # target version: builtins, stdlib modules, deprecations
-//	enable  = ["missing-type-hint"]  # codes to turn on ("all" for every code)
-//	disable = ["convention-violation"]
+//	enable  = ["all"]                # codes to turn on (all are on by default)
+//	disable = ["missing-type-hint"]  # codes to turn off (wins over enable)
 //	python = ".venv/bin/python"      # interpreter for import-not-found (read by the kernel)
 //	ignore-noqa = false              # true: `# noqa` comments are ignored
 //

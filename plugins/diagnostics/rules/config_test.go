@@ -13,9 +13,10 @@ func TestParseConfig(t *testing.T) {
 		minor   int
 		warn    string
 	}{
-		{"defaults", nil, []string{UnusedImport, ConventionViolation}, []string{MissingTypeHint}, DefaultPythonMinor, ""},
+		{"defaults", nil, []string{UnusedImport, ConventionViolation, MissingTypeHint}, nil, DefaultPythonMinor, ""},
 		{"enable and disable", map[string]any{"enable": []any{"missing-type-hint"}, "disable": []any{"unused-import"}},
 			[]string{MissingTypeHint}, []string{UnusedImport}, DefaultPythonMinor, ""},
+		{"missing-type-hint disabled", map[string]any{"disable": []any{"missing-type-hint"}}, []string{UnusedImport}, []string{MissingTypeHint}, DefaultPythonMinor, ""},
 		{"all", map[string]any{"enable": []any{"all"}, "disable": []any{"deprecated"}}, []string{MissingTypeHint}, []string{Deprecated}, DefaultPythonMinor, ""},
 		{"version", map[string]any{"python-version": "3.9"}, nil, nil, 9, ""},
 		{"float version warns", map[string]any{"python-version": 3.1}, nil, nil, DefaultPythonMinor, "python-version"},

@@ -66,7 +66,7 @@ var Codes = []CodeInfo{
 	{DuplicateImport, abi.SeverityWarning, true, []string{"F811"}, false},
 	{UnreachableCode, abi.SeverityWarning, true, nil, false},
 	{Deprecated, abi.SeverityWarning, true, nil, true},
-	{MissingTypeHint, abi.SeverityInformation, false, []string{"ANN"}, false},
+	{MissingTypeHint, abi.SeverityInformation, true, []string{"ANN"}, false},
 	{ConventionViolation, abi.SeverityInformation, true, []string{"N8"}, false},
 }
 

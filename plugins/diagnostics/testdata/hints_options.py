@@ -1,5 +1,5 @@
-# config: {"enable": ["missing-type-hint"], "missing-type-hint": {"private": true, "returns": false}}
-def _private(a):  # want "missing-type-hint:'a'"
+# config: {"missing-type-hint": {"private": true, "returns": false}}
+def _private(a):  # want "missing-type-hint:'_private' is missing type hints: parameter 'a'"
     return a
 
 
