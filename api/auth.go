@@ -43,25 +43,35 @@ func (s *server) keyFrom(header string) (key *tenants.Key, reason, token string)
 
 // admitBody runs when a request's headers are in and before fasthttp reads
 // a byte of its body. A body is only read for a caller with a valid key, up
-// to the tier's cap and within BodyTimeout; anyone else's is not read at
-// all: the request is answered (401) as if it had none, and the connection
-// is closed after the answer since the unread bytes cannot be skipped.
+// to the tier's cap and within BodyTimeout. Anyone else's body, and one
+// declared over the caller's cap, is not read at all: the request goes on
+// as if it had none (requireKey answers 401, or 400 for the size), and the
+// connection closes after the answer since the unread bytes cannot be
+// skipped.
 func (s *server) admitBody(h *fasthttp.RequestHeader) fasthttp.RequestConfig {
+	s.unreadBodies.Delete(h) // left by an earlier request on this pooled header
 	cfg := fasthttp.RequestConfig{ReadTimeout: s.BodyTimeout, MaxRequestBodySize: s.BodyLimit}
-	if h.ContentLength() == 0 || h.ContentLength() == -2 { // no body (-2: none declared, ignored by fasthttp)
+	declared := h.ContentLength()
+	if declared == 0 || declared == -2 { // no body (-2: none declared, ignored by fasthttp)
 		return cfg
 	}
 	key, _, _ := s.keyFrom(string(h.Peek(fiber.HeaderAuthorization)))
 	if key == nil {
-		h.SetContentLength(0) // also drops Transfer-Encoding
-		h.Del(fiber.HeaderExpect)
-		h.SetConnectionClose()
+		skipBody(h)
 		return cfg
 	}
-	// Over the cap, fasthttp prefetches at most 8 KiB before the handler
-	// refuses the request from its Content-Length.
 	cfg.MaxRequestBodySize = s.bodyCap(key)
+	if declared > cfg.MaxRequestBodySize {
+		s.unreadBodies.Store(h, declared)
+		skipBody(h)
+	}
 	return cfg
+}
+
+func skipBody(h *fasthttp.RequestHeader) {
+	h.SetContentLength(0) // also drops Transfer-Encoding
+	h.Del(fiber.HeaderExpect)
+	h.SetConnectionClose()
 }
 
 // requireKey is the gate every route but the public ones passes, before

@@ -27,8 +27,8 @@ func (s *server) bodyCap(key *tenants.Key) int {
 // what was received, not with what Content-Length promises), refusing it
 // once it passes limit.
 func (s *server) readBody(c *fiber.Ctx, limit int) ([]byte, error) {
-	if declared := c.Request().Header.ContentLength(); declared > limit {
-		return nil, bodyTooLarge(limit, declared)
+	if declared, ok := s.unreadBodies.LoadAndDelete(&c.Request().Header); ok {
+		return nil, bodyTooLarge(limit, declared.(int))
 	}
 	stream := c.Context().RequestBodyStream()
 	if stream == nil { // nothing declared, or a server without streaming (tests)

@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -93,6 +94,10 @@ func setDefault[T int | time.Duration](v *T, def T) {
 type server struct {
 	Options
 	table *service.Table
+	// unreadBodies holds, per request header, the declared length of a
+	// body admitBody refused to read for being over the caller's cap, until
+	// requireKey answers.
+	unreadBodies sync.Map
 }
 
 // New builds the fiber app.
