@@ -157,7 +157,7 @@ func TestClientDisconnectStopsPluginCall(t *testing.T) {
 		t.Fatalf("pack stall: %v\n%s", err, out)
 	}
 	ws := t.TempDir()
-	writeTree(t, ws, map[string]string{"a.py": "x = 1\n", "b.py": "import os\n"})
+	writeTree(t, ws, map[string]string{"a.py": "x = 1\n", "b.py": "import os\n", "c.py": "import sys\n"})
 	s := startServer(t, ws, "--workers", "1", "--plugins", stallDir)
 	key := s.addKey("pro", "")
 	mustStatus(t, s.tool(key, "get_diagnostics", map[string]any{"uri": "b.py"}), 200, "")
@@ -168,9 +168,10 @@ func TestClientDisconnectStopsPluginCall(t *testing.T) {
 	gaveUp := time.Now()
 	conn.Close()
 
-	// The only worker must serve the next call long before the stalled
-	// guest's own 60 s timeout.
-	r, err := s.try("POST", "/v1/tools/get_diagnostics", key, map[string]any{"uri": "b.py"})
+	// The only worker must serve the next call (a file not analyzed yet,
+	// so no cache answers it) long before the stalled guest's own 60 s
+	// timeout.
+	r, err := s.try("POST", "/v1/tools/get_diagnostics", key, map[string]any{"uri": "c.py"})
 	if err != nil || r.Status != 200 {
 		t.Fatalf("call after the disconnect: %v %d %s", err, r.Status, r.Raw)
 	}
@@ -179,7 +180,11 @@ func TestClientDisconnectStopsPluginCall(t *testing.T) {
 	if freed > 15*time.Second {
 		t.Fatalf("worker freed only after %v", freed)
 	}
-	metrics := s.do("GET", "/metrics", "", nil).Raw
+	var metrics []byte
+	eventually(t, 10*time.Second, "the canceled call in /metrics", func() bool {
+		metrics = s.do("GET", "/metrics", "", nil).Raw
+		return bytes.Contains(metrics, []byte(`outcome="TIMEOUT",tool="format_document"`))
+	})
 	for _, want := range []string{
 		"pyws_client_disconnects_total 1",
 		`pyws_plugin_call_duration_seconds_count{outcome="TIMEOUT",tool="format_document"} 1`,
