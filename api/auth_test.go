@@ -1,13 +1,18 @@
 package api
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/gofiber/fiber/v2"
@@ -120,7 +125,8 @@ func errorOf(body map[string]any) (code, parameter string) {
 // lookup; with one, the body is judged.
 func TestNothingBeforeAuthentication(t *testing.T) {
 	const bodyLimit = 64 << 10 // below the free tier's cap, so the tests stay light
-	app, svc := newTestApp(t, Options{BodyLimit: bodyLimit})
+	var logs lockedBuffer
+	app, svc := newTestApp(t, Options{BodyLimit: bodyLimit, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 	bodies := []struct {
 		name string
 		body func(route) string
@@ -160,6 +166,9 @@ func TestNothingBeforeAuthentication(t *testing.T) {
 				}
 			})
 		}
+	}
+	if text := logs.String(); strings.Contains(text, "pyws_not_a_key") || !strings.Contains(text, "keySHA256Prefix="+tenants.HashKey("pyws_not_a_key")[:8]) {
+		t.Error("failed authentications must be logged with a hash prefix of the key, never the key")
 	}
 	metrics := scrape(t, app, "/metrics")
 	for _, reason := range []string{authMissing, authUnknownKey, authMalformed} {
@@ -225,4 +234,47 @@ func TestPublicRoutesRevealNothing(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestEveryErrorTakesItsStatusFromTheTable: internal errors and fasthttp's
+// own refusals included, the status is StatusOf(code).
+func TestEveryErrorTakesItsStatusFromTheTable(t *testing.T) {
+	s := &server{Options: Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}}
+	s.setDefaults()
+	app := fiber.New(fiber.Config{ErrorHandler: s.renderError})
+	app.Get("/internal", func(*fiber.Ctx) error { return errors.New("disk on fire") })
+	app.Get("/timeout", func(*fiber.Ctx) error { return fiber.ErrRequestTimeout })
+	app.Get("/header", func(*fiber.Ctx) error { return fiber.ErrRequestHeaderFieldsTooLarge })
+	app.Get("/large", func(*fiber.Ctx) error { return fiber.ErrRequestEntityTooLarge })
+	for path, want := range map[string]string{
+		"/internal": fault.ServerUnavailable,
+		"/timeout":  fault.InvalidParameter,
+		"/header":   fault.InvalidParameter,
+		"/large":    fault.InvalidParameter,
+	} {
+		status, body := send(t, app, "GET", path, "", "")
+		if code, _ := errorOf(body); code != want || status != StatusOf(code) {
+			t.Errorf("%s: %d %s, want %s with status %d", path, status, code, want, StatusOf(want))
+		}
+		if strings.Contains(fmt.Sprint(body), "fire") {
+			t.Errorf("%s shows the internal error: %v", path, body)
+		}
+	}
+}
+
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
