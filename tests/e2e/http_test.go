@@ -207,4 +207,3 @@ func grepLines(text []byte, prefixes ...string) string {
 	}
 	return strings.Join(out, "\n")
 }
-
