@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -26,9 +27,26 @@ import (
 // Prefix is the versioned path every route lives under.
 const Prefix = "/v1"
 
-// DefaultBodyLimit bounds request bodies; a workspace edit is one request,
-// so it is generous.
-const DefaultBodyLimit = 32 << 20
+// Defaults of Options; docs/api.md's table of HTTP limits is generated from
+// them (go test ./api -update).
+const (
+	// DefaultBodyLimit caps every body whatever the tier (a tier's own cap,
+	// tiers.Limits.MaxRequestBytes, is usually lower).
+	DefaultBodyLimit = 32 << 20
+	// DefaultMaxHeaderBytes bounds the request line and headers together.
+	// Long paths must reach confinement (PERMISSION_DENIED with a reason),
+	// so it is well above any path a workspace holds.
+	DefaultMaxHeaderBytes = 32 << 10
+	// DefaultHeaderTimeout bounds receiving a request line and its headers.
+	DefaultHeaderTimeout = 10 * time.Second
+	// DefaultBodyTimeout bounds receiving a body once its headers are in.
+	DefaultBodyTimeout = 30 * time.Second
+	// DefaultRequestTimeout is every operation's deadline from arrival.
+	DefaultRequestTimeout = 2 * time.Minute
+	// DefaultIdleTimeout is how long a kept-alive connection may wait for
+	// its next request.
+	DefaultIdleTimeout = 60 * time.Second
+)
 
 // Limiter charges one request of a family to a key. It returns a
 // RATE_LIMIT_EXCEEDED fault when the budget is spent, and the headers to
@@ -37,45 +55,75 @@ type Limiter interface {
 	Charge(ctx context.Context, key *tenants.Key, family tiers.Family) (headers map[string]string, err error)
 }
 
-// Options configure the app.
+// Options configure the app. Zero durations and sizes take the defaults.
 type Options struct {
-	Service   *service.Service
-	Keys      *tenants.Store
-	Limiter   Limiter // nil: no rate limiting
-	Logger    *slog.Logger
-	BodyLimit int
+	Service        *service.Service
+	Keys           *tenants.Store
+	Limiter        Limiter // nil: no rate limiting
+	Logger         *slog.Logger
+	BodyLimit      int
+	MaxHeaderBytes int
+	HeaderTimeout  time.Duration
+	BodyTimeout    time.Duration
+	RequestTimeout time.Duration
+	IdleTimeout    time.Duration
 	// Metrics, when set, is served at /metrics without authentication.
 	Metrics http.Handler
 	// OpenAPI, when set, is served at /v1/openapi.json without authentication.
 	OpenAPI []byte
 }
 
+func (o *Options) setDefaults() {
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	setDefault(&o.BodyLimit, DefaultBodyLimit)
+	setDefault(&o.MaxHeaderBytes, DefaultMaxHeaderBytes)
+	setDefault(&o.HeaderTimeout, DefaultHeaderTimeout)
+	setDefault(&o.BodyTimeout, DefaultBodyTimeout)
+	setDefault(&o.RequestTimeout, DefaultRequestTimeout)
+	setDefault(&o.IdleTimeout, DefaultIdleTimeout)
+}
+
+func setDefault[T int | time.Duration](v *T, def T) {
+	if *v <= 0 {
+		*v = def
+	}
+}
+
 type server struct {
 	Options
 	table *service.Table
+	// unreadBodies holds, per request header, the declared length of a
+	// body admitBody refused to read for being over the caller's cap, until
+	// requireKey answers.
+	unreadBodies sync.Map
 }
 
 // New builds the fiber app.
 func New(o Options) *fiber.App {
-	if o.Logger == nil {
-		o.Logger = slog.Default()
-	}
-	if o.BodyLimit == 0 {
-		o.BodyLimit = DefaultBodyLimit
-	}
+	o.setDefaults()
 	s := &server{Options: o, table: o.Service.Table()}
 	app := fiber.New(fiber.Config{
 		AppName:               "pyws",
 		BodyLimit:             o.BodyLimit,
 		DisableStartupMessage: true,
-		// Long paths must reach confinement (PERMISSION_DENIED with a
-		// reason), not die as a 431 in the header parser.
-		ReadBufferSize: 32 << 10,
-		ErrorHandler:   s.renderError,
-		ReadTimeout:    2 * time.Minute,
-		WriteTimeout:   2 * time.Minute,
+		// Bodies are read by requireKey, after authentication, as they
+		// arrive; fasthttp would otherwise allocate Content-Length bytes
+		// up front for anyone who asks.
+		StreamRequestBody:            true,
+		DisablePreParseMultipartForm: true,
+		ReadBufferSize:               o.MaxHeaderBytes,
+		ErrorHandler:                 s.renderError,
+		ReadTimeout:                  o.HeaderTimeout,
+		IdleTimeout:                  o.IdleTimeout,
+		WriteTimeout:                 o.RequestTimeout,
 	})
+	app.Server().HeaderReceived = s.admitBody
 	app.Use(s.recoverPanics)
+
+	// Public routes: see RATIONALE.md, "Why are these routes public?".
+	app.Get("/healthz", func(c *fiber.Ctx) error { return c.SendString("ok\n") })
 	if o.Metrics != nil {
 		app.Get("/metrics", adaptHandler(o.Metrics))
 	}
@@ -85,6 +133,10 @@ func New(o Options) *fiber.App {
 			return c.Send(o.OpenAPI)
 		})
 	}
+
+	// Everything below needs a key, unknown routes included.
+	app.Use(s.requireKey)
+
 	// The file resource is matched on the raw request URI: fasthttp would
 	// otherwise collapse "..", and an escape attempt must be answered with
 	// PERMISSION_DENIED, not a routing 404.
@@ -113,27 +165,24 @@ func New(o Options) *fiber.App {
 	return app
 }
 
-// call authenticates, validates, rate-limits and runs op.
+// call validates, rate-limits and runs op for the caller requireKey admitted.
 func (s *server) call(c *fiber.Ctx, op *service.Operation, raw json.RawMessage) error {
 	start := time.Now()
-	key, err := s.authenticate(c)
-	if err == nil {
-		var args service.Args
-		args, err = service.DecodeArgs(op.Params, raw)
-		if err == nil && s.Limiter != nil && op.Family != tiers.FamilyHealthCheck {
-			var headers map[string]string
-			headers, err = s.Limiter.Charge(c.UserContext(), key, op.Family)
-			for k, v := range headers {
-				c.Set(k, v)
-			}
+	key := callerKey(c)
+	args, err := service.DecodeArgs(op.Params, raw)
+	if err == nil && s.Limiter != nil && op.Family != tiers.FamilyHealthCheck {
+		var headers map[string]string
+		headers, err = s.Limiter.Charge(c.UserContext(), key, op.Family)
+		for k, v := range headers {
+			c.Set(k, v)
 		}
+	}
+	if err == nil {
+		var result any
+		result, err = s.Service.Run(c.UserContext(), key, op, args)
 		if err == nil {
-			var result any
-			result, err = s.Service.Run(c.UserContext(), key, op, args)
-			if err == nil {
-				s.Service.Observe(op.Name, "", time.Since(start))
-				return c.JSON(result)
-			}
+			s.Service.Observe(op.Name, "", time.Since(start))
+			return c.JSON(result)
 		}
 	}
 	s.Service.Observe(op.Name, codeForMetrics(err), time.Since(start))
@@ -147,28 +196,12 @@ func codeForMetrics(err error) string {
 	return "INTERNAL"
 }
 
-func (s *server) authenticate(c *fiber.Ctx) (*tenants.Key, error) {
-	h := c.Get(fiber.HeaderAuthorization)
-	if h == "" {
-		return nil, fault.New(fault.AuthenticationFailed, nil, "missing Authorization header: send Authorization: Bearer <API_KEY>")
-	}
-	scheme, token, ok := strings.Cut(strings.TrimSpace(h), " ")
-	if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
-		return nil, fault.New(fault.AuthenticationFailed, nil, "malformed Authorization header: expected Bearer <API_KEY>")
-	}
-	key, found := s.Keys.Lookup(strings.TrimSpace(token))
-	if !found {
-		return nil, fault.New(fault.AuthenticationFailed, nil, "invalid or revoked API key")
-	}
-	return key, nil
-}
-
 func (s *server) genericToolCall(c *fiber.Ctx) error {
 	var body struct {
 		Name      *string         `json:"name"`
 		Arguments json.RawMessage `json:"arguments"`
 	}
-	if err := decodeBody(c.Body(), &body); err != nil {
+	if err := decodeBody(c.Request().Body(), &body); err != nil {
 		return err
 	}
 	if body.Name == nil {
@@ -186,7 +219,7 @@ func (s *server) genericResourceRead(c *fiber.Ctx) error {
 		URI    *string         `json:"uri"`
 		Params json.RawMessage `json:"params"`
 	}
-	if err := decodeBody(c.Body(), &body); err != nil {
+	if err := decodeBody(c.Request().Body(), &body); err != nil {
 		return err
 	}
 	if body.URI == nil {
@@ -205,7 +238,7 @@ func (s *server) genericResourceRead(c *fiber.Ctx) error {
 
 func (s *server) dedicated(op *service.Operation, r service.Route) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		raw := json.RawMessage(c.Body())
+		raw := json.RawMessage(c.Request().Body()) // as sent: no Content-Encoding is expanded
 		if r.Query {
 			var err error
 			raw, err = service.QueryToJSON(op.Params, queryValues(c))
@@ -322,31 +355,34 @@ type errorBody struct {
 	Details fault.Details `json:"details"`
 }
 
-// renderError writes the error envelope. Anything that is not a fault is an
-// internal error: logged in full, shown as SERVER_UNAVAILABLE with a request
-// id only.
+// renderError writes the error envelope with the status StatusOf gives its
+// code. fasthttp's own refusals (headers over MaxHeaderBytes, a request not
+// received in time) are malformed requests; anything else that is not a
+// fault is an internal error: logged in full, shown as SERVER_UNAVAILABLE
+// with a request id only.
 func (s *server) renderError(c *fiber.Ctx, err error) error {
 	fe, ok := fault.As(err)
 	if !ok {
 		var fiberErr *fiber.Error
 		switch {
-		case errors.As(err, &fiberErr) && fiberErr.Code == http.StatusRequestEntityTooLarge:
-			fe = fault.New(fault.InvalidParameter, fault.Details{"parameter": "body", "limit": s.BodyLimit},
-				"request body exceeds the %d-byte limit", s.BodyLimit)
-			return s.writeEnvelope(c, http.StatusRequestEntityTooLarge, fe)
+		case errors.As(err, &fiberErr) && fiberErr.Code == http.StatusRequestHeaderFieldsTooLarge:
+			fe = fault.New(fault.InvalidParameter, fault.Details{"parameter": "headers", "limit": s.MaxHeaderBytes},
+				"request line and headers exceed the %d-byte limit", s.MaxHeaderBytes)
+		case errors.As(err, &fiberErr) && fiberErr.Code == http.StatusRequestTimeout:
+			fe = fault.New(fault.InvalidParameter, fault.Details{"parameter": "request"}, "request not received in time")
 		case errors.As(err, &fiberErr) && fiberErr.Code < 500:
 			fe = fault.New(fault.InvalidParameter, fault.Details{"parameter": "request"}, "%s", fiberErr.Message)
-			return s.writeEnvelope(c, fiberErr.Code, fe)
+		default:
+			id := requestID(c)
+			s.Logger.Error("internal error", "requestId", id, "method", c.Method(), "path", c.Path(), "err", err)
+			fe = fault.New(fault.ServerUnavailable, fault.Details{"requestId": id}, "internal error; quote request id %s when reporting it", id)
 		}
-		id := requestID(c)
-		s.Logger.Error("internal error", "requestId", id, "method", c.Method(), "path", c.Path(), "err", err)
-		fe = fault.New(fault.ServerUnavailable, fault.Details{"requestId": id}, "internal error; quote request id %s when reporting it", id)
-		return s.writeEnvelope(c, http.StatusInternalServerError, fe)
 	}
-	return s.writeEnvelope(c, StatusOf(fe.Code), fe)
+	return s.writeEnvelope(c, fe)
 }
 
-func (s *server) writeEnvelope(c *fiber.Ctx, status int, fe *fault.Error) error {
+func (s *server) writeEnvelope(c *fiber.Ctx, fe *fault.Error) error {
+	status := StatusOf(fe.Code)
 	details := fe.Details
 	if details == nil {
 		details = fault.Details{}

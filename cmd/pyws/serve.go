@@ -49,6 +49,10 @@ func serve(args []string) error {
 	indexDelay := fs.Duration("index-delay", 0, "wait this long before each workspace's first index build (testing aid: makes the indexing state observable)")
 	redisURL := fs.String("redis", "", "Redis URL (redis://[:pass@]host:6379/0) holding rate-limit counters shared by several pyws processes (default: counters in this process)")
 	failOpen := fs.Bool("ratelimit-fail-open", false, "when the Redis rate-limit store fails, allow requests (logged) instead of refusing them with SERVER_UNAVAILABLE")
+	maxBody := fs.Int("max-body", api.DefaultBodyLimit, "largest request body in bytes for any key (each tier's own cap is usually lower)")
+	headerTimeout := fs.Duration("header-timeout", api.DefaultHeaderTimeout, "time allowed to receive a request line and headers")
+	bodyTimeout := fs.Duration("body-timeout", api.DefaultBodyTimeout, "time allowed to receive a request body once its headers are in")
+	requestTimeout := fs.Duration("request-timeout", api.DefaultRequestTimeout, "deadline of every request from its arrival")
 	var pluginDirs stringList
 	fs.Var(&pluginDirs, "plugins", "plugin directory; repeatable, later directories override earlier ones per tool (default: plugins/ beside the binary)")
 	if err := fs.Parse(args); err != nil {
@@ -111,9 +115,7 @@ func serve(args []string) error {
 	if err != nil {
 		return err
 	}
-	for _, r := range engine.Recovered() {
-		logger.Warn("completed an interrupted workspace edit", "recovery", fmt.Sprint(r))
-	}
+	logRecoveries(logger, engine.Recovered())
 	rec := metrics.New()
 	registerPluginMetrics(rec, rt)
 	var store ratelimit.Store // nil: counters in this process
@@ -143,15 +145,23 @@ func serve(args []string) error {
 		return err
 	}
 	app := api.New(api.Options{
-		Service: svc,
-		Keys:    keys,
-		Limiter: limiter,
-		Logger:  logger,
-		Metrics: promhttp.HandlerFor(rec.Registry, promhttp.HandlerOpts{}),
-		OpenAPI: api.OpenAPIDocument(svc.Table()),
+		Service:        svc,
+		Keys:           keys,
+		Limiter:        limiter,
+		Logger:         logger,
+		BodyLimit:      *maxBody,
+		HeaderTimeout:  *headerTimeout,
+		BodyTimeout:    *bodyTimeout,
+		RequestTimeout: *requestTimeout,
+		Metrics:        promhttp.HandlerFor(rec.Registry, promhttp.HandlerOpts{}),
+		OpenAPI:        api.OpenAPIDocument(svc.Table()),
 	})
+	ln, err := api.Listen(*addr)
+	if err != nil {
+		return err
+	}
 	errc := make(chan error, 1)
-	go func() { errc <- app.Listen(*addr) }()
+	go func() { errc <- app.Listener(ln) }()
 	logger.Info("serving", "addr", "http://"+*addr, "workspace", root, "plugins", strings.Join(pluginDirs, ","), "tools", strings.Join(rt.Tools(), ","))
 	select {
 	case err := <-errc:
@@ -159,6 +169,23 @@ func serve(args []string) error {
 	case <-ctx.Done():
 		logger.Info("shutting down")
 		return app.ShutdownWithTimeout(10 * time.Second)
+	}
+}
+
+// logRecoveries reports what the edit journal's recovery did at start: a
+// committed journal was rolled forward, an uncommitted one discarded (its
+// edit never happened), a corrupt one set aside.
+func logRecoveries(logger *slog.Logger, recovered []edits.Recovery) {
+	for _, r := range recovered {
+		switch {
+		case r.Corrupt:
+			logger.Error("kept a corrupt committed workspace edit journal aside; its files were left alone", "journal", r.Journal+".corrupt")
+		case r.Committed:
+			logger.Warn("completed an interrupted workspace edit", "journal", r.Journal,
+				"rewritten", r.Rewritten, "alreadyCurrent", r.Current, "conflicts", r.Conflicts)
+		default:
+			logger.Warn("discarded an uncommitted workspace edit; no file was changed", "journal", r.Journal)
+		}
 	}
 }
 

@@ -22,6 +22,8 @@ type Recorder struct {
 	latency  *prometheus.HistogramVec
 	limiter  *prometheus.CounterVec
 	plugins  *prometheus.HistogramVec
+	authFail *prometheus.CounterVec
+	gone     prometheus.Counter
 
 	mu      sync.Mutex
 	start   time.Time
@@ -58,7 +60,15 @@ func New() *Recorder {
 		Help:    "Plugin calls by tool and outcome (error code, or ok), from dispatch to answer: queueing for a worker, parsing and the guest's work.",
 		Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .2, .5, 1, 2.5, 5, 10, 30},
 	}, []string{"tool", "outcome"})
-	r.Registry.MustRegister(r.requests, r.latency, r.limiter, r.plugins,
+	r.authFail = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "pyws_auth_failures_total",
+		Help: "Requests refused with AUTHENTICATION_FAILED, by reason (missing, malformed, unknown_key).",
+	}, []string{"reason"})
+	r.gone = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "pyws_client_disconnects_total",
+		Help: "Requests whose client closed the connection while they ran (their work was canceled).",
+	})
+	r.Registry.MustRegister(r.requests, r.latency, r.limiter, r.plugins, r.authFail, r.gone,
 		prometheus.NewGoCollector(), prometheus.NewProcessCollector(prometheus.ProcessCollectorOpts{}))
 	return r
 }
@@ -98,6 +108,12 @@ func (r *Recorder) PluginCall(tool, code string, d time.Duration) {
 func (r *Recorder) LimiterDecision(family, decision string) {
 	r.limiter.WithLabelValues(family, decision).Inc()
 }
+
+// AuthFailure records a request refused for its credentials.
+func (r *Recorder) AuthFailure(reason string) { r.authFail.WithLabelValues(reason).Inc() }
+
+// ClientDisconnect records a request abandoned by its client mid-way.
+func (r *Recorder) ClientDisconnect() { r.gone.Inc() }
 
 // Summary is health_check's metrics block.
 type Summary struct {

@@ -67,6 +67,10 @@ type Limits struct {
 	MaxFormatBytes    int64 // format_document file size
 	MaxStructureDepth int   // workspace structure depth cap
 	MaxReadFileBytes  int64 // read file size
+	// MaxRequestBytes bounds a request body. The spec sets no number; twice
+	// the largest file the tier may read leaves room for a whole-file
+	// replacement in apply_workspace_edit with its JSON escaping.
+	MaxRequestBytes int64
 }
 
 // The spec writes "100 KB" and "1 MB"; pyws reads them as binary units
@@ -76,7 +80,7 @@ const (
 	mb = 1024 * kb
 )
 
-var table = map[Tier]Limits{
+var table = withRequestCaps(map[Tier]Limits{
 	Free: {
 		Budgets: map[Family]Budget{
 			FamilyRename:     {5, 25},
@@ -123,6 +127,14 @@ var table = map[Tier]Limits{
 		Budgets:        map[Family]Budget{},
 		MaxFormatBytes: 10 * mb, MaxReadFileBytes: 50 * mb,
 	},
+})
+
+func withRequestCaps(t map[Tier]Limits) map[Tier]Limits {
+	for tier, l := range t {
+		l.MaxRequestBytes = 2 * l.MaxReadFileBytes
+		t[tier] = l
+	}
+	return t
 }
 
 // For returns the limits of tier t; an unknown tier gets Free's, the
