@@ -179,3 +179,60 @@ func TestGuestsRefuseDeepNesting(t *testing.T) {
 		}
 	}
 }
+
+// TestDeepNestingOverHTTP: the issue's inputs against the real binary. A
+// 20 KB file of 10,000 nested parentheses gets PARSE_ERROR from
+// format_document and CPython's syntax error from get_diagnostics, as do
+// 100,000 nested brackets and a 10,000-deep `not` chain; the workspace
+// indexes, no guest traps, and the service keeps answering.
+func TestDeepNestingOverHTTP(t *testing.T) {
+	build(t)
+	ws := realDir(t, t.TempDir())
+	parens := "x = " + strings.Repeat("(", 10000) + "1" + strings.Repeat(")", 10000) + "\n"
+	writeTree(t, ws, map[string]string{
+		"parens.py":   parens,
+		"brackets.py": "x = " + strings.Repeat("[", 100000) + strings.Repeat("]", 100000) + "\n",
+		"nots.py":     "y = 1\nx = " + strings.Repeat("not ", 10000) + "x\n",
+		"ok.py":       "def f():\n    return 1\n\n\nf()\n",
+	})
+	if len(parens) < 20000 || len(parens) > 21000 {
+		t.Fatalf("parens.py is %d bytes", len(parens))
+	}
+	s := startServer(t, ws)
+	key := s.addKeyReady("pro", "")
+	waitIndexed(t, s, key)
+	uri := func(name string) string { return fileURI(filepath.Join(ws, name)) }
+
+	for _, c := range []struct {
+		file            string
+		line, character int
+		message         string
+	}{
+		{"parens.py", 0, 204, "too many nested parentheses"},
+		{"brackets.py", 0, 204, "too many nested parentheses"},
+		{"nots.py", 1, 4 + 4*996, "source too complex to analyze"},
+	} {
+		r := s.tool(key, "format_document", map[string]any{"uri": uri(c.file)})
+		mustStatus(t, r, 422, "PARSE_ERROR")
+		if d := r.ErrDetails(); d["line"] != float64(c.line) || d["character"] != float64(c.character) ||
+			!strings.Contains(jget(r.Body, "error", "message").(string), c.message) {
+			t.Errorf("format_document %s: %s", c.file, r.Raw)
+		}
+		r = s.tool(key, "get_diagnostics", map[string]any{"uri": uri(c.file)})
+		mustStatus(t, r, 200, "")
+		ds, _ := r.Body["diagnostics"].([]any)
+		if len(ds) != 1 || jget(ds[0], "code") != "syntax-error" || !strings.HasPrefix(jget(ds[0], "message").(string), c.message) ||
+			jget(ds[0], "range", "start", "line") != float64(c.line) || jget(ds[0], "range", "start", "character") != float64(c.character) {
+			t.Errorf("get_diagnostics %s: %s", c.file, r.Raw)
+		}
+	}
+
+	// The service still answers, with the same workers.
+	mustStatus(t, s.tool(key, "get_diagnostics", map[string]any{"uri": uri("ok.py")}), 200, "")
+	mustStatus(t, s.tool(key, "format_document", map[string]any{"uri": uri("ok.py")}), 200, "")
+	r := s.tool(key, "get_references", map[string]any{"uri": uri("ok.py"), "line": 0, "character": 4})
+	mustStatus(t, r, 200, "")
+	if logs := s.logText(); strings.Contains(logs, "guest failed") || strings.Contains(logs, "not indexed") {
+		t.Fatalf("a guest failed:\n%s", logs)
+	}
+}
