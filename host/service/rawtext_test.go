@@ -32,7 +32,7 @@ func TestBadText(t *testing.T) {
 		{edit(`\\ud800`), "", ""}, // an escaped backslash, then text
 		{edit("é\xff"), second, "a byte that is not UTF-8 (0xff) at character 1"},
 		{edit("\xed\xa0\x80"), second, "a byte that is not UTF-8 (0xed) at character 0"}, // a surrogate in UTF-8
-		{edit("\xc0\xaf"), second, "a byte that is not UTF-8 (0xc0) at character 0"},   // overlong
+		{edit("\xc0\xaf"), second, "a byte that is not UTF-8 (0xc0) at character 0"},     // overlong
 		{`{"uri":"a\udfff.py","line":[1,"\ud801"]}`, "uri", `a lone UTF-16 surrogate \udfff at character 1`},
 		{`{"uri":"a.py","list":[1,{"x":["ok","\ud801"]}]}`, "list[1].x[1]", `a lone UTF-16 surrogate \ud801 at character 0`},
 		{`{"b\ud800d":1}`, "[\"b\uFFFDd\"]", `its name holds a lone UTF-16 surrogate \ud800 at character 1`},
@@ -110,7 +110,9 @@ func FuzzBadText(f *testing.F) {
 		}
 		if !bad {
 			var v struct {
-				Edit struct{ Changes map[string][]struct{ NewText string } }
+				Edit struct {
+					Changes map[string][]struct{ NewText string }
+				}
 			}
 			if err := json.Unmarshal([]byte(raw), &v); err != nil {
 				t.Fatal(err)
