@@ -36,6 +36,6 @@
 // in a plugin can exhaust the guest's stack or memory.
 //
 // The package imports only the standard library and plugin-sdk/abi,
-// plugin-sdk/tree and plugin-sdk/nesting, so it builds natively too (tests exercise the same code
-// paths without wasm).
+// plugin-sdk/tree and plugin-sdk/nesting, so it builds natively too (tests
+// exercise the same code paths without wasm, through HandleMessage).
 package sdk
