@@ -87,12 +87,24 @@ func (s *lexer) code() (Excess, bool) {
 			return Excess{}, false
 		}
 	}
-	src, c := s.src, s.src[s.i]
+	src := s.src
+	// Most bytes change nothing: skip them in a tight loop (the check runs
+	// on every file a guest gets, and calls are dear in wasm).
+	i := s.i // a local: a field is a memory access per byte in wasm
+	for i < len(src) && !special[src[i]] {
+		i++
+	}
+	s.i = i
+	if i >= len(src) {
+		return Excess{}, false
+	}
+	c := src[s.i]
 	switch {
 	case c == '#':
-		for s.i < len(src) && src[s.i] != '\n' && src[s.i] != '\r' {
-			s.i++
+		for i < len(src) && src[i] != '\n' && src[i] != '\r' {
+			i++
 		}
+		s.i = i
 	case c == '\\':
 		// A line continuation joins lines: the next is not a logical
 		// line start. Any other backslash is an error the parser reports.
@@ -125,28 +137,34 @@ func (s *lexer) code() (Excess, bool) {
 		// lambda or walrus there needs parentheses).
 		s.top().kind = modeSpec
 		s.i++
-	case c == '"' || c == '\'':
-		return s.string(s.i, s.i, false, false)
-	case isNameStart(c):
-		start := s.i
-		for s.i < len(src) && isNameByte(src[s.i]) {
-			s.i++
-		}
-		if s.i < len(src) && (src[s.i] == '"' || src[s.i] == '\'') {
-			if raw, f, ok := stringPrefix(src[start:s.i]); ok {
-				return s.string(start, s.i, raw, f)
-			}
-		}
-	case c >= '0' && c <= '9':
-		// A number, with its letters (0x1F, 1e5, 1j): never a string prefix.
-		for s.i < len(src) && (isNameByte(src[s.i]) || src[s.i] == '.') {
-			s.i++
-		}
-	default:
+	case c == ':':
 		s.i++
+	default: // a quote
+		// The name right before it, if any, is its prefix when it is one.
+		start := s.i
+		for start > 0 && s.i-start < 3 && isNameByte(src[start-1]) {
+			start--
+		}
+		raw, f, ok := false, false, true
+		if start < s.i {
+			raw, f, ok = stringPrefix(src[start:s.i])
+			ok = ok && (start == 0 || !isNameByte(src[start-1]))
+		}
+		if !ok {
+			raw, f, start = false, false, s.i
+		}
+		return s.string(start, s.i, raw, f)
 	}
 	return Excess{}, false
 }
+
+// special marks the bytes code() must look at.
+var special = func() (t [256]bool) {
+	for _, c := range []byte("#\\\n\r([{)]}:'\"") {
+		t[c] = true
+	}
+	return t
+}()
 
 // fieldCloses reports whether the innermost mode is a replacement field
 // whose own bracket level is the current one: its `}` or `:` is next.

@@ -16,10 +16,10 @@
 //     CPython refuses those too, from its parser or compiler (recursion
 //     limits at a few thousand levels).
 //
-// The SDK runs both on every file it decodes a tree for (see File.TooDeep
-// in package sdk) and withholds the tree of a file that fails, so every
-// recursive walk in a Go guest only ever sees trees at most MaxTreeDepth
-// deep.
+// The SDK runs Check on every file it decodes a tree for (see
+// File.TooDeep in package sdk) and withholds the tree of a file that
+// fails, so every recursive walk in a Go guest only ever sees trees at
+// most MaxTreeDepth deep.
 package nesting
 
 import "github.com/pyws/pyws/plugin-sdk/tree"
@@ -62,35 +62,53 @@ type Excess struct {
 	Message    string
 }
 
-// Check runs Lexical on src and, when it passes and t is not nil, Tree.
+// lexicalGate is the tree depth from which Check runs Lexical on a tree
+// without errors. In such a tree every pair of brackets is a node holding
+// the pairs inside it (40 bracket forms checked: parentheses, calls,
+// subscripts, comprehensions, f-string fields, patterns, parameters...),
+// each indentation level a block in a statement and each f-string a
+// string holding an interpolation, so a tree shallower than 100 is within
+// all three tokenizer limits, with a margin of two brackets per node.
+// Lexical costs about 4 ms for a 5,000-line file in a wasm guest (Go
+// compiled to wasm reads bytes ten times slower than natively), a tenth
+// of a diagnostics call, while the tree's depth comes free with decoding;
+// real trees are about 30 deep, so Lexical rarely runs on valid code. It
+// always runs on trees with errors, where error recovery may flatten
+// brackets.
+const lexicalGate = MaxBrackets / 2
+
+// Check reports the first place where a file goes past a limit: CPython's
+// tokenizer limits (Lexical), then MaxTreeDepth (Tree). Without a tree it
+// runs Lexical alone.
 func Check(src []byte, t *tree.Tree) (Excess, bool) {
-	if e, ok := Lexical(src); ok {
-		return e, true
+	if t == nil {
+		return Lexical(src)
 	}
-	if t != nil {
-		return Tree(t)
+	depth, e, deep := treeDepth(t)
+	if deep || depth >= lexicalGate || t.Root().HasError() {
+		if le, over := Lexical(src); over {
+			return le, true
+		}
 	}
-	return Excess{}, false
+	return e, deep
 }
 
 // Tree reports the first node, in preorder, deeper than MaxTreeDepth.
 func Tree(t *tree.Tree) (Excess, bool) {
-	// ends holds the subtree ends of the open ancestors: its length is
-	// the depth of the node being visited.
-	ends := make([]int, 0, 64)
-	for i, n := 0, t.NodeCount(); i < n; i++ {
-		for len(ends) > 0 && ends[len(ends)-1] <= i {
-			ends = ends[:len(ends)-1]
-		}
-		node := t.NodeAt(i)
-		if len(ends) == MaxTreeDepth {
-			leaf := node
-			for c := leaf.FirstChild(); !c.IsNull(); c = c.FirstChild() {
-				leaf = c
-			}
-			return Excess{Start: node.StartByte(), End: leaf.EndByte(), Message: MessageTreeDepth}, true
-		}
-		ends = append(ends, node.SubtreeEnd())
+	_, e, deep := treeDepth(t)
+	return e, deep
+}
+
+// treeDepth returns the depth of t and reports its first node deeper
+// than MaxTreeDepth.
+func treeDepth(t *tree.Tree) (int, Excess, bool) {
+	node := t.FirstDeeperThan(MaxTreeDepth)
+	if node.IsNull() {
+		return t.Depth(), Excess{}, false
 	}
-	return Excess{}, false
+	leaf := node
+	for c := leaf.FirstChild(); !c.IsNull(); c = c.FirstChild() {
+		leaf = c
+	}
+	return t.Depth(), Excess{Start: node.StartByte(), End: leaf.EndByte(), Message: MessageTreeDepth}, true
 }

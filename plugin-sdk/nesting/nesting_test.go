@@ -207,3 +207,29 @@ func FuzzLexical(f *testing.F) {
 		}
 	})
 }
+
+// benchModule is a 5,000-line module shaped like real code.
+var benchModule = []byte(strings.Repeat("class C(Base):\n    \"\"\"Doc (with parens).\"\"\"\n\n    def m(self, a, b=[1, 2], *args, **kw):\n"+
+	"        # a comment (\n        x = {'k': f\"{a!r:>{b}}\", \"v\": (a + b) * 2}\n        return self.g(x[0], [y for y in args if y])\n\n", 5000/8))
+
+func BenchmarkLexical(b *testing.B) {
+	src := benchModule
+	b.SetBytes(int64(len(src)))
+	for b.Loop() {
+		if _, over := nesting.Lexical(src); over {
+			b.Fatal("refused")
+		}
+	}
+}
+
+// BenchmarkCheck is what the SDK adds to each call on that module: the
+// tree pass, and no lexical pass (the tree is shallow and clean).
+func BenchmarkCheck(b *testing.B) {
+	tr := parsertest.Tree(b, benchModule)
+	b.SetBytes(int64(len(benchModule)))
+	for b.Loop() {
+		if _, over := nesting.Check(benchModule, tr); over {
+			b.Fatal("refused")
+		}
+	}
+}
