@@ -30,7 +30,12 @@
 // after about a hundred cycles and memory grows until the kernel kills the
 // instance.
 //
-// The package imports only the standard library and plugin-sdk/abi and
-// plugin-sdk/tree, so it builds natively too (tests exercise the same code
-// paths without wasm).
+// Before a handler sees a file's tree, the SDK checks its nesting (package
+// nesting): a file past CPython's tokenizer limits or deeper than
+// nesting.MaxTreeDepth gets File.TooDeep and no tree, so no recursive walk
+// in a plugin can exhaust the guest's stack or memory.
+//
+// The package imports only the standard library and plugin-sdk/abi,
+// plugin-sdk/tree and plugin-sdk/nesting, so it builds natively too (tests
+// exercise the same code paths without wasm, through HandleMessage).
 package sdk

@@ -80,6 +80,12 @@ func Serve(h Handler) {
 	handler = h
 }
 
+// HandleMessage runs one call as the pyws_handle export does: msg is a
+// request message (abi.EncodeRequest), the result a response message.
+// Plugins' native tests use it to run their handler behind the SDK's own
+// decoding and checks.
+func HandleMessage(h Handler, msg []byte) []byte { return handle(h, msg) }
+
 // handle runs one call: decode msg, run h, encode the response. It never
 // panics and never returns nil.
 func handle(h Handler, msg []byte) (resp []byte) {

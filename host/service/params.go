@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/pyws/pyws/host/fault"
 )
@@ -75,8 +77,18 @@ func invalid(param string, value any, format string, args ...any) *fault.Error {
 }
 
 // DecodeArgs validates a JSON object against params. Unknown members are
-// refused, so a misspelt option never silently falls back to its default.
+// refused, so a misspelt option never silently falls back to its default,
+// and so is a string anywhere in it that is not valid Unicode (badText),
+// which decoding would silently alter.
 func DecodeArgs(params []Param, raw json.RawMessage) (Args, error) {
+	if json.Valid(raw) {
+		if path, what, bad := badText(raw); bad {
+			if path == "" {
+				path = "arguments"
+			}
+			return nil, invalid(path, nil, "parameter %q is not valid Unicode: it holds %s; nothing was done", path, what)
+		}
+	}
 	return decodeObject(params, raw, "")
 }
 
@@ -250,6 +262,11 @@ func QueryToJSON(params []Param, query map[string][]string) (json.RawMessage, er
 		if len(values) == 0 {
 			continue
 		}
+		// json.Marshal would turn bytes that are not UTF-8 into U+FFFD.
+		if !utf8.ValidString(key) || slices.ContainsFunc(values, notUTF8) {
+			name := strings.ToValidUTF8(key, "\uFFFD")
+			return nil, invalid(name, nil, "query parameter %q is not valid UTF-8 (after percent-decoding); nothing was done", name)
+		}
 		last := values[len(values)-1]
 		switch types[key] {
 		case TypeInteger:
@@ -286,6 +303,8 @@ func QueryToJSON(params []Param, query map[string][]string) (json.RawMessage, er
 	}
 	return b, nil
 }
+
+func notUTF8(s string) bool { return !utf8.ValidString(s) }
 
 func contains(list []string, s string) bool {
 	for _, x := range list {

@@ -55,6 +55,7 @@ type Tree struct {
 	lang   *language
 	nodes  []node
 	parent []int32 // parent[i] is the index of i's parent, -1 for the root
+	depth  int     // of the deepest node; the root alone is 1
 
 	// prev[i] is the index of i's previous sibling, or -1. Only
 	// PrevSibling needs it, so it is built on first use.
@@ -280,6 +281,7 @@ func (t *Tree) decodeNodes(b []byte) error {
 	// Locals rather than t's fields, and no pointer into a node: every
 	// load through a pointer is checked in wasm.
 	nodes, parent := t.nodes, t.parent
+	depth, maxDepth := 0, 0 // of node i-1, and the most so far
 	for i := uint32(0); i < total; i++ {
 		n := nodes[i]
 		isErr := n.symbol == ErrorSymbol
@@ -303,6 +305,7 @@ func (t *Tree) decodeNodes(b []byte) error {
 				return invalid("root has field %d", n.field)
 			}
 			parent[0] = -1
+			depth, maxDepth = 1, 1
 			continue
 		}
 		// p is i's parent, prev its previous sibling (or p itself when i
@@ -311,7 +314,10 @@ func (t *Tree) decodeNodes(b []byte) error {
 		for p+nodes[p].size <= i {
 			prev = p
 			p = uint32(parent[p])
+			depth--
 		}
+		depth++ // i is one below p
+		maxDepth = max(maxDepth, depth)
 		pn := nodes[p]
 		if i+n.size > p+pn.size {
 			return invalid("node %d: subtree size %d overruns parent %d", i, n.size, p)
@@ -324,6 +330,7 @@ func (t *Tree) decodeNodes(b []byte) error {
 		}
 		parent[i] = int32(p)
 	}
+	t.depth = maxDepth
 	return nil
 }
 

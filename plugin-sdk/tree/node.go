@@ -23,6 +23,31 @@ func (t *Tree) NodeAt(i int) Node {
 	return Node{t, int32(i)}
 }
 
+// Depth returns the depth of the tree's deepest node (the root alone is
+// 1), found while decoding.
+func (t *Tree) Depth() int { return t.depth }
+
+// FirstDeeperThan returns the first node in preorder deeper than limit, or
+// the null Node. One pass over the records with a stack of open subtrees,
+// no recursion, so any tree is safe to search.
+func (t *Tree) FirstDeeperThan(limit int) Node {
+	if t.depth <= limit {
+		return Node{}
+	}
+	nodes := t.nodes
+	ends := make([]uint32, 0, 64) // subtree ends of the open ancestors
+	for i := range nodes {
+		for len(ends) > 0 && ends[len(ends)-1] <= uint32(i) {
+			ends = ends[:len(ends)-1]
+		}
+		if len(ends) == limit {
+			return Node{t, int32(i)}
+		}
+		ends = append(ends, uint32(i)+nodes[i].size)
+	}
+	return Node{}
+}
+
 // KindID returns the symbol id of the kind called name, named or
 // anonymous (e.g. "identifier" is named, "def" and "(" are anonymous), so
 // hot loops can compare ids instead of strings.

@@ -290,3 +290,32 @@ func TestRootHasError(t *testing.T) {
 		}
 	}
 }
+
+// TestDepth: the depth found while decoding is the deepest chain of
+// parents, and FirstDeeperThan finds the first node past a limit.
+func TestDepth(t *testing.T) {
+	src, blob := sampleBlob(t)
+	tr := mustDecode(t, blob, string(src))
+	want, first := 0, map[int]int{} // depth -> first index at that depth
+	for i := range tr.NodeCount() {
+		d := 0
+		for n := tr.NodeAt(i); !n.IsNull(); n = n.Parent() {
+			d++
+		}
+		want = max(want, d)
+		if _, ok := first[d]; !ok {
+			first[d] = i
+		}
+	}
+	if tr.Depth() != want {
+		t.Fatalf("Depth %d, want %d", tr.Depth(), want)
+	}
+	for limit := 1; limit < want; limit++ {
+		if got := tr.FirstDeeperThan(limit); got.IsNull() || got.Index() != first[limit+1] {
+			t.Errorf("FirstDeeperThan(%d) = %v, want index %d", limit, got, first[limit+1])
+		}
+	}
+	if !tr.FirstDeeperThan(want).IsNull() {
+		t.Error("a node deeper than the depth")
+	}
+}

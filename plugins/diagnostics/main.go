@@ -17,6 +17,7 @@ import (
 	"github.com/pyws/pyws/plugin-sdk/textpos"
 
 	"github.com/pyws/pyws/plugins/diagnostics/rules"
+	"github.com/pyws/pyws/plugins/diagnostics/syntax"
 )
 
 func init() {
@@ -44,6 +45,10 @@ func handle(req *sdk.Request) (any, error) {
 		return nil, sdk.Errorf("INVALID_PARAMETER", nil, "get_diagnostics needs a file")
 	}
 	f := req.Files[0]
+	if f.TooDeep != nil {
+		// The SDK withheld the tree: CPython's refusal is the answer.
+		return result{Diagnostics: []abi.Diagnostic{syntax.TooDeep(*f.TooDeep, textpos.New(f.Source))}}, nil
+	}
 	if f.Tree == nil {
 		return nil, sdk.Errorf("PARSE_ERROR", map[string]any{"uri": f.URI}, "no syntax tree for %s", f.Path)
 	}

@@ -28,6 +28,7 @@ import (
 
 	sdk "github.com/pyws/pyws/plugin-sdk"
 	"github.com/pyws/pyws/plugin-sdk/abi"
+	"github.com/pyws/pyws/plugin-sdk/nesting"
 	"github.com/pyws/pyws/plugin-sdk/textpos"
 	"github.com/pyws/pyws/plugin-sdk/tree"
 
@@ -75,7 +76,29 @@ func handle(req *sdk.Request) (any, error) {
 	if len(req.Files) != 1 {
 		return nil, sdk.Errorf("INVALID_PARAMETER", nil, "format_document takes exactly one file, got %d", len(req.Files))
 	}
-	return run(a, req.Files[0].Source, req.Files[0].Tree)
+	f := req.Files[0]
+	if f.TooDeep != nil {
+		return refuseNesting(a, f.Source, *f.TooDeep)
+	}
+	return run(a, f.Source, f.Tree)
+}
+
+// refuseNesting answers for a file the SDK refused for its nesting
+// (sdk.File.TooDeep) as run answers for a syntax error, at CPython's
+// position with CPython's message.
+func refuseNesting(a Args, src []byte, e nesting.Excess) (*Result, error) {
+	line, char := textpos.New(src).Position(e.Start)
+	pos := Position{Line: line, Character: char}
+	switch a.Phase {
+	case "format":
+		return nil, sdk.Errorf("PARSE_ERROR", map[string]any{"uri": a.URI, "line": line, "character": char},
+			"%s has a syntax error at line %d, character %d: %s; fix it before formatting", a.URI, line+1, char+1, e.Message)
+	case "black":
+		return nil, unsafe(a, fmt.Sprintf("isort's output is refused (line %d, character %d): %s", line+1, char+1, e.Message))
+	case "check":
+		return &Result{ParseError: &pos}, nil
+	}
+	return nil, sdk.Errorf("INVALID_PARAMETER", map[string]any{"phase": a.Phase}, "unknown formatter phase %q", a.Phase)
 }
 
 // run is the plugin's work, separate from the SDK so tests call it

@@ -43,6 +43,12 @@ func handle(req *sdk.Request) (any, error) {
 	}
 	res := result{Summaries: make([][]byte, len(req.Files))}
 	for i, f := range req.Files {
+		if f.TooDeep != nil {
+			// Too deep to walk (the SDK withheld the tree): indexed with
+			// no symbols, as CPython would not import it either.
+			res.Summaries[i] = navindex.Encode(&navindex.Summary{})
+			continue
+		}
 		if f.Tree == nil {
 			continue
 		}

@@ -19,6 +19,7 @@ import (
 	"slices"
 
 	"github.com/pyws/pyws/plugin-sdk/abi"
+	"github.com/pyws/pyws/plugin-sdk/nesting"
 	"github.com/pyws/pyws/plugin-sdk/textpos"
 	"github.com/pyws/pyws/plugin-sdk/tree"
 )
@@ -121,6 +122,22 @@ func Check(t *tree.Tree, idx *textpos.Index) []abi.Diagnostic {
 		}
 	}
 	return c.diagnostics(idx)
+}
+
+// TooDeep is the one diagnostic of a file the SDK refused for its nesting
+// (sdk.File.TooDeep): CPython's message at CPython's position. The file's
+// tree is withheld, so nothing else is reported, as CPython's tokenizer
+// stops there too.
+func TooDeep(e nesting.Excess, idx *textpos.Index) abi.Diagnostic {
+	sl, sc := idx.Position(e.Start)
+	el, ec := idx.Position(e.End)
+	return abi.Diagnostic{
+		Range:    abi.Range{Start: abi.Position{Line: sl, Character: sc}, End: abi.Position{Line: el, Character: ec}},
+		Severity: abi.SeverityError,
+		Code:     Code,
+		Message:  e.Message,
+		Source:   abi.EngineName,
+	}
 }
 
 func (c *checker) add(start, end int, format string, args ...any) {

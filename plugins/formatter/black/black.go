@@ -30,6 +30,9 @@ type formatter struct {
 	feat   features
 	elt    emptyLineTracker
 	blocks []*linesBlock
+	// splitWork is the leaves the split transforms have handled for the
+	// logical line being emitted, splitBudget their bound (see spend).
+	splitWork, splitBudget int
 }
 
 // Format returns the whole file formatted as Black would format it.
@@ -112,6 +115,7 @@ func Format(src []byte, t *tree.Tree, o Options) (out []byte, err error) {
 func (f *formatter) emit(ln *line) {
 	blk := f.elt.maybeEmptyLines(ln)
 	f.blocks = append(f.blocks, blk)
+	f.splitWork, f.splitBudget = 0, splitBudgetBase+splitBudgetPerLeaf*len(ln.leaves)
 	for _, l := range f.transformLine(ln, f.feat) {
 		blk.content = append(blk.content, l.String())
 	}

@@ -28,8 +28,34 @@ const (
 	tfHug
 )
 
+// The work of splitting one logical line is bounded, counted in leaves
+// handled by split attempts. Black tries a split, then splits the parts
+// again, and tries omitting each pair of invisible parentheses and each
+// trailer in turn, every attempt copying the line: quadratic or worse in
+// the nesting. A line nesting hundreds of levels (`a = a = ... = 1`,
+// `a[0][0]...` over lines) took seconds and gigabytes, and exhausted the
+// guest's 256 MiB at 990 levels; Black itself stops with a RecursionError
+// there. Real lines stay far below the bound (the largest in the Python
+// 3.11 stdlib, in pickletools.py, uses 24,688 of the 262,144 a short
+// line gets). Past it the remaining parts are left as they are, Black's
+// own answer for a line it cannot split; the result is still checked
+// equivalent like any other.
+const (
+	splitBudgetBase    = 1 << 18
+	splitBudgetPerLeaf = 16 // so a huge one-line literal is still split in full
+)
+
+// spend charges a split attempt on ln against the line's budget.
+func (f *formatter) spend(ln *line) error {
+	f.splitWork += len(ln.leaves)
+	if f.splitWork > f.splitBudget {
+		return cannot("line too complex to split")
+	}
+	return nil
+}
+
 func (f *formatter) transformLine(ln *line, feat features) []*line {
-	if ln.isComment() {
+	if ln.isComment() || f.splitWork > f.splitBudget {
 		return []*line{ln}
 	}
 	lineStr := ln.str()
@@ -57,6 +83,9 @@ func (f *formatter) transformLine(ln *line, feat features) []*line {
 }
 
 func (f *formatter) applyTransform(ln *line, tf transformKind, feat features) ([]*line, error) {
+	if err := f.spend(ln); err != nil {
+		return nil, err
+	}
 	switch tf {
 	case tfDelimiter:
 		return f.delimiterSplit(ln, feat)
@@ -193,6 +222,9 @@ type rhsResult struct {
 }
 
 func (f *formatter) firstRightHandSplit(ln *line, omit map[*leaf]bool) (*rhsResult, error) {
+	if err := f.spend(ln); err != nil {
+		return nil, err
+	}
 	var tail, body, head []*leaf
 	cur := &tail
 	var opening, closing *leaf

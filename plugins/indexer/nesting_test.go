@@ -1,0 +1,47 @@
+package main
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/pyws/pyws/host/parser/parsertest"
+	sdk "github.com/pyws/pyws/plugin-sdk"
+	"github.com/pyws/pyws/plugin-sdk/abi"
+	"github.com/pyws/pyws/plugin-sdk/navindex"
+	"github.com/pyws/pyws/plugin-sdk/nesting/nestingtest"
+)
+
+// TestDeepNesting: a file past the nesting limits is indexed with an
+// empty summary, through the SDK as in the guest; flat files as long keep
+// their symbols.
+func TestDeepNesting(t *testing.T) {
+	empty := navindex.Encode(&navindex.Summary{})
+	for _, c := range nestingtest.TooDeep(10000) {
+		t.Run(c.Name, func(t *testing.T) {
+			src := []byte(c.Src)
+			blob, err := parsertest.Blob(src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			msg, err := abi.EncodeRequest(&abi.Request{Tool: "index_files", Arguments: json.RawMessage(`{}`),
+				Files: []abi.File{{URI: "file:///w/deep.py", Path: "deep.py", Source: src, Tree: blob}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp, err := abi.DecodeResponse(sdk.HandleMessage(handle, msg))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if resp.Error != nil {
+				t.Fatalf("%s: %s", resp.Error.Code, resp.Error.Message)
+			}
+			var r result
+			if err := json.Unmarshal(resp.Result, &r); err != nil || len(r.Summaries) != 1 {
+				t.Fatalf("result %.200s: %v", resp.Result, err)
+			}
+			if isEmpty := string(r.Summaries[0]) == string(empty); isEmpty != (c.Message != "") {
+				t.Fatalf("empty summary %v, refused %v", isEmpty, c.Message != "")
+			}
+		})
+	}
+}
