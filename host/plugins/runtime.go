@@ -30,11 +30,11 @@ const (
 	DefaultMemoryLimitMiB = 512
 	// DefaultWorkerRSSLimitMiB: a worker whose resident memory is above
 	// this after a call is replaced.
-	DefaultWorkerRSSLimitMiB = 1024
+	DefaultWorkerRSSLimitMiB = 512
 	// DefaultIdleRSSLimitMiB and DefaultIdleRecycleAfter: a worker idle
 	// for DefaultIdleRecycleAfter whose resident memory is still above
 	// DefaultIdleRSSLimitMiB is replaced.
-	DefaultIdleRSSLimitMiB  = 256
+	DefaultIdleRSSLimitMiB  = 128
 	DefaultIdleRecycleAfter = time.Minute
 )
 
