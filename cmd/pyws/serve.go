@@ -46,8 +46,8 @@ func serve(args []string) error {
 	memMiB := fs.Int("plugin-memory", plugins.DefaultMemoryLimitMiB, "memory cap of one plugin instance, MiB (a manifest's memoryLimitMiB overrides it)")
 	perPlugin := fs.Int("plugin-max-workers", 0, "workers one plugin's calls may hold at once (default: --workers minus one, at least 1)")
 	rssLimit := fs.Int("worker-rss-limit-mib", plugins.DefaultWorkerRSSLimitMiB, "replace a plugin worker whose resident memory is above this after a call, MiB (negative: never)")
-	idleRSS := fs.Int("worker-idle-rss-mib", plugins.DefaultIdleRSSLimitMiB, "replace a plugin worker idle for --worker-idle-recycle with more resident memory than this, MiB (negative: never)")
-	idleAfter := fs.Duration("worker-idle-recycle", plugins.DefaultIdleRecycleAfter, "how long a worker stays idle above --worker-idle-rss-mib before it is replaced")
+	idleGrowth := fs.Int("worker-idle-growth-mib", plugins.DefaultIdleGrowthMiB, "replace a plugin worker idle for --worker-idle-recycle whose resident memory grew by more than this since it started, MiB (negative: never)")
+	idleAfter := fs.Duration("worker-idle-recycle", plugins.DefaultIdleRecycleAfter, "how long a worker stays idle, grown past --worker-idle-growth-mib, before it is replaced")
 	python := fs.String("python", "", "interpreter whose version health_check reports (default: python3 on PATH)")
 	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
 	indexDelay := fs.Duration("index-delay", 0, "wait this long before each workspace's first index build (testing aid: makes the indexing state observable)")
@@ -107,7 +107,7 @@ func serve(args []string) error {
 		MemoryLimitMiB:      *memMiB,
 		MaxWorkersPerPlugin: *perPlugin,
 		WorkerRSSLimitMiB:   *rssLimit,
-		IdleRSSLimitMiB:     *idleRSS,
+		IdleGrowthMiB:       *idleGrowth,
 		IdleRecycleAfter:    *idleAfter,
 		Logger:              logger,
 	})

@@ -31,10 +31,10 @@ const (
 	// DefaultWorkerRSSLimitMiB: a worker whose resident memory is above
 	// this after a call is replaced.
 	DefaultWorkerRSSLimitMiB = 512
-	// DefaultIdleRSSLimitMiB and DefaultIdleRecycleAfter: a worker idle
-	// for DefaultIdleRecycleAfter whose resident memory is still above
-	// DefaultIdleRSSLimitMiB is replaced.
-	DefaultIdleRSSLimitMiB  = 128
+	// DefaultIdleGrowthMiB and DefaultIdleRecycleAfter: a worker idle for
+	// DefaultIdleRecycleAfter whose resident memory grew by more than
+	// DefaultIdleGrowthMiB since it became ready is replaced.
+	DefaultIdleGrowthMiB    = 64
 	DefaultIdleRecycleAfter = time.Minute
 )
 
@@ -65,11 +65,14 @@ type Config struct {
 	// call is replaced in the background. Default:
 	// DefaultWorkerRSSLimitMiB; negative: never. Linux only.
 	WorkerRSSLimitMiB int
-	// IdleRSSLimitMiB and IdleRecycleAfter: a worker idle for
-	// IdleRecycleAfter whose resident set is still larger than
-	// IdleRSSLimitMiB is replaced. Defaults: DefaultIdleRSSLimitMiB and
-	// DefaultIdleRecycleAfter; negative: never. Linux only.
-	IdleRSSLimitMiB  int
+	// IdleGrowthMiB and IdleRecycleAfter: a worker idle for
+	// IdleRecycleAfter whose resident set grew by more than IdleGrowthMiB
+	// since it became ready is replaced. Growth, not size: a fresh
+	// worker's size depends on the plugins it holds, and replacing a
+	// worker with one just as large gains nothing. Defaults:
+	// DefaultIdleGrowthMiB and DefaultIdleRecycleAfter; negative: never.
+	// Linux only.
+	IdleGrowthMiB    int
 	IdleRecycleAfter time.Duration
 	// Logger receives the kernel's and the workers' logs (guest logs
 	// included). Default: slog.Default().
@@ -106,8 +109,8 @@ func (c *Config) setDefaults() error {
 	if c.WorkerRSSLimitMiB == 0 {
 		c.WorkerRSSLimitMiB = DefaultWorkerRSSLimitMiB
 	}
-	if c.IdleRSSLimitMiB == 0 {
-		c.IdleRSSLimitMiB = DefaultIdleRSSLimitMiB
+	if c.IdleGrowthMiB == 0 {
+		c.IdleGrowthMiB = DefaultIdleGrowthMiB
 	}
 	if c.IdleRecycleAfter == 0 {
 		c.IdleRecycleAfter = DefaultIdleRecycleAfter
@@ -208,7 +211,7 @@ func Start(ctx context.Context, cfg Config) (*Runtime, error) {
 		r.Close()
 		return nil, err
 	}
-	if cfg.IdleRSSLimitMiB > 0 && cfg.IdleRecycleAfter > 0 && rssSupported {
+	if cfg.IdleGrowthMiB > 0 && cfg.IdleRecycleAfter > 0 && rssSupported {
 		r.wg.Add(1)
 		go r.recycleIdle()
 	}
@@ -430,15 +433,15 @@ func (r *Runtime) finish(p *plugin, w *worker) {
 }
 
 // recycleIdle replaces workers that stayed idle for IdleRecycleAfter
-// with more resident memory than IdleRSSLimitMiB: memory a guest
-// instance, the parser or the Go heap grew to once is never returned
-// otherwise.
+// with IdleGrowthMiB more resident memory than when they started: memory
+// a guest instance, the parser or the Go heap grew to once is never
+// returned otherwise.
 func (r *Runtime) recycleIdle() {
 	defer r.wg.Done()
 	after := r.cfg.IdleRecycleAfter
 	tick := time.NewTicker(min(max(after/4, 10*time.Millisecond), 15*time.Second))
 	defer tick.Stop()
-	limit := int64(r.cfg.IdleRSSLimitMiB) << 20
+	growth := int64(r.cfg.IdleGrowthMiB) << 20
 	for {
 		select {
 		case <-r.ctx.Done():
@@ -447,11 +450,11 @@ func (r *Runtime) recycleIdle() {
 		}
 		for _, w := range r.idle.idleLongerThan(after) {
 			rss, ok := residentBytes(w.pid)
-			if !ok || rss <= limit || !r.idle.takeIdle(w, after) {
+			if !ok || rss-w.readyRSS <= growth || !r.idle.takeIdle(w, after) {
 				continue
 			}
-			r.log.Info("idle plugin worker recycled: resident memory above the idle limit", "pid", w.pid,
-				"rssMiB", rss>>20, "limitMiB", r.cfg.IdleRSSLimitMiB)
+			r.log.Info("idle plugin worker recycled: resident memory grew since it started", "pid", w.pid,
+				"rssMiB", rss>>20, "readyMiB", w.readyRSS>>20, "growthLimitMiB", r.cfg.IdleGrowthMiB)
 			r.recycles.Add(1)
 			r.respawn(w)
 		}
@@ -588,6 +591,7 @@ type worker struct {
 	exited    chan struct{}
 	waitErr   error
 	idleSince time.Time // when it last went idle; guarded by the pool's mu
+	readyRSS  int64     // resident bytes when it reported ready
 	killOnce  sync.Once
 	closeOnce sync.Once
 }
@@ -677,6 +681,7 @@ func (r *Runtime) startWorker(ctx context.Context) (*worker, error) {
 		w.retire()
 		return nil, fmt.Errorf("plugin worker: %s", payload)
 	}
+	w.readyRSS, _ = residentBytes(w.pid)
 	return w, nil
 }
 

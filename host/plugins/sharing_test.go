@@ -3,7 +3,6 @@ package plugins
 import (
 	"bytes"
 	"context"
-	"errors"
 	"sync"
 	"testing"
 	"time"
@@ -141,7 +140,7 @@ func TestWorkerRecycledAboveRSSLimit(t *testing.T) {
 		t.Skip("resident memory is read from /proc")
 	}
 	const limitMiB = 160
-	r := startRuntimeDirs(t, Config{Dirs: []string{builtPluginDir(t, "echo")}, Workers: 1, WorkerRSSLimitMiB: limitMiB, IdleRSSLimitMiB: -1})
+	r := startRuntimeDirs(t, Config{Dirs: []string{builtPluginDir(t, "echo")}, Workers: 1, WorkerRSSLimitMiB: limitMiB, IdleGrowthMiB: -1})
 	ctx := overall(t, 60*time.Second)
 	before := workerPIDs(r)
 	st := r.Stats()
@@ -180,22 +179,35 @@ func TestWorkerRecycledAboveRSSLimit(t *testing.T) {
 	}
 }
 
-// TestIdleWorkerRecycled: a worker that stays idle with more resident
-// memory than the idle limit is replaced.
+// TestIdleWorkerRecycled: an idle worker whose resident memory grew by
+// more than the idle bound since it started is replaced; a fresh one,
+// however large, is not.
 func TestIdleWorkerRecycled(t *testing.T) {
 	if !rssSupported {
 		t.Skip("resident memory is read from /proc")
 	}
-	// Every worker is above 1 MiB: the one worker is recycled once idle
-	// for 300 ms.
-	r := startRuntimeDirs(t, Config{Dirs: []string{builtPluginDir(t, "echo")}, Workers: 1, IdleRSSLimitMiB: 1, IdleRecycleAfter: 300 * time.Millisecond})
+	const idleAfter = 200 * time.Millisecond
+	r := startRuntimeDirs(t, Config{Dirs: []string{builtPluginDir(t, "echo")}, Workers: 1,
+		WorkerRSSLimitMiB: -1, IdleGrowthMiB: 64, IdleRecycleAfter: idleAfter})
+	ctx := overall(t, 60*time.Second)
 	before := workerPIDs(r)
-	waitFor(t, "an idle recycle", func() bool { return r.Stats().Recycles >= 1 })
+	time.Sleep(5 * idleAfter)
+	if s := r.Stats(); s.Recycles != 0 {
+		t.Fatalf("a fresh idle worker was recycled: %+v", s)
+	}
+	// 64 MiB of source grows the worker by far more than 64 MiB.
+	big := bytes.Repeat([]byte("x = 1\n"), (64<<20)/6)
+	if _, err := r.Call(ctx, "echo", &abi.Request{Files: []abi.File{{URI: "file:///w/big.py", Path: "big.py", Source: big}}}); err != nil {
+		t.Fatal(err)
+	}
+	grown := r.Stats().RSSBytes
+	waitFor(t, "an idle recycle", func() bool { return r.Stats().Recycles == 1 })
 	waitFor(t, "the replacement worker", func() bool {
 		after := workerPIDs(r)
 		return len(after) == 1 && after[0] != before[0] && r.Stats().Workers == 1
 	})
-	if _, err := r.Call(overall(t, 30*time.Second), "echo", &abi.Request{}); err != nil && !errors.Is(err, context.Canceled) {
+	t.Logf("worker grown to %d MiB; replaced by one of %d MiB", grown>>20, r.Stats().RSSBytes>>20)
+	if _, err := r.Call(ctx, "echo", &abi.Request{}); err != nil {
 		t.Fatalf("call after an idle recycle: %v", err)
 	}
 }
