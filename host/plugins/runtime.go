@@ -140,8 +140,6 @@ type Stats struct {
 	Cancellations uint64 // calls whose caller gave up, queued or running
 	Traps         uint64 // guest traps, exits and out-of-memory (worker survived)
 	Crashes       uint64 // workers that died on their own
-	RSSBytes      int64  // resident memory of all live workers (0 off Linux)
-	MaxRSSBytes   int64  // resident memory of the largest worker
 }
 
 // Runtime runs plugin calls in a bounded pool of worker processes. It is
@@ -227,12 +225,17 @@ func (r *Runtime) Tools() []string {
 
 // Stats returns current counters.
 func (r *Runtime) Stats() Stats {
-	s := Stats{
+	return Stats{
 		Workers: int(r.ready.Load()), Busy: int(r.busy.Load()), Queued: r.idle.queued(),
 		Restarts: r.restarts.Load(), Recycles: r.recycles.Load(), Calls: r.calls.Load(),
 		Timeouts: r.timeouts.Load(), Cancellations: r.cancellations.Load(),
 		Traps: r.traps.Load(), Crashes: r.crashes.Load(),
 	}
+}
+
+// WorkerMemory returns the resident memory of all live workers and of
+// the largest one, read from /proc now (zeros off Linux).
+func (r *Runtime) WorkerMemory() (total, largest int64) {
 	r.mu.Lock()
 	pids := make([]int, 0, len(r.live))
 	for w := range r.live {
@@ -241,11 +244,11 @@ func (r *Runtime) Stats() Stats {
 	r.mu.Unlock()
 	for _, pid := range pids {
 		if rss, ok := residentBytes(pid); ok {
-			s.RSSBytes += rss
-			s.MaxRSSBytes = max(s.MaxRSSBytes, rss)
+			total += rss
+			largest = max(largest, rss)
 		}
 	}
-	return s
+	return total, largest
 }
 
 // Close stops every worker, waiting for none of their calls; calls in
