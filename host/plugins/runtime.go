@@ -426,9 +426,8 @@ func (r *Runtime) finish(p *plugin, w *worker) {
 		if rss, ok := residentBytes(w.pid); ok && rss > limit {
 			r.log.Info("plugin worker recycled: resident memory above the limit", "pid", w.pid,
 				"rssMiB", rss>>20, "limitMiB", r.cfg.WorkerRSSLimitMiB, "plugin", p.manifest.Name)
-			r.idle.done(p.manifest.Name, nil)
 			r.recycles.Add(1)
-			r.respawn(w)
+			r.respawn(w, p.manifest.Name)
 			return
 		}
 	}
@@ -459,30 +458,41 @@ func (r *Runtime) recycleIdle() {
 			r.log.Info("idle plugin worker recycled: resident memory grew since it started", "pid", w.pid,
 				"rssMiB", rss>>20, "readyMiB", w.readyRSS>>20, "growthLimitMiB", r.cfg.IdleGrowthMiB)
 			r.recycles.Add(1)
-			r.respawn(w)
+			r.respawn(w, "")
 		}
 	}
 }
 
-// replace retires w after a failure, frees p's slot and starts w's
-// successor in the background.
+// replace retires w after a failure and starts its successor in the
+// background. p's slot stays taken until the successor is ready: while a
+// worker of p is being replaced, p's queued calls must not take a worker
+// the other plugins are using.
 func (r *Runtime) replace(p *plugin, w *worker) {
-	r.idle.done(p.manifest.Name, nil)
 	if r.ctx.Err() == nil {
 		r.restarts.Add(1)
 	}
-	r.respawn(w)
+	r.respawn(w, p.manifest.Name)
 }
 
-// respawn retires w, which no call holds, and starts its successor in
-// the background.
-func (r *Runtime) respawn(w *worker) {
+// respawn retires w and starts its successor in the background. No call
+// holds w; slotOf names the plugin whose slot w's successor frees when it
+// joins the pool ("" for none).
+func (r *Runtime) respawn(w *worker, slotOf string) {
 	r.idle.forget(w)
 	w.retire()
 	r.ready.Add(-1)
+	join := func(nw *worker) {
+		switch {
+		case slotOf != "":
+			r.idle.done(slotOf, nw)
+		case nw != nil:
+			r.idle.put(nw)
+		}
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.ctx.Err() != nil {
+		join(nil)
 		return
 	}
 	r.wg.Add(1)
@@ -495,11 +505,11 @@ func (r *Runtime) respawn(w *worker) {
 			if err == nil {
 				r.log.Debug("plugin worker replaced", "pid", nw.pid, "took", time.Since(start))
 				r.ready.Add(1)
-				r.idle.put(nw)
+				join(nw)
 				return
 			}
 			if r.ctx.Err() != nil {
-				return
+				break
 			}
 			r.log.Error("plugin worker failed to start; retrying", "error", err, "in", backoff)
 			select {
@@ -508,6 +518,7 @@ func (r *Runtime) respawn(w *worker) {
 			}
 			backoff = min(2*backoff, 5*time.Second)
 		}
+		join(nil)
 	}()
 }
 
