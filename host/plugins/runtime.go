@@ -151,7 +151,7 @@ type Runtime struct {
 	tools   map[string]*plugin
 	init    []byte // init frame payload, the same for every worker
 
-	idle   workerPool
+	pool   workerPool
 	ctx    context.Context // canceled by Close
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
@@ -186,7 +186,7 @@ func Start(ctx context.Context, cfg Config) (*Runtime, error) {
 	initJSON, _ := json.Marshal(init)
 	r := &Runtime{cfg: cfg, log: cfg.Logger, plugins: plugins, tools: tools, init: initJSON,
 		live: map[*worker]struct{}{}}
-	r.idle.maxPerPlugin = cfg.MaxWorkersPerPlugin
+	r.pool.maxPerPlugin = cfg.MaxWorkersPerPlugin
 	r.ctx, r.cancel = context.WithCancel(context.Background())
 
 	errs := make(chan error, cfg.Workers)
@@ -195,7 +195,7 @@ func Start(ctx context.Context, cfg Config) (*Runtime, error) {
 			w, err := r.startWorker(ctx)
 			if err == nil {
 				r.ready.Add(1)
-				r.idle.put(w)
+				r.pool.put(w)
 			}
 			errs <- err
 		}()
@@ -226,7 +226,7 @@ func (r *Runtime) Tools() []string {
 // Stats returns current counters.
 func (r *Runtime) Stats() Stats {
 	return Stats{
-		Workers: int(r.ready.Load()), Busy: int(r.busy.Load()), Queued: r.idle.queued(),
+		Workers: int(r.ready.Load()), Busy: int(r.busy.Load()), Queued: r.pool.queued(),
 		Restarts: r.restarts.Load(), Recycles: r.recycles.Load(), Calls: r.calls.Load(),
 		Timeouts: r.timeouts.Load(), Cancellations: r.cancellations.Load(),
 		Traps: r.traps.Load(), Crashes: r.crashes.Load(),
@@ -261,7 +261,7 @@ func (r *Runtime) Close() error {
 	}
 	r.mu.Unlock()
 	r.wg.Wait()
-	for _, w := range r.idle.drain() { // busy ones are retired by their calls
+	for _, w := range r.pool.drain() { // busy ones are retired by their calls
 		w.retire()
 	}
 	return nil
@@ -359,7 +359,7 @@ func (r *Runtime) Call(ctx context.Context, tool string, req *abi.Request) (json
 		// (an index batch, a diagnostics call's context modules).
 		for i := range req.Files {
 			if req.Files[i].Source != nil {
-				r.idle.remember(req.Files[i].URI, w)
+				r.pool.remember(req.Files[i].URI, w)
 			}
 		}
 	}
@@ -388,15 +388,15 @@ func (r *Runtime) stopped(ctx context.Context, p *plugin, inForce time.Duration,
 func (r *Runtime) acquire(ctx, callCtx context.Context, p *plugin, file string, inForce time.Duration) (*worker, *fault.Error) {
 	tenant := TenantOf(ctx)
 	for {
-		w, wt := r.idle.take(p.manifest.Name, file, tenant)
+		w, wt := r.pool.take(p.manifest.Name, file, tenant)
 		if w == nil {
 			select {
 			case w = <-wt.got:
 			case <-r.ctx.Done():
-				r.idle.leave(wt)
+				r.pool.leave(wt)
 				return nil, unavailable(p.manifest.Name, "plugin runtime closed")
 			case <-callCtx.Done():
-				r.idle.leave(wt)
+				r.pool.leave(wt)
 				return nil, r.stopped(ctx, p, inForce, "queued")
 			}
 		}
@@ -416,7 +416,7 @@ func (r *Runtime) acquire(ctx, callCtx context.Context, p *plugin, file string, 
 
 // release gives w and p's slot back to the pool.
 func (r *Runtime) release(p *plugin, w *worker) {
-	r.idle.done(p.manifest.Name, w)
+	r.pool.done(p.manifest.Name, w)
 }
 
 // finish ends a call that w answered: w goes back to the pool, unless its
@@ -450,9 +450,9 @@ func (r *Runtime) recycleIdle() {
 			return
 		case <-tick.C:
 		}
-		for _, w := range r.idle.idleLongerThan(after) {
+		for _, w := range r.pool.idleLongerThan(after) {
 			rss, ok := residentBytes(w.pid)
-			if !ok || rss-w.readyRSS <= growth || !r.idle.takeIdle(w, after) {
+			if !ok || rss-w.readyRSS <= growth || !r.pool.takeIdle(w, after) {
 				continue
 			}
 			r.log.Info("idle plugin worker recycled: resident memory grew since it started", "pid", w.pid,
@@ -478,15 +478,15 @@ func (r *Runtime) replace(p *plugin, w *worker) {
 // holds w; slotOf names the plugin whose slot w's successor frees when it
 // joins the pool ("" for none).
 func (r *Runtime) respawn(w *worker, slotOf string) {
-	r.idle.forget(w)
+	r.pool.forget(w)
 	w.retire()
 	r.ready.Add(-1)
 	join := func(nw *worker) {
 		switch {
 		case slotOf != "":
-			r.idle.done(slotOf, nw)
+			r.pool.done(slotOf, nw)
 		case nw != nil:
-			r.idle.put(nw)
+			r.pool.put(nw)
 		}
 	}
 	r.mu.Lock()
