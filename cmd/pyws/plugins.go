@@ -62,7 +62,11 @@ func registerPluginMetrics(rec *metrics.Recorder, rt *plugins.Runtime) {
 	rec.GaugeFunc("pyws_plugin_workers_busy", "Plugin workers running a call.", stat(func(s plugins.Stats) float64 { return float64(s.Busy) }))
 	rec.GaugeFunc("pyws_plugin_calls_queued", "Plugin calls waiting for a worker.", stat(func(s plugins.Stats) float64 { return float64(s.Queued) }))
 	rec.CounterFunc("pyws_plugin_calls_total", "Plugin calls dispatched.", stat(func(s plugins.Stats) float64 { return float64(s.Calls) }))
-	rec.CounterFunc("pyws_plugin_timeouts_total", "Plugin calls stopped at their deadline.", stat(func(s plugins.Stats) float64 { return float64(s.Timeouts) }))
+	rec.CounterFunc("pyws_plugin_timeouts_total", "Plugin calls stopped at their deadline (counted from arrival), queued or running.", stat(func(s plugins.Stats) float64 { return float64(s.Timeouts) }))
+	rec.CounterFunc("pyws_plugin_cancellations_total", "Plugin calls stopped because the caller gave up, queued or running.", stat(func(s plugins.Stats) float64 { return float64(s.Cancellations) }))
 	rec.CounterFunc("pyws_plugin_traps_total", "Guest traps, exits and out-of-memory.", stat(func(s plugins.Stats) float64 { return float64(s.Traps) }))
 	rec.CounterFunc("pyws_plugin_worker_restarts_total", "Workers replaced after a timeout, cancellation or crash.", stat(func(s plugins.Stats) float64 { return float64(s.Restarts) }))
+	rec.CounterFunc("pyws_plugin_worker_recycles_total", "Workers replaced because their resident memory passed a bound (after a call, or idle).", stat(func(s plugins.Stats) float64 { return float64(s.Recycles) }))
+	rec.GaugeFunc("pyws_plugin_worker_rss_bytes", "Resident memory of all plugin workers (Linux; 0 elsewhere).", func() float64 { total, _ := rt.WorkerMemory(); return float64(total) })
+	rec.GaugeFunc("pyws_plugin_worker_rss_max_bytes", "Resident memory of the largest plugin worker (Linux; 0 elsewhere).", func() float64 { _, largest := rt.WorkerMemory(); return float64(largest) })
 }

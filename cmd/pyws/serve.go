@@ -42,8 +42,12 @@ func serve(args []string) error {
 	stateDir := fs.String("state", defaultStateDir(), "state directory: compilation cache, edit journal")
 	devKey := fs.Bool("dev-key", false, "accept a development key (from PYWS_API_KEY, or generated and printed) with the enterprise tier")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "plugin worker processes")
-	timeout := fs.Duration("plugin-timeout", 30*time.Second, "default deadline of one plugin call")
-	memMiB := fs.Int("plugin-memory", 512, "memory cap of one plugin instance, MiB")
+	timeout := fs.Duration("plugin-timeout", plugins.DefaultTimeout, "default deadline of one plugin call, counted from its arrival (a manifest's timeoutMs overrides it)")
+	memMiB := fs.Int("plugin-memory", plugins.DefaultMemoryLimitMiB, "memory cap of one plugin instance, MiB (a manifest's memoryLimitMiB overrides it)")
+	perPlugin := fs.Int("plugin-max-workers", 0, "workers one plugin's calls may hold at once (default: --workers minus one, at least 1)")
+	rssLimit := fs.Int("worker-rss-limit-mib", plugins.DefaultWorkerRSSLimitMiB, "replace a plugin worker whose resident memory is above this after a call, MiB (negative: never)")
+	idleGrowth := fs.Int("worker-idle-growth-mib", plugins.DefaultIdleGrowthMiB, "replace a plugin worker idle for --worker-idle-recycle whose resident memory grew by more than this since it started, MiB (negative: never)")
+	idleAfter := fs.Duration("worker-idle-recycle", plugins.DefaultIdleRecycleAfter, "how long a worker stays idle, grown past --worker-idle-growth-mib, before it is replaced")
 	python := fs.String("python", "", "interpreter whose version health_check reports (default: python3 on PATH)")
 	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
 	indexDelay := fs.Duration("index-delay", 0, "wait this long before each workspace's first index build (testing aid: makes the indexing state observable)")
@@ -100,12 +104,16 @@ func serve(args []string) error {
 	defer stop()
 
 	rt, err := plugins.Start(ctx, plugins.Config{
-		Dirs:           pluginDirs,
-		CacheDir:       filepath.Join(*stateDir, "compile-cache"),
-		Workers:        *workers,
-		DefaultTimeout: *timeout,
-		MemoryLimitMiB: *memMiB,
-		Logger:         logger,
+		Dirs:                pluginDirs,
+		CacheDir:            filepath.Join(*stateDir, "compile-cache"),
+		Workers:             *workers,
+		DefaultTimeout:      *timeout,
+		MemoryLimitMiB:      *memMiB,
+		MaxWorkersPerPlugin: *perPlugin,
+		WorkerRSSLimitMiB:   *rssLimit,
+		IdleGrowthMiB:       *idleGrowth,
+		IdleRecycleAfter:    *idleAfter,
+		Logger:              logger,
 	})
 	if err != nil {
 		return err

@@ -14,10 +14,13 @@
 //     hidden subcommand WorkerCommand; cmd/pyws must call WorkerMain for
 //     it, tests call RunWorkerIfRequested from TestMain). Each worker runs
 //     one call at a time; the pool holds Config.Workers of them and queues
-//     callers, honouring their contexts.
+//     callers per tenant (WithTenant), serving tenants in turn; one
+//     plugin's calls hold at most Config.MaxWorkersPerPlugin workers.
 //   - A call that outlives its deadline (ctx's or the manifest's timeoutMs,
-//     whichever is first) is stopped by killing its worker (SIGKILL) and
-//     fails with TIMEOUT; a replacement starts in the background. wazero's
+//     whichever is first, counted from its arrival) or whose ctx is
+//     canceled is stopped where it is: taken out of the queue, or by
+//     killing its worker (SIGKILL); it fails with TIMEOUT, and a
+//     replacement worker starts in the background. wazero's
 //     compiled code cannot be interrupted in-process without
 //     WithCloseOnContextDone, which costs about 12x on CPU-bound guest
 //     code, and a guest spinning in-process would also stall the host's GC;
@@ -26,6 +29,9 @@
 //     clock, and a memory cap. An instance is discarded after a trap, exit
 //     or out-of-memory (the worker survives and reports
 //     SERVER_UNAVAILABLE), and recycled once its memory passes half its cap.
+//     A whole worker is replaced when its resident memory passes
+//     Config.WorkerRSSLimitMiB after a call, or has grown by
+//     Config.IdleGrowthMiB and stayed idle for Config.IdleRecycleAfter.
 //   - Every error from Call is a *fault.Error: the tool's own error when its
 //     code is in the spec's catalogue, TIMEOUT, or SERVER_UNAVAILABLE with
 //     details {plugin, reason}.

@@ -126,20 +126,6 @@ func TestManifestTimeout(t *testing.T) {
 	}
 }
 
-func TestCancelStopsGuest(t *testing.T) {
-	r := startRuntime(t, 1, "loop")
-	ctx, cancel := context.WithCancel(overall(t, 60*time.Second))
-	time.AfterFunc(200*time.Millisecond, cancel)
-	_, err := r.Call(ctx, "loop", &abi.Request{})
-	if fe, ok := fault.As(err); !ok || fe.Code != fault.Timeout || fe.Details["reason"] != "canceled" {
-		t.Fatalf("err = %v, want TIMEOUT (canceled)", err)
-	}
-	waitFor(t, "the replacement worker", func() bool { return r.Stats().Workers == 1 })
-	if _, err := r.Call(overall(t, 30*time.Second), "spin", &abi.Request{}); err != nil {
-		t.Fatal(err)
-	}
-}
-
 func TestGuestFailuresLeaveWorkerServing(t *testing.T) {
 	// One worker, so every call lands on the worker that saw the failure.
 	r := startRuntime(t, 1, "oom", "panic")

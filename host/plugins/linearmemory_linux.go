@@ -2,6 +2,7 @@ package plugins
 
 import (
 	"context"
+	"sync/atomic"
 
 	"github.com/tetratelabs/wazero/experimental"
 	"golang.org/x/sys/unix"
@@ -35,8 +36,13 @@ func allocateLinearMemory(capacity, max uint64) experimental.LinearMemory {
 		// Out of address space (a tight ulimit -v): copying is slower but works.
 		return &sliceMemory{buf: make([]byte, 0, capacity)}
 	}
+	liveReservations.Add(1)
 	return &reservedMemory{mem: mem}
 }
+
+// liveReservations counts reservations not yet unmapped, for tests to
+// check that every discarded instance returns its memory.
+var liveReservations atomic.Int64
 
 // reservedMemory is a linear memory inside one mmap reservation.
 type reservedMemory struct {
@@ -61,6 +67,7 @@ func (m *reservedMemory) Free() {
 	if m.mem != nil {
 		unix.Munmap(m.mem)
 		m.mem = nil
+		liveReservations.Add(-1)
 	}
 }
 

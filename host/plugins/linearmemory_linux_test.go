@@ -1,8 +1,11 @@
 package plugins
 
 import (
+	"context"
 	"testing"
 	"unsafe"
+
+	"github.com/pyws/pyws/plugin-sdk/abi"
 )
 
 func TestReservedMemoryGrowsInPlace(t *testing.T) {
@@ -54,4 +57,37 @@ func TestLinearMemoryFallsBackToSlice(t *testing.T) {
 		t.Fatal("slice fallback lost contents or size")
 	}
 	lm.Free()
+}
+
+// TestDiscardedInstancesUnmapMemory: an instance discarded after running
+// out of memory, one recycled at its high-water mark, and the engine's
+// instances at close all unmap their reservations (wazero calls Free when
+// a module closes), so their pages go back to the system at once.
+func TestDiscardedInstancesUnmapMemory(t *testing.T) {
+	before := liveReservations.Load()
+	e := testEngine(t, "oom", engineOptions{}, nil)
+	if _, ce := e.call(context.Background(), 0, encode(t, &abi.Request{Tool: "oom"}), 0); ce == nil || !ce.trapped {
+		t.Fatalf("oom call: %v, want a trap", ce)
+	}
+	if got := liveReservations.Load(); got != before {
+		t.Fatalf("%d reservations live after the out-of-memory instance was discarded, want %d", got, before)
+	}
+	echo := testEngine(t, "echo", engineOptions{}, func(s *guestSpec) { s.HighWaterPages = 1 })
+	if _, ce := echo.call(context.Background(), 0, encode(t, &abi.Request{Tool: "echo"}), 0); ce != nil {
+		t.Fatal(ce.fault)
+	}
+	if got := liveReservations.Load(); got != before {
+		t.Fatalf("%d reservations live after an instance recycled at its high-water mark, want %d", got, before)
+	}
+	keep := testEngine(t, "echo", engineOptions{}, nil)
+	if _, ce := keep.call(context.Background(), 0, encode(t, &abi.Request{Tool: "echo"}), 0); ce != nil {
+		t.Fatal(ce.fault)
+	}
+	if got := liveReservations.Load(); got != before+1 {
+		t.Fatalf("%d reservations live with one kept instance, want %d", got, before+1)
+	}
+	keep.close(context.Background())
+	if got := liveReservations.Load(); got != before {
+		t.Fatalf("%d reservations live after the engine closed, want %d", got, before)
+	}
 }

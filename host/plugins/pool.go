@@ -1,77 +1,236 @@
 package plugins
 
-import "sync"
+import (
+	"context"
+	"sync"
+	"time"
+)
 
-// workerPool holds the idle workers and the calls waiting for one, first
-// come first served. A call may name the file it is about; if the worker
-// that last parsed that file is idle, the call gets it, because that
-// worker may have the tree of these very bytes in its tree cache (an
-// index batch parsed every file once) or keep the file's last tree and
-// parse the new version incrementally: a few ms instead of about 80 for a
-// 5,000-line file. Otherwise any idle worker will do: affinity never
-// makes a call wait.
+// workerPool holds the idle workers and the calls waiting for one, and
+// decides which waiting call gets the next free worker:
+//
+//   - Per-plugin bound: a plugin holds at most maxPerPlugin workers at
+//     once, so a plugin that loops or crawls keeps its own share and the
+//     other plugins always find a worker. A call over its plugin's bound
+//     waits even when workers are idle; calls of other plugins pass it.
+//   - Fair across tenants: waiting calls queue per tenant (first come,
+//     first served within a tenant) and tenants are served round-robin, so
+//     one tenant's burst waits behind itself, not in front of everyone.
+//   - Affinity: a call may name the file it is about; if the worker that
+//     last parsed that file is idle when the call is served, the call gets
+//     it, because that worker may have the tree of these very bytes in its
+//     tree cache (an index batch parsed every file once) or keep the file's
+//     last tree and parse the new version incrementally: a few ms instead
+//     of about 80 for a 5,000-line file. Otherwise any idle worker will
+//     do: affinity never makes a call wait.
 type workerPool struct {
-	mu      sync.Mutex
-	idle    []*worker          // oldest first
-	waiters []chan *worker     // each buffered for the one worker it will get
-	served  map[string]*worker // file key -> worker that last served it
+	mu           sync.Mutex
+	maxPerPlugin int            // 0: no bound
+	idle         []*worker      // oldest first
+	held         map[string]int // plugin -> workers its calls hold
+	lanes        []*tenantLane  // tenants with waiting calls, in serving order
+	laneOf       map[string]*tenantLane
+	next         int                // index in lanes of the tenant served next
+	waiting      int                // calls in all lanes
+	served       map[string]*worker // file key -> worker that last served it
+}
+
+// waiter is one call waiting for a worker.
+type waiter struct {
+	plugin, file, tenant string
+	got                  chan *worker // buffered for the one worker it will get
+}
+
+type tenantLane struct {
+	tenant  string
+	waiting []*waiter // first come first
 }
 
 // maxServed bounds served; past it the map starts over (affinity is only
 // a hint).
 const maxServed = 4096
 
-// take returns an idle worker, or a channel that will deliver one; a
-// caller that stops waiting must call leave with that channel.
-func (p *workerPool) take(file string) (*worker, chan *worker) {
+// take returns a worker for a call of plugin for tenant (about file, ""
+// for none), or a waiter whose channel will deliver one; a caller that
+// stops waiting must call leave with it. The caller owns one of plugin's
+// slots from the moment it has the worker, and gives it back with done.
+func (p *workerPool) take(plugin, file, tenant string) (*worker, *waiter) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if len(p.idle) > 0 {
-		i := 0
-		if last, ok := p.served[file]; ok && file != "" {
-			for j, w := range p.idle {
-				if w == last {
-					i = j
-					break
-				}
-			}
+	wt := &waiter{plugin: plugin, file: file, tenant: tenant, got: make(chan *worker, 1)}
+	lane := p.laneOf[tenant]
+	if lane == nil {
+		if p.laneOf == nil {
+			p.laneOf = map[string]*tenantLane{}
 		}
-		w := p.idle[i]
-		p.idle = append(p.idle[:i], p.idle[i+1:]...)
-		return w, nil
+		lane = &tenantLane{tenant: tenant}
+		p.laneOf[tenant] = lane
+		p.lanes = append(p.lanes, lane)
 	}
-	wait := make(chan *worker, 1)
-	p.waiters = append(p.waiters, wait)
-	return nil, wait
+	lane.waiting = append(lane.waiting, wt)
+	p.waiting++
+	p.dispatch()
+	select {
+	case w := <-wt.got:
+		return w, nil
+	default:
+		return nil, wt
+	}
 }
 
 // leave withdraws a waiter. If a worker was already handed to it, the
-// worker goes back to the pool.
-func (p *workerPool) leave(wait chan *worker) {
+// worker and the plugin slot go back to the pool.
+func (p *workerPool) leave(wt *waiter) {
 	p.mu.Lock()
-	for i, c := range p.waiters {
-		if c == wait {
-			p.waiters = append(p.waiters[:i], p.waiters[i+1:]...)
-			p.mu.Unlock()
-			return
+	if lane := p.laneOf[wt.tenant]; lane != nil {
+		for i, c := range lane.waiting {
+			if c == wt {
+				p.unqueue(lane, i)
+				p.mu.Unlock()
+				return
+			}
 		}
 	}
 	p.mu.Unlock()
-	// put sent to wait under mu, so the worker is already there.
-	p.put(<-wait)
+	// dispatch sent to got under mu, so the worker is already there.
+	p.done(wt.plugin, <-wt.got)
 }
 
-// put makes w available: to the longest waiting call, or idle.
+// done ends a call of plugin: its slot is free again, and w (nil when the
+// worker is being replaced instead) is idle for the next call.
+func (p *workerPool) done(plugin string, w *worker) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.held[plugin] > 1 {
+		p.held[plugin]--
+	} else {
+		delete(p.held, plugin)
+	}
+	if w != nil {
+		p.makeIdle(w)
+	}
+	p.dispatch()
+}
+
+// makeIdle appends w to the idle list. Called with mu held.
+func (p *workerPool) makeIdle(w *worker) {
+	w.idleSince = time.Now()
+	p.idle = append(p.idle, w)
+}
+
+// put adds a new worker (started or replaced) to the pool.
 func (p *workerPool) put(w *worker) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if len(p.waiters) > 0 {
-		wait := p.waiters[0]
-		p.waiters = p.waiters[1:]
-		wait <- w
+	p.makeIdle(w)
+	p.dispatch()
+}
+
+// dispatch hands idle workers to waiting calls, tenants in turn, until
+// no worker is idle or no waiting call may run. Called with mu held.
+func (p *workerPool) dispatch() {
+	for len(p.idle) > 0 && p.waiting > 0 {
+		wt := p.nextRunnable()
+		if wt == nil {
+			return
+		}
+		w := p.idleFor(wt.file)
+		if p.held == nil {
+			p.held = map[string]int{}
+		}
+		p.held[wt.plugin]++
+		wt.got <- w
+	}
+}
+
+// nextRunnable removes and returns the first call, starting from the
+// tenant whose turn it is, whose plugin is under its bound.
+func (p *workerPool) nextRunnable() *waiter {
+	n := len(p.lanes)
+	for k := range n {
+		i := (p.next + k) % n
+		lane := p.lanes[i]
+		for j, wt := range lane.waiting {
+			if p.maxPerPlugin > 0 && p.held[wt.plugin] >= p.maxPerPlugin {
+				continue
+			}
+			p.next = i + 1 // the turn passes to the next tenant (unqueue shifts it with the lanes)
+			p.unqueue(lane, j)
+			return wt
+		}
+	}
+	return nil
+}
+
+// unqueue removes lane.waiting[j], and the lane once empty.
+func (p *workerPool) unqueue(lane *tenantLane, j int) {
+	lane.waiting = append(lane.waiting[:j], lane.waiting[j+1:]...)
+	p.waiting--
+	if len(lane.waiting) > 0 {
 		return
 	}
-	p.idle = append(p.idle, w)
+	delete(p.laneOf, lane.tenant)
+	for i, l := range p.lanes {
+		if l == lane {
+			p.lanes = append(p.lanes[:i], p.lanes[i+1:]...)
+			if i < p.next {
+				p.next--
+			}
+			break
+		}
+	}
+}
+
+// idleFor removes and returns the idle worker that last served file, or
+// else the one idle longest. Called with mu held and a worker idle.
+func (p *workerPool) idleFor(file string) *worker {
+	i := 0
+	if last, ok := p.served[file]; ok && file != "" {
+		for j, w := range p.idle {
+			if w == last {
+				i = j
+				break
+			}
+		}
+	}
+	w := p.idle[i]
+	p.idle = append(p.idle[:i], p.idle[i+1:]...)
+	return w
+}
+
+// takeIdle removes w from the idle list if it is still there and has
+// been idle for at least d (for recycling an idle worker without racing a
+// call for it).
+func (p *workerPool) takeIdle(w *worker, d time.Duration) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for i, iw := range p.idle {
+		if iw == w && time.Since(w.idleSince) >= d {
+			p.idle = append(p.idle[:i], p.idle[i+1:]...)
+			return true
+		}
+	}
+	return false
+}
+
+// idleLongerThan returns the workers idle for at least d now.
+func (p *workerPool) idleLongerThan(d time.Duration) []*worker {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var ws []*worker
+	for _, w := range p.idle {
+		if time.Since(w.idleSince) >= d {
+			ws = append(ws, w)
+		}
+	}
+	return ws
+}
+
+// queued is the number of calls waiting for a worker.
+func (p *workerPool) queued() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.waiting
 }
 
 // remember records that w served file.
@@ -105,4 +264,19 @@ func (p *workerPool) drain() []*worker {
 	idle := p.idle
 	p.idle = nil
 	return idle
+}
+
+type tenantKey struct{}
+
+// WithTenant returns ctx carrying the tenant a plugin call is made for.
+// The runtime queues waiting calls per tenant and serves tenants in turn;
+// calls without one share the lane of the empty tenant.
+func WithTenant(ctx context.Context, tenant string) context.Context {
+	return context.WithValue(ctx, tenantKey{}, tenant)
+}
+
+// TenantOf returns the tenant set by WithTenant, or "".
+func TenantOf(ctx context.Context) string {
+	t, _ := ctx.Value(tenantKey{}).(string)
+	return t
 }

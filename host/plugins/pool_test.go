@@ -1,6 +1,9 @@
 package plugins
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 func TestWorkerPool(t *testing.T) {
 	var p workerPool
@@ -10,40 +13,40 @@ func TestWorkerPool(t *testing.T) {
 	p.put(c)
 
 	// Without a known file: oldest idle first.
-	if w, _ := p.take(""); w != a {
+	if w, _ := p.take("x", "", ""); w != a {
 		t.Fatalf("took pid %d, want the oldest idle (1)", w.pid)
 	}
 	// The worker that served a file is preferred while idle.
 	p.remember("file:///w/x.py", c)
-	if w, _ := p.take("file:///w/x.py"); w != c {
+	if w, _ := p.take("x", "file:///w/x.py", ""); w != c {
 		t.Fatalf("took pid %d, want the one that served x.py (3)", w.pid)
 	}
 	// Not idle: any idle worker, no waiting.
-	if w, _ := p.take("file:///w/x.py"); w != b {
+	if w, _ := p.take("x", "file:///w/x.py", ""); w != b {
 		t.Fatalf("took pid %d, want the only idle one (2)", w.pid)
 	}
 
-	// Nothing idle: waiters are served first come, first served.
-	_, first := p.take("")
-	_, second := p.take("file:///w/x.py")
+	// Nothing idle: waiters of one tenant are served first come, first served.
+	_, first := p.take("x", "", "")
+	_, second := p.take("x", "file:///w/x.py", "")
 	if first == nil || second == nil {
-		t.Fatal("take with nothing idle must return a wait channel")
+		t.Fatal("take with nothing idle must return a waiter")
 	}
-	p.put(a)
-	if w := <-first; w != a {
+	p.done("x", a)
+	if w := <-first.got; w != a {
 		t.Fatalf("first waiter got pid %d", w.pid)
 	}
 	// A waiter that leaves before a worker comes takes nothing with it.
 	p.leave(second)
-	p.put(b)
-	if w, _ := p.take(""); w != b {
-		t.Fatal("the worker put after a waiter left did not become idle")
+	p.done("x", b)
+	if w, _ := p.take("x", "", ""); w != b {
+		t.Fatal("the worker given back after a waiter left did not become idle")
 	}
 	// A waiter that leaves after being handed a worker gives it back.
-	_, third := p.take("")
-	p.put(c)
+	_, third := p.take("x", "", "")
+	p.done("x", c)
 	p.leave(third)
-	if w, _ := p.take(""); w != c {
+	if w, _ := p.take("x", "", ""); w != c {
 		t.Fatal("a worker handed to a waiter that left was lost")
 	}
 
@@ -57,6 +60,102 @@ func TestWorkerPool(t *testing.T) {
 	p.put(b)
 	if got := p.drain(); len(got) != 2 || len(p.idle) != 0 {
 		t.Fatalf("drain returned %d workers, %d left idle", len(got), len(p.idle))
+	}
+}
+
+// TestWorkerPoolServesTenantsInTurn: a tenant that queued a burst first
+// does not hold the workers for tenants that came after it.
+func TestWorkerPoolServesTenantsInTurn(t *testing.T) {
+	var p workerPool
+	type call struct {
+		name string
+		wt   *waiter
+	}
+	var calls []call
+	queue := func(tenant, name string) {
+		w, wt := p.take("diagnostics", "", tenant)
+		if w != nil {
+			t.Fatalf("%s got a worker with none idle", name)
+		}
+		calls = append(calls, call{name, wt})
+	}
+	for _, n := range []string{"a1", "a2", "a3", "a4"} {
+		queue("A", n)
+	}
+	queue("B", "b1")
+	queue("C", "c1")
+	queue("B", "b2")
+
+	var order []string
+	w := &worker{pid: 1}
+	for i := range calls {
+		if i == 0 {
+			p.put(w)
+		} else {
+			p.done("diagnostics", w) // the call served last ends and frees the worker
+		}
+		var got string
+		for _, c := range calls {
+			select {
+			case <-c.wt.got:
+				got = c.name
+			default:
+				continue
+			}
+			break
+		}
+		if got == "" {
+			t.Fatalf("a free worker went to no waiting call (served so far: %v)", order)
+		}
+		order = append(order, got)
+	}
+	want := []string{"a1", "b1", "c1", "a2", "b2", "a3", "a4"}
+	for i := range want {
+		if order[i] != want[i] {
+			t.Fatalf("served %v, want tenants in turn %v", order, want)
+		}
+	}
+	if p.queued() != 0 {
+		t.Errorf("%d calls still queued", p.queued())
+	}
+}
+
+// TestWorkerPoolBoundsEachPlugin: a plugin holds at most maxPerPlugin
+// workers; its next call waits while another plugin's call takes the idle
+// worker, and gets a worker when one of its own calls ends.
+func TestWorkerPoolBoundsEachPlugin(t *testing.T) {
+	p := workerPool{maxPerPlugin: 1}
+	a, b := &worker{pid: 1}, &worker{pid: 2}
+	p.put(a)
+	p.put(b)
+
+	loop1, _ := p.take("loop", "", "T")
+	if loop1 == nil {
+		t.Fatal("the first loop call must get a worker")
+	}
+	loop2, wait := p.take("loop", "", "T")
+	if loop2 != nil {
+		t.Fatal("a second loop call got a worker past the plugin's bound")
+	}
+	// The same tenant's call of another plugin passes the blocked one.
+	echo, _ := p.take("echo", "", "T")
+	if echo == nil {
+		t.Fatal("an echo call waited although a worker was idle and echo under its bound")
+	}
+	p.done("echo", echo) // a free worker, but loop is still at its bound
+	select {
+	case <-wait.got:
+		t.Fatal("the waiting loop call got a worker while loop held its bound")
+	default:
+	}
+	p.done("loop", nil) // the first loop call ends; its worker is being replaced
+	select {
+	case w := <-wait.got:
+		if w != echo {
+			t.Fatalf("got pid %d, want the idle one", w.pid)
+		}
+	case <-time.After(time.Second):
+		t.Fatal("the waiting loop call got no worker once loop was under its bound")
 	}
 }
 

@@ -20,6 +20,24 @@ import (
 	"github.com/pyws/pyws/plugin-sdk/abi"
 )
 
+// The defaults of Config, also the defaults of `pyws serve`'s flags and
+// the ones docs/plugin-abi.md states.
+const (
+	// DefaultTimeout bounds a call whose manifest sets no timeoutMs.
+	DefaultTimeout = 30 * time.Second
+	// DefaultMemoryLimitMiB caps a guest's linear memory when its
+	// manifest sets no memoryLimitMiB.
+	DefaultMemoryLimitMiB = 512
+	// DefaultWorkerRSSLimitMiB: a worker whose resident memory is above
+	// this after a call is replaced.
+	DefaultWorkerRSSLimitMiB = 512
+	// DefaultIdleGrowthMiB and DefaultIdleRecycleAfter: a worker idle for
+	// DefaultIdleRecycleAfter whose resident memory grew by more than
+	// DefaultIdleGrowthMiB since it became ready is replaced.
+	DefaultIdleGrowthMiB    = 64
+	DefaultIdleRecycleAfter = time.Minute
+)
+
 // Config configures a Runtime. Zero fields take the documented defaults.
 type Config struct {
 	// Dirs are searched in order; a plugin in a later directory overrides
@@ -33,12 +51,29 @@ type Config struct {
 	// Workers is the number of worker processes, each running one call at
 	// a time. Default: GOMAXPROCS.
 	Workers int
-	// DefaultTimeout bounds a call whose manifest sets no timeoutMs.
-	// Default: 10s.
+	// MaxWorkersPerPlugin bounds the workers one plugin's calls hold at
+	// once, so a plugin that loops or crawls leaves workers to the others.
+	// Default: Workers-1 (at least 1).
+	MaxWorkersPerPlugin int
+	// DefaultTimeout bounds a call whose manifest sets no timeoutMs,
+	// counted from the call's arrival. Default: DefaultTimeout.
 	DefaultTimeout time.Duration
 	// MemoryLimitMiB caps a guest's memory when its manifest sets no
-	// memoryLimitMiB. Default: 256.
+	// memoryLimitMiB. Default: DefaultMemoryLimitMiB.
 	MemoryLimitMiB int
+	// WorkerRSSLimitMiB: a worker whose resident set is larger after a
+	// call is replaced in the background. Default:
+	// DefaultWorkerRSSLimitMiB; negative: never. Linux only.
+	WorkerRSSLimitMiB int
+	// IdleGrowthMiB and IdleRecycleAfter: a worker idle for
+	// IdleRecycleAfter whose resident set grew by more than IdleGrowthMiB
+	// since it became ready is replaced. Growth, not size: a fresh
+	// worker's size depends on the plugins it holds, and replacing a
+	// worker with one just as large gains nothing. Defaults:
+	// DefaultIdleGrowthMiB and DefaultIdleRecycleAfter; negative: never.
+	// Linux only.
+	IdleGrowthMiB    int
+	IdleRecycleAfter time.Duration
 	// Logger receives the kernel's and the workers' logs (guest logs
 	// included). Default: slog.Default().
 	Logger *slog.Logger
@@ -59,14 +94,26 @@ func (c *Config) setDefaults() error {
 	if c.Workers <= 0 {
 		c.Workers = runtime.GOMAXPROCS(0)
 	}
+	if c.MaxWorkersPerPlugin <= 0 {
+		c.MaxWorkersPerPlugin = max(1, c.Workers-1)
+	}
 	if c.DefaultTimeout <= 0 {
-		c.DefaultTimeout = 10 * time.Second
+		c.DefaultTimeout = DefaultTimeout
 	}
 	if c.MemoryLimitMiB <= 0 {
-		c.MemoryLimitMiB = 256
+		c.MemoryLimitMiB = DefaultMemoryLimitMiB
 	}
 	if c.MemoryLimitMiB > maxMemoryLimitMiB {
 		return fmt.Errorf("plugins: MemoryLimitMiB %d exceeds %d", c.MemoryLimitMiB, maxMemoryLimitMiB)
+	}
+	if c.WorkerRSSLimitMiB == 0 {
+		c.WorkerRSSLimitMiB = DefaultWorkerRSSLimitMiB
+	}
+	if c.IdleGrowthMiB == 0 {
+		c.IdleGrowthMiB = DefaultIdleGrowthMiB
+	}
+	if c.IdleRecycleAfter == 0 {
+		c.IdleRecycleAfter = DefaultIdleRecycleAfter
 	}
 	if c.Logger == nil {
 		c.Logger = slog.Default()
@@ -83,14 +130,16 @@ func (c *Config) setDefaults() error {
 
 // Stats is a snapshot of the runtime for health checks and metrics.
 type Stats struct {
-	Workers  int    // workers ready or busy
-	Busy     int    // workers running a call
-	Queued   int    // calls waiting for a worker
-	Restarts uint64 // workers replaced after a timeout, cancellation or crash
-	Calls    uint64
-	Timeouts uint64 // calls stopped at their deadline
-	Traps    uint64 // guest traps, exits and out-of-memory (worker survived)
-	Crashes  uint64 // workers that died on their own
+	Workers       int    // workers ready or busy
+	Busy          int    // workers running a call
+	Queued        int    // calls waiting for a worker
+	Restarts      uint64 // workers replaced after a timeout, cancellation or crash
+	Recycles      uint64 // workers replaced because their resident memory was too large
+	Calls         uint64
+	Timeouts      uint64 // calls stopped at their deadline, queued or running
+	Cancellations uint64 // calls whose caller gave up, queued or running
+	Traps         uint64 // guest traps, exits and out-of-memory (worker survived)
+	Crashes       uint64 // workers that died on their own
 }
 
 // Runtime runs plugin calls in a bounded pool of worker processes. It is
@@ -102,7 +151,7 @@ type Runtime struct {
 	tools   map[string]*plugin
 	init    []byte // init frame payload, the same for every worker
 
-	idle   workerPool
+	pool   workerPool
 	ctx    context.Context // canceled by Close
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
@@ -110,8 +159,8 @@ type Runtime struct {
 	mu   sync.Mutex
 	live map[*worker]struct{} // started and not yet reaped
 
-	ready, busy, queued                               atomic.Int64
-	restarts, calls, timeouts, traps, crashes, nextID atomic.Uint64
+	ready, busy                                                        atomic.Int64
+	restarts, recycles, calls, timeouts, cancellations, traps, crashes atomic.Uint64
 }
 
 // Start loads and verifies the plugins of cfg.Dirs, compiles them into
@@ -137,6 +186,7 @@ func Start(ctx context.Context, cfg Config) (*Runtime, error) {
 	initJSON, _ := json.Marshal(init)
 	r := &Runtime{cfg: cfg, log: cfg.Logger, plugins: plugins, tools: tools, init: initJSON,
 		live: map[*worker]struct{}{}}
+	r.pool.maxPerPlugin = cfg.MaxWorkersPerPlugin
 	r.ctx, r.cancel = context.WithCancel(context.Background())
 
 	errs := make(chan error, cfg.Workers)
@@ -145,7 +195,7 @@ func Start(ctx context.Context, cfg Config) (*Runtime, error) {
 			w, err := r.startWorker(ctx)
 			if err == nil {
 				r.ready.Add(1)
-				r.idle.put(w)
+				r.pool.put(w)
 			}
 			errs <- err
 		}()
@@ -159,7 +209,12 @@ func Start(ctx context.Context, cfg Config) (*Runtime, error) {
 		r.Close()
 		return nil, err
 	}
-	r.log.Info("plugin runtime started", "workers", cfg.Workers, "plugins", len(plugins), "tools", len(tools))
+	if cfg.IdleGrowthMiB > 0 && cfg.IdleRecycleAfter > 0 && rssSupported {
+		r.wg.Add(1)
+		go r.recycleIdle()
+	}
+	r.log.Info("plugin runtime started", "workers", cfg.Workers, "plugins", len(plugins), "tools", len(tools),
+		"maxWorkersPerPlugin", cfg.MaxWorkersPerPlugin)
 	return r, nil
 }
 
@@ -171,10 +226,29 @@ func (r *Runtime) Tools() []string {
 // Stats returns current counters.
 func (r *Runtime) Stats() Stats {
 	return Stats{
-		Workers: int(r.ready.Load()), Busy: int(r.busy.Load()), Queued: int(r.queued.Load()),
-		Restarts: r.restarts.Load(), Calls: r.calls.Load(), Timeouts: r.timeouts.Load(),
+		Workers: int(r.ready.Load()), Busy: int(r.busy.Load()), Queued: r.pool.queued(),
+		Restarts: r.restarts.Load(), Recycles: r.recycles.Load(), Calls: r.calls.Load(),
+		Timeouts: r.timeouts.Load(), Cancellations: r.cancellations.Load(),
 		Traps: r.traps.Load(), Crashes: r.crashes.Load(),
 	}
+}
+
+// WorkerMemory returns the resident memory of all live workers and of
+// the largest one, read from /proc now (zeros off Linux).
+func (r *Runtime) WorkerMemory() (total, largest int64) {
+	r.mu.Lock()
+	pids := make([]int, 0, len(r.live))
+	for w := range r.live {
+		pids = append(pids, w.pid)
+	}
+	r.mu.Unlock()
+	for _, pid := range pids {
+		if rss, ok := residentBytes(pid); ok {
+			total += rss
+			largest = max(largest, rss)
+		}
+	}
+	return total, largest
 }
 
 // Close stops every worker, waiting for none of their calls; calls in
@@ -187,7 +261,7 @@ func (r *Runtime) Close() error {
 	}
 	r.mu.Unlock()
 	r.wg.Wait()
-	for _, w := range r.idle.drain() { // busy ones are retired by their calls
+	for _, w := range r.pool.drain() { // busy ones are retired by their calls
 		w.retire()
 	}
 	return nil
@@ -198,21 +272,36 @@ func (r *Runtime) Close() error {
 //
 //   - the tool's own error, verbatim, when its code is in the spec's
 //     catalogue;
-//   - TIMEOUT (details: plugin, timeoutMs) when the call outlives ctx's
-//     deadline or the plugin's timeout, whichever comes first; the worker
-//     is killed and replaced in the background;
+//   - TIMEOUT (details: plugin, timeoutMs) when the call is not answered
+//     within the plugin's timeout or ctx's deadline, whichever comes first,
+//     both counted from Call's entry, time queued for a worker included
+//     (details.reason "queued" when it never got one); a running worker is
+//     killed and replaced in the background;
+//   - TIMEOUT (details: plugin, reason "canceled") when ctx is canceled,
+//     queued or running; a running worker is killed and replaced;
 //   - SERVER_UNAVAILABLE (details: plugin, reason) when the plugin failed:
 //     a trap, a panic, running out of memory, a worker crash, an error code
 //     outside the catalogue, or a closed runtime.
 //
-// The plugin's timeout starts when a worker takes the call; time spent
-// queued counts only against ctx.
+// Waiting calls are served per tenant (WithTenant) in turn, and one
+// plugin's calls hold at most Config.MaxWorkersPerPlugin workers.
 func (r *Runtime) Call(ctx context.Context, tool string, req *abi.Request) (json.RawMessage, error) {
+	arrival := time.Now()
 	p, ok := r.tools[tool]
 	if !ok {
 		return nil, fault.New(fault.ServerUnavailable, fault.Details{"tool": tool, "reason": "no plugin serves this tool"}, "no plugin serves tool %q", tool)
 	}
 	r.calls.Add(1)
+	deadline := arrival.Add(p.timeout)
+	if dl, ok := ctx.Deadline(); ok && dl.Before(deadline) {
+		deadline = dl
+	}
+	inForce := deadline.Sub(arrival) // the budget TIMEOUT details report
+	// callCtx ends at the deadline or when the caller gives up: either
+	// stops the call wherever it is, in the queue or in a worker.
+	callCtx, cancel := context.WithDeadline(ctx, deadline)
+	defer cancel()
+
 	rq := *req
 	rq.Tool = tool
 	msg, err := abi.EncodeRequest(&rq)
@@ -225,26 +314,20 @@ func (r *Runtime) Call(ctx context.Context, tool string, req *abi.Request) (json
 	if len(req.Files) > 0 && req.Files[0].Source != nil && p.spec.NeedsTree {
 		file = req.Files[0].URI
 	}
-	w, ferr := r.acquire(ctx, p, file)
+	w, ferr := r.acquire(ctx, callCtx, p, file, inForce)
 	if ferr != nil {
 		return nil, ferr
 	}
 	defer r.busy.Add(-1)
 
-	budget := p.timeout
-	if dl, ok := ctx.Deadline(); ok {
-		budget = min(budget, time.Until(dl))
+	budget := time.Until(deadline)
+	if budget <= 0 || callCtx.Err() != nil {
+		r.release(p, w)
+		return nil, r.stopped(ctx, p, inForce, "queued")
 	}
-	if budget <= 0 {
-		r.release(w)
-		r.timeouts.Add(1)
-		return nil, timeoutFault(p, budget)
-	}
-	// Either stopper kills the worker: wazero cannot interrupt compiled
-	// guest code (see RATIONALE.md), so the process is the unit we stop.
-	var overran atomic.Bool
-	timer := time.AfterFunc(budget, func() { overran.Store(true); w.kill() })
-	stopCtx := context.AfterFunc(ctx, w.kill)
+	// wazero cannot interrupt compiled guest code (see RATIONALE.md), so
+	// the process is the unit we stop.
+	stopKill := context.AfterFunc(callCtx, w.kill)
 	// The worker's own (soft) budget ends earlier than the kill, so a
 	// parse that runs out reports itself as PARSE_ERROR instead of dying
 	// as a TIMEOUT: a fifth of the budget earlier, and at least half a
@@ -252,21 +335,18 @@ func (r *Runtime) Call(ctx context.Context, tool string, req *abi.Request) (json
 	// parse and answer.
 	margin := max(budget/5, min(budget/2, 500*time.Millisecond))
 	status, payload, err := w.roundTrip(p.index, budget-margin, msg)
-	stoppedTimer, stoppedCtx := timer.Stop(), stopCtx()
+	killed := !stopKill()
 
-	if !stoppedTimer || !stoppedCtx || err != nil {
-		r.replace(w)
+	if killed || err != nil {
+		r.replace(p, w)
 		if err == nil { // the answer beat the kill: keep it
 			return r.decodeResult(p, status, payload)
 		}
 		switch {
 		case r.ctx.Err() != nil:
 			return nil, unavailable(p.manifest.Name, "plugin runtime closed")
-		case overran.Load() || errors.Is(ctx.Err(), context.DeadlineExceeded):
-			r.timeouts.Add(1)
-			return nil, timeoutFault(p, budget)
-		case ctx.Err() != nil:
-			return nil, fault.New(fault.Timeout, fault.Details{"plugin": p.manifest.Name, "reason": "canceled"}, "plugin call canceled: %v", ctx.Err())
+		case killed:
+			return nil, r.stopped(ctx, p, inForce, "")
 		default:
 			r.crashes.Add(1)
 			reason := w.exitReason()
@@ -279,29 +359,54 @@ func (r *Runtime) Call(ctx context.Context, tool string, req *abi.Request) (json
 		// (an index batch, a diagnostics call's context modules).
 		for i := range req.Files {
 			if req.Files[i].Source != nil {
-				r.idle.remember(req.Files[i].URI, w)
+				r.pool.remember(req.Files[i].URI, w)
 			}
 		}
 	}
-	r.release(w)
+	r.finish(p, w)
 	return r.decodeResult(p, status, payload)
 }
 
-// acquire takes an idle worker, preferring the one that last served file,
-// waiting in line for one if needed. A worker that died while idle is
-// replaced, not handed out.
-func (r *Runtime) acquire(ctx context.Context, p *plugin, file string) (*worker, *fault.Error) {
+// stopped counts and describes a call stopped before it was answered:
+// canceled by its caller, or out of time (reason "queued" when it never
+// reached a worker).
+func (r *Runtime) stopped(ctx context.Context, p *plugin, inForce time.Duration, reason string) *fault.Error {
+	if errors.Is(ctx.Err(), context.Canceled) {
+		r.cancellations.Add(1)
+		return fault.New(fault.Timeout, fault.Details{"plugin": p.manifest.Name, "reason": "canceled"}, "plugin call canceled: %v", context.Cause(ctx))
+	}
+	r.timeouts.Add(1)
+	f := timeoutFault(p, inForce)
+	if reason != "" {
+		f.Details["reason"] = reason
+	}
+	return f
+}
+
+// acquire waits for a worker until callCtx ends. A worker that died while
+// idle is replaced, not handed out.
+func (r *Runtime) acquire(ctx, callCtx context.Context, p *plugin, file string, inForce time.Duration) (*worker, *fault.Error) {
+	tenant := TenantOf(ctx)
 	for {
-		w, ferr := r.take(ctx, p, file)
-		if ferr != nil {
-			return nil, ferr
+		w, wt := r.pool.take(p.manifest.Name, file, tenant)
+		if w == nil {
+			select {
+			case w = <-wt.got:
+			case <-r.ctx.Done():
+				r.pool.leave(wt)
+				return nil, unavailable(p.manifest.Name, "plugin runtime closed")
+			case <-callCtx.Done():
+				r.pool.leave(wt)
+				return nil, r.stopped(ctx, p, inForce, "queued")
+			}
 		}
+		r.busy.Add(1)
 		select {
 		case <-w.exited:
 			r.crashes.Add(1)
 			r.log.Error("plugin worker died while idle", "pid", w.pid, "reason", w.exitReason())
 			r.busy.Add(-1)
-			r.replace(w)
+			r.replace(p, w)
 			continue
 		default:
 			return w, nil
@@ -309,45 +414,87 @@ func (r *Runtime) acquire(ctx context.Context, p *plugin, file string) (*worker,
 	}
 }
 
-func (r *Runtime) take(ctx context.Context, p *plugin, file string) (*worker, *fault.Error) {
-	w, wait := r.idle.take(file)
-	if w != nil {
-		r.busy.Add(1)
-		return w, nil
-	}
-	r.queued.Add(1)
-	defer r.queued.Add(-1)
-	select {
-	case w := <-wait:
-		r.busy.Add(1)
-		return w, nil
-	case <-r.ctx.Done():
-		r.idle.leave(wait)
-		return nil, unavailable(p.manifest.Name, "plugin runtime closed")
-	case <-ctx.Done():
-		r.idle.leave(wait)
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			r.timeouts.Add(1)
-			return nil, fault.New(fault.Timeout, fault.Details{"plugin": p.manifest.Name, "reason": "queued"},
-				"no plugin worker became free before the deadline")
+// release gives w and p's slot back to the pool.
+func (r *Runtime) release(p *plugin, w *worker) {
+	r.pool.done(p.manifest.Name, w)
+}
+
+// finish ends a call that w answered: w goes back to the pool, unless its
+// resident memory grew past the limit, then it is replaced.
+func (r *Runtime) finish(p *plugin, w *worker) {
+	if limit := int64(r.cfg.WorkerRSSLimitMiB) << 20; limit > 0 {
+		if rss, ok := residentBytes(w.pid); ok && rss > limit {
+			r.log.Info("plugin worker recycled: resident memory above the limit", "pid", w.pid,
+				"rssMiB", rss>>20, "limitMiB", r.cfg.WorkerRSSLimitMiB, "plugin", p.manifest.Name)
+			r.recycles.Add(1)
+			r.respawn(w, p.manifest.Name)
+			return
 		}
-		return nil, fault.New(fault.Timeout, fault.Details{"plugin": p.manifest.Name, "reason": "canceled"}, "plugin call canceled while queued")
+	}
+	r.release(p, w)
+}
+
+// recycleIdle replaces workers that stayed idle for IdleRecycleAfter
+// with IdleGrowthMiB more resident memory than when they started: memory
+// a guest instance, the parser or the Go heap grew to once is never
+// returned otherwise.
+func (r *Runtime) recycleIdle() {
+	defer r.wg.Done()
+	after := r.cfg.IdleRecycleAfter
+	tick := time.NewTicker(min(max(after/4, 10*time.Millisecond), 15*time.Second))
+	defer tick.Stop()
+	growth := int64(r.cfg.IdleGrowthMiB) << 20
+	for {
+		select {
+		case <-r.ctx.Done():
+			return
+		case <-tick.C:
+		}
+		for _, w := range r.pool.idleLongerThan(after) {
+			rss, ok := residentBytes(w.pid)
+			if !ok || rss-w.readyRSS <= growth || !r.pool.takeIdle(w, after) {
+				continue
+			}
+			r.log.Info("idle plugin worker recycled: resident memory grew since it started", "pid", w.pid,
+				"rssMiB", rss>>20, "readyMiB", w.readyRSS>>20, "growthLimitMiB", r.cfg.IdleGrowthMiB)
+			r.recycles.Add(1)
+			r.respawn(w, "")
+		}
 	}
 }
 
-func (r *Runtime) release(w *worker) { r.idle.put(w) }
+// replace retires w after a failure and starts its successor in the
+// background. p's slot stays taken until the successor is ready: while a
+// worker of p is being replaced, p's queued calls must not take a worker
+// the other plugins are using.
+func (r *Runtime) replace(p *plugin, w *worker) {
+	if r.ctx.Err() == nil {
+		r.restarts.Add(1)
+	}
+	r.respawn(w, p.manifest.Name)
+}
 
-// replace retires w and starts its successor in the background.
-func (r *Runtime) replace(w *worker) {
-	r.idle.forget(w)
+// respawn retires w and starts its successor in the background. No call
+// holds w; slotOf names the plugin whose slot w's successor frees when it
+// joins the pool ("" for none).
+func (r *Runtime) respawn(w *worker, slotOf string) {
+	r.pool.forget(w)
 	w.retire()
 	r.ready.Add(-1)
+	join := func(nw *worker) {
+		switch {
+		case slotOf != "":
+			r.pool.done(slotOf, nw)
+		case nw != nil:
+			r.pool.put(nw)
+		}
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.ctx.Err() != nil {
+		join(nil)
 		return
 	}
-	r.restarts.Add(1)
 	r.wg.Add(1)
 	go func() {
 		defer r.wg.Done()
@@ -358,11 +505,11 @@ func (r *Runtime) replace(w *worker) {
 			if err == nil {
 				r.log.Debug("plugin worker replaced", "pid", nw.pid, "took", time.Since(start))
 				r.ready.Add(1)
-				r.idle.put(nw)
+				join(nw)
 				return
 			}
 			if r.ctx.Err() != nil {
-				return
+				break
 			}
 			r.log.Error("plugin worker failed to start; retrying", "error", err, "in", backoff)
 			select {
@@ -371,6 +518,7 @@ func (r *Runtime) replace(w *worker) {
 			}
 			backoff = min(2*backoff, 5*time.Second)
 		}
+		join(nil)
 	}()
 }
 
@@ -456,6 +604,8 @@ type worker struct {
 	outBuf    *bufio.Reader
 	exited    chan struct{}
 	waitErr   error
+	idleSince time.Time // when it last went idle; guarded by the pool's mu
+	readyRSS  int64     // resident bytes when it reported ready
 	killOnce  sync.Once
 	closeOnce sync.Once
 }
@@ -545,6 +695,7 @@ func (r *Runtime) startWorker(ctx context.Context) (*worker, error) {
 		w.retire()
 		return nil, fmt.Errorf("plugin worker: %s", payload)
 	}
+	w.readyRSS, _ = residentBytes(w.pid)
 	return w, nil
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/pyws/pyws/host/fault"
 	"github.com/pyws/pyws/host/index"
 	"github.com/pyws/pyws/host/metrics"
+	"github.com/pyws/pyws/host/plugins"
 	"github.com/pyws/pyws/plugin-sdk/abi"
 	"github.com/pyws/pyws/plugin-sdk/navindex"
 	"github.com/pyws/pyws/plugin-sdk/pylex"
@@ -44,6 +45,11 @@ type PluginIdentity interface {
 func (s pluginSummarizer) Version() string { return s.version }
 
 func (s pluginSummarizer) Summarize(ctx context.Context, files []index.Source) ([][]byte, error) {
+	if plugins.TenantOf(ctx) == "" {
+		// A background build: its batches queue in a lane of their own
+		// per workspace, taking turns with the tenants' requests.
+		ctx = plugins.WithTenant(ctx, "index:"+s.root)
+	}
 	req := &abi.Request{Tool: IndexTool, Arguments: json.RawMessage(`{}`)}
 	for _, f := range files {
 		// The URI other tools use for the file: the runtime sends later

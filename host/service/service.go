@@ -19,6 +19,7 @@ import (
 	"github.com/pyws/pyws/host/fault"
 	"github.com/pyws/pyws/host/index"
 	"github.com/pyws/pyws/host/metrics"
+	"github.com/pyws/pyws/host/plugins"
 	"github.com/pyws/pyws/host/tenants"
 	"github.com/pyws/pyws/host/tiers"
 	"github.com/pyws/pyws/host/workspace"
@@ -115,7 +116,18 @@ func (s *Service) Run(ctx context.Context, key *tenants.Key, op *Operation, args
 		return nil, err
 	}
 	sess.ws = ws
-	return op.Run(ctx, sess, args)
+	// Plugin calls queue per tenant, so one tenant's burst waits behind
+	// itself rather than in front of every other tenant.
+	return op.Run(plugins.WithTenant(ctx, tenantOf(key)), sess, args)
+}
+
+// tenantOf names the caller for fair queueing: the key's tenant, or the
+// key itself when it names none.
+func tenantOf(key *tenants.Key) string {
+	if key.Tenant != "" {
+		return key.Tenant
+	}
+	return "key:" + key.ID
 }
 
 // workspaceState is one served workspace and its loading progress.

@@ -148,6 +148,9 @@ func TestRateLimitOverHTTP(t *testing.T) {
 		`pyws_requests_total{code="RATE_LIMIT_EXCEEDED",operation="get_diagnostics"} 1`,
 		`pyws_ratelimit_decisions_total{decision="refused",family="analysis"} 1`,
 		`pyws_plugin_workers 2`,
+		`pyws_plugin_cancellations_total `,
+		`pyws_plugin_worker_recycles_total `,
+		`pyws_plugin_worker_rss_bytes `,
 		`pyws_request_duration_seconds_bucket{operation="get_diagnostics"`,
 		// Plugin calls by tool and outcome: the diagnostics and the load's
 		// index batch.
