@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 
+	"github.com/pyws/pyws/plugin-sdk/pylex"
 	"github.com/pyws/pyws/plugin-sdk/tree"
 )
 
@@ -160,15 +161,6 @@ func expandTabs(l string) string {
 	return sb.String()
 }
 
-var pyKeywords = map[string]bool{
-	"False": true, "None": true, "True": true, "and": true, "as": true, "assert": true,
-	"async": true, "await": true, "break": true, "class": true, "continue": true, "def": true,
-	"del": true, "elif": true, "else": true, "except": true, "finally": true, "for": true,
-	"from": true, "global": true, "if": true, "import": true, "in": true, "is": true,
-	"lambda": true, "nonlocal": true, "not": true, "or": true, "pass": true, "raise": true,
-	"return": true, "try": true, "while": true, "with": true, "yield": true,
-}
-
 func identStart(c byte) bool {
 	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
 }
@@ -243,7 +235,7 @@ func (b *builder) annotationText(s tree.Node, start, end int, ctx RefContext) {
 				j++
 			}
 			word := srcString(src[i:j])
-			kw := pyKeywords[word] && word != "None" && word != "True" && word != "False"
+			kw := pylex.IsKeyword(word) && word != "None" && word != "True" && word != "False"
 			if wordEnd >= 0 && !kw && !dot {
 				invalid = true // two names in a row: prose, not an expression
 			}
@@ -252,7 +244,7 @@ func (b *builder) annotationText(s tree.Node, start, end int, ctx RefContext) {
 				wordEnd = j
 			}
 			switch {
-			case pyKeywords[word]:
+			case pylex.IsKeyword(word):
 				prev, dot = -1, false
 			case dot && prev >= 0:
 				a := b.attrSlab.new()

@@ -251,13 +251,8 @@ func runSoakPhase(t *testing.T, s *server, key, ws string, ts soakTargetSet, d t
 	ctx, cancel := context.WithTimeout(context.Background(), d)
 	defer cancel()
 	var wg sync.WaitGroup
-	post := func(op string, body any) (int, []byte, time.Duration, error) {
-		j, _ := json.Marshal(body)
-		rctx, rcancel := context.WithTimeout(context.Background(), 90*time.Second)
-		defer rcancel()
-		req, _ := http.NewRequestWithContext(rctx, "POST", s.base+"/v1/tools/call", bytes.NewReader(j))
+	send := func(req *http.Request) (int, []byte, time.Duration, error) {
 		req.Header.Set("Authorization", "Bearer "+key)
-		req.Header.Set("Content-Type", "application/json")
 		start := time.Now()
 		resp, err := client.Do(req)
 		if err != nil {
@@ -267,17 +262,17 @@ func runSoakPhase(t *testing.T, s *server, key, ws string, ts soakTargetSet, d t
 		resp.Body.Close()
 		return resp.StatusCode, raw, time.Since(start), err
 	}
+	post := func(op string, body any) (int, []byte, time.Duration, error) {
+		j, _ := json.Marshal(body)
+		rctx, rcancel := context.WithTimeout(context.Background(), 90*time.Second)
+		defer rcancel()
+		req, _ := http.NewRequestWithContext(rctx, "POST", s.base+"/v1/tools/call", bytes.NewReader(j))
+		req.Header.Set("Content-Type", "application/json")
+		return send(req)
+	}
 	get := func(path string) (int, []byte, time.Duration, error) {
 		req, _ := http.NewRequest("GET", s.base+path, nil)
-		req.Header.Set("Authorization", "Bearer "+key)
-		start := time.Now()
-		resp, err := client.Do(req)
-		if err != nil {
-			return 0, nil, time.Since(start), err
-		}
-		raw, err := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		return resp.StatusCode, raw, time.Since(start), err
+		return send(req)
 	}
 	var sent atomic.Int64
 	for c := range 64 {
