@@ -80,6 +80,9 @@ func TestSoak(t *testing.T) {
 
 	for _, ph := range []*soakPhase{base, fault} {
 		for op, n := range ph.server5xx {
+			if op == faultyTool && ph == fault {
+				continue // the faulty plugin's own tool: its TIMEOUTs are the fault
+			}
 			t.Errorf("%s phase: %s answered 5xx %d times (first: %s)", ph.name, op, n, ph.first5xx[op])
 		}
 		for _, e := range ph.transport {
@@ -103,6 +106,9 @@ func TestSoak(t *testing.T) {
 		return
 	}
 	for _, op := range slices.Sorted(maps.Keys(fault.lat)) {
+		if op == faultyTool {
+			continue
+		}
 		if bp, fp := base.p99(op), fault.p99(op); bp > 0 && fp > 2*bp && fp > 20*time.Millisecond {
 			t.Errorf("%s: p99 %v with the fault, %v without (more than 2x)", op, fp, bp)
 		}
@@ -117,6 +123,11 @@ func TestSoak(t *testing.T) {
 		}
 	}
 }
+
+// faultyTool is the tool the stuck plugin serves in the soak: its calls
+// queue behind the stuck one within the plugin's own share and may time
+// out; every other tool must not notice.
+const faultyTool = "get_diagnostics"
 
 type soakTargetSet struct {
 	files []string   // workspace-relative .py paths
