@@ -22,7 +22,7 @@ func TestQueriesDuringChurn(t *testing.T) {
 		files[fmt.Sprintf("m%03d.py", i)] = "from a import f\n\n\ndef g():\n    return f()\n"
 	}
 	writeTree(t, ws, files)
-	s := startServer(t, ws)
+	s := startRaceServer(t, ws)
 	key := s.addKeyReady("enterprise", ws)
 	eventually(t, 2*time.Minute, "workspace indexed", func() bool {
 		r, err := s.try("GET", "/v1/tools/health_check", key, nil)

@@ -49,11 +49,7 @@ func build(t testing.TB) {
 		_, file, _, _ := runtime.Caller(0)
 		repoRoot = filepath.Clean(filepath.Join(filepath.Dir(file), "..", ".."))
 		binPath = filepath.Join(scratchRoot, "pyws")
-		args := []string{"build", "-o", binPath}
-		if raceBuild {
-			args = append(args, "-race")
-		}
-		cmd := exec.Command("go", append(args, "./cmd/pyws")...)
+		cmd := exec.Command("go", "build", "-o", binPath, "./cmd/pyws")
 		cmd.Dir = repoRoot
 		if out, err := cmd.CombinedOutput(); err != nil {
 			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
@@ -92,11 +88,55 @@ func startServer(t testing.TB, workspace string, extraArgs ...string) *server {
 	return startServerWithKeys(t, workspace, "", extraArgs...)
 }
 
+// raceBinary returns the server binary built with the race detector when
+// the tests themselves run under -race (binPath otherwise). Only the
+// tests that drive concurrency into the kernel (churn, soak) serve with
+// it: every end-to-end test on a -race server took the suite past 40
+// minutes.
+func raceBinary(t testing.TB) string {
+	t.Helper()
+	build(t)
+	if !raceBuild {
+		return binPath
+	}
+	raceOnce.Do(func() {
+		raceBinPath = filepath.Join(scratchRoot, "pyws-race")
+		cmd := exec.Command("go", "build", "-race", "-o", raceBinPath, "./cmd/pyws")
+		cmd.Dir = repoRoot
+		if out, err := cmd.CombinedOutput(); err != nil {
+			raceErr = fmt.Errorf("go build -race: %v\n%s", err, out)
+		}
+	})
+	if raceErr != nil {
+		t.Fatal(raceErr)
+	}
+	return raceBinPath
+}
+
+var (
+	raceOnce    sync.Once
+	raceBinPath string
+	raceErr     error
+)
+
+// startRaceServer is startServer on the race-detector build of the
+// server (under `go test -race`): a data race in the kernel makes it exit
+// 66, which fails the test.
+func startRaceServer(t testing.TB, workspace string, extraArgs ...string) *server {
+	t.Helper()
+	return startServerBinary(t, raceBinary(t), workspace, "", extraArgs...)
+}
+
 // startServerWithKeys serves workspace with the keys file at keysPath
 // (a fresh one when empty), so several servers can share one.
 func startServerWithKeys(t testing.TB, workspace, keysPath string, extraArgs ...string) *server {
 	t.Helper()
 	build(t)
+	return startServerBinary(t, binPath, workspace, keysPath, extraArgs...)
+}
+
+func startServerBinary(t testing.TB, bin, workspace, keysPath string, extraArgs ...string) *server {
+	t.Helper()
 	dir := t.TempDir()
 	s := &server{t: t, keysPath: keysPath, state: filepath.Join(dir, "state"), logs: &bytes.Buffer{}}
 	addr := freeAddr(t)
@@ -108,7 +148,7 @@ func startServerWithKeys(t testing.TB, workspace, keysPath string, extraArgs ...
 	}
 	args := append([]string{"serve", "--workspace", workspace, "--addr", addr, "--keys", s.keysPath,
 		"--state", s.state, "--plugins", pluginsDir, "--workers", "2"}, extraArgs...)
-	s.cmd = exec.Command(binPath, args...)
+	s.cmd = exec.Command(bin, args...)
 	s.cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+filepath.Join(scratchRoot, "cache"))
 	s.cmd.Stdout = &lockedWriter{mu: &s.mu, w: s.logs}
 	s.cmd.Stderr = &lockedWriter{mu: &s.mu, w: s.logs}
@@ -119,7 +159,7 @@ func startServerWithKeys(t testing.TB, workspace, keysPath string, extraArgs ...
 	// The first start compiles every plugin (cold wazero cache); under
 	// -race the compiler runs instrumented and takes minutes, not seconds.
 	wait := 60 * time.Second
-	if raceBuild {
+	if bin == raceBinPath {
 		wait = 5 * time.Minute
 	}
 	deadline := time.Now().Add(wait)

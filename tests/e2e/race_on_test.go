@@ -2,6 +2,6 @@
 
 package e2e
 
-// raceBuild: `go test -race` builds the server under test with the race
-// detector too, so a data race in the kernel fails the end-to-end tests.
+// raceBuild: under `go test -race` the tests that drive concurrency into
+// the kernel serve with a server built with -race too (startRaceServer).
 const raceBuild = true

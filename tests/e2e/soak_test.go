@@ -52,7 +52,7 @@ func TestSoak(t *testing.T) {
 	if out, err := exec.Command(binPath, "plugin", "pack", filepath.Join(repoRoot, "tests/plugins/stuckdiag"), extra).CombinedOutput(); err != nil {
 		t.Fatalf("pack stuckdiag: %v\n%s", err, out)
 	}
-	s := startServer(t, ws, "--plugins", extra, "--log-level", "warn")
+	s := startRaceServer(t, ws, "--plugins", extra, "--log-level", "warn")
 	key := s.addKeyReady("enterprise", "")
 	eventually(t, 5*time.Minute, "workspace indexed", func() bool {
 		r, err := s.try("GET", "/v1/tools/health_check", key, nil)
