@@ -84,10 +84,20 @@ func TestTreesForPluginsThatNeedThem(t *testing.T) {
 // call's deadline is PARSE_ERROR naming the file, and the worker serves the
 // next call.
 func TestParseBudgetIsParseError(t *testing.T) {
-	dir := clonePlugin(t, "echo", func(m *Manifest) { m.Needs = []string{NeedTree}; m.TimeoutMs = 2000 })
+	// The worker's answer must beat the kill by the runtime's margin (a
+	// fifth of the budget, at least 500 ms). A -race worker needs more
+	// than 500 ms to take in a 12 MiB call and answer, so under -race the
+	// budget is larger, and the source too (parsing runs in wasm, at the
+	// same speed either way: 2 MB/s here, so 20 MiB outlast a 4.8 s soft
+	// budget on a machine twice as fast).
+	timeoutMs, size := 2000, 12<<20
+	if raceBuild {
+		timeoutMs, size = 6000, 20<<20
+	}
+	dir := clonePlugin(t, "echo", func(m *Manifest) { m.Needs = []string{NeedTree}; m.TimeoutMs = timeoutMs })
 	r := startRuntimeDirs(t, Config{Dirs: []string{dir}, Workers: 1})
 	var big bytes.Buffer
-	for big.Len() < 12<<20 {
+	for big.Len() < size {
 		big.WriteString("x = [f(a, b) for a in range(10) if a % 2 == 0 or g(a)]\n")
 	}
 	_, err := r.Call(context.Background(), "echo", &abi.Request{Files: []abi.File{{URI: "file:///w/big.py", Path: "big.py", Source: big.Bytes()}}})
