@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -54,11 +55,22 @@ func TestQueriesDuringChurn(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			rewrite := map[string]string{}
+			// Each file is replaced whole (temp file, rename): a reader
+			// sees the old or the new version, both with the same names
+			// at the same positions, so every query must answer 200.
 			for i := range 100 {
-				rewrite[fmt.Sprintf("m%03d.py", i)] = fmt.Sprintf("from a import f\n\n\ndef g():\n    return f()\n# checkout %d\n", round)
+				p := filepath.Join(ws, fmt.Sprintf("m%03d.py", i))
+				tmp := p + ".tmp"
+				src := fmt.Sprintf("from a import f\n\n\ndef g():\n    return f()\n# checkout %d\n", round)
+				if err := os.WriteFile(tmp, []byte(src), 0o644); err != nil {
+					errs <- err
+					return
+				}
+				if err := os.Rename(tmp, p); err != nil {
+					errs <- err
+					return
+				}
 			}
-			writeTree(t, ws, rewrite)
 		}()
 		for c := range 4 {
 			wg.Add(1)
