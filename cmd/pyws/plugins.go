@@ -66,6 +66,7 @@ func registerPluginMetrics(rec *metrics.Recorder, rt *plugins.Runtime) {
 	rec.CounterFunc("pyws_plugin_cancellations_total", "Plugin calls stopped because the caller gave up, queued or running.", stat(func(s plugins.Stats) float64 { return float64(s.Cancellations) }))
 	rec.CounterFunc("pyws_plugin_traps_total", "Guest traps, exits and out-of-memory.", stat(func(s plugins.Stats) float64 { return float64(s.Traps) }))
 	rec.CounterFunc("pyws_plugin_worker_restarts_total", "Workers replaced after a timeout, cancellation or crash.", stat(func(s plugins.Stats) float64 { return float64(s.Restarts) }))
+	rec.CounterFunc("pyws_plugin_worker_spares_total", "Spare workers started to stand in for a call that overran while other calls waited for a worker.", stat(func(s plugins.Stats) float64 { return float64(s.Spares) }))
 	rec.CounterFunc("pyws_plugin_worker_recycles_total", "Workers replaced because their resident memory passed a bound (after a call, or idle).", stat(func(s plugins.Stats) float64 { return float64(s.Recycles) }))
 	rec.GaugeFunc("pyws_plugin_worker_rss_bytes", "Resident memory of all plugin workers (Linux; 0 elsewhere).", func() float64 { total, _ := rt.WorkerMemory(); return float64(total) })
 	rec.GaugeFunc("pyws_plugin_worker_rss_max_bytes", "Resident memory of the largest plugin worker (Linux; 0 elsewhere).", func() float64 { _, largest := rt.WorkerMemory(); return float64(largest) })

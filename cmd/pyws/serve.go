@@ -48,6 +48,7 @@ func serve(args []string) error {
 	rssLimit := fs.Int("worker-rss-limit-mib", plugins.DefaultWorkerRSSLimitMiB, "replace a plugin worker whose resident memory is above this after a call, MiB (negative: never)")
 	idleGrowth := fs.Int("worker-idle-growth-mib", plugins.DefaultIdleGrowthMiB, "replace a plugin worker idle for --worker-idle-recycle whose resident memory grew by more than this since it started, MiB (negative: never)")
 	idleAfter := fs.Duration("worker-idle-recycle", plugins.DefaultIdleRecycleAfter, "how long a worker stays idle, grown past --worker-idle-growth-mib, before it is replaced")
+	spareAfter := fs.Duration("plugin-spare-after", plugins.DefaultSpareAfter, "a plugin call running this long while other calls wait for a worker gets a spare worker to stand in for it (negative: never)")
 	python := fs.String("python", "", "interpreter whose version health_check reports (default: python3 on PATH)")
 	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
 	indexDelay := fs.Duration("index-delay", 0, "wait this long before each workspace's first index build (testing aid: makes the indexing state observable)")
@@ -113,6 +114,7 @@ func serve(args []string) error {
 		WorkerRSSLimitMiB:   *rssLimit,
 		IdleGrowthMiB:       *idleGrowth,
 		IdleRecycleAfter:    *idleAfter,
+		SpareAfter:          *spareAfter,
 		Logger:              logger,
 	})
 	if err != nil {

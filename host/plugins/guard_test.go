@@ -238,3 +238,63 @@ func TestWorkerCommandMustDivert(t *testing.T) {
 		t.Fatalf("err = %v, want a refusal inside a worker", err)
 	}
 }
+
+// TestSpareStandsInForOverrun: with two workers, a stuck plugin holding
+// one and a slow call of another plugin holding the other, a third
+// plugin's call is still served: the stuck call overran, so a spare
+// worker stands in for it. When the stuck call ends its worker is retired
+// and the pool is back to its size.
+func TestSpareStandsInForOverrun(t *testing.T) {
+	stuck := clonePlugin(t, "loop", func(m *Manifest) { m.Name, m.Tools = "stuck", []string{"loop"} })
+	busy := clonePlugin(t, "loop", func(m *Manifest) { m.Name, m.Tools = "busy", []string{"spin"} })
+	r := startRuntimeDirs(t, Config{Dirs: []string{stuck, busy, filepath.Join(builtPlugins(t), "echo")},
+		Workers: 2, MaxWorkersPerPlugin: 1, SpareAfter: 200 * time.Millisecond})
+	ctx := overall(t, 2*time.Minute)
+
+	stop, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var wg sync.WaitGroup
+	var loopErr, spinErr error
+	var spinDone atomic.Bool
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		_, loopErr = r.Call(stop, "loop", &abi.Request{})
+	}()
+	waitFor(t, "the stuck call to hold a worker", func() bool { return r.Stats().Busy == 1 })
+	go func() {
+		defer wg.Done()
+		_, spinErr = r.Call(stop, "spin", &abi.Request{Arguments: json.RawMessage(`{"n":100000000000}`)})
+		spinDone.Store(true)
+	}()
+	waitFor(t, "the slow call to hold the other worker", func() bool { return r.Stats().Busy == 2 })
+
+	echoCtx, echoCancel := context.WithTimeout(ctx, 30*time.Second)
+	defer echoCancel()
+	if _, err := r.Call(echoCtx, "echo", &abi.Request{}); err != nil {
+		t.Fatalf("echo with both workers held: %v (no spare stood in)", err)
+	}
+	if spinDone.Load() {
+		t.Fatalf("the slow call ended (%v) before echo was served: the test proves nothing", spinErr)
+	}
+	if s := r.Stats(); s.Spares != 1 {
+		t.Errorf("stats = %+v, want exactly one spare (one call waited)", s)
+	}
+	cancel()
+	wg.Wait()
+	for _, err := range []error{loopErr, spinErr} {
+		if fe, ok := fault.As(err); !ok || fe.Code != fault.Timeout {
+			t.Errorf("canceled call: err = %v, want TIMEOUT", err)
+		}
+	}
+	// Both held workers were killed: the spare succeeded the stuck call's,
+	// the slow call's is replaced; then two workers serve, not three.
+	waitFor(t, "the pool back to its size", func() bool { s := r.Stats(); return s.Workers == 2 && s.Busy == 0 })
+	time.Sleep(300 * time.Millisecond)
+	if s := r.Stats(); s.Workers != 2 {
+		t.Errorf("workers = %d after the calls ended, want 2", s.Workers)
+	}
+	if _, err := r.Call(ctx, "echo", &abi.Request{}); err != nil {
+		t.Fatalf("echo after: %v", err)
+	}
+}

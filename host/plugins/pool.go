@@ -33,6 +33,7 @@ type workerPool struct {
 	next         int                // index in lanes of the tenant served next
 	waiting      int                // calls in all lanes
 	served       map[string]*worker // file key -> worker that last served it
+	sparesComing int                // spare workers starting (see spare.go)
 }
 
 // waiter is one call waiting for a worker.
@@ -151,7 +152,7 @@ func (p *workerPool) nextRunnable() *waiter {
 		i := (p.next + k) % n
 		lane := p.lanes[i]
 		for j, wt := range lane.waiting {
-			if p.maxPerPlugin > 0 && p.held[wt.plugin] >= p.maxPerPlugin {
+			if !p.underBound(wt.plugin) {
 				continue
 			}
 			p.next = i + 1 // the turn passes to the next tenant (unqueue shifts it with the lanes)
@@ -160,6 +161,12 @@ func (p *workerPool) nextRunnable() *waiter {
 		}
 	}
 	return nil
+}
+
+// underBound reports whether plugin may take one more worker. Called
+// with mu held.
+func (p *workerPool) underBound(plugin string) bool {
+	return p.maxPerPlugin <= 0 || p.held[plugin] < p.maxPerPlugin
 }
 
 // unqueue removes lane.waiting[j], and the lane once empty.
@@ -224,6 +231,46 @@ func (p *workerPool) idleLongerThan(d time.Duration) []*worker {
 		}
 	}
 	return ws
+}
+
+// starved reports whether more waiting calls could run now than there
+// are idle workers and spares on their way (a call over its plugin's
+// bound could not run).
+func (p *workerPool) starved() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	supply := len(p.idle) + p.sparesComing
+	extra := map[string]int{} // runnable calls counted per plugin so far
+	for _, lane := range p.lanes {
+		for _, wt := range lane.waiting {
+			if p.maxPerPlugin > 0 && p.held[wt.plugin]+extra[wt.plugin] >= p.maxPerPlugin {
+				continue
+			}
+			extra[wt.plugin]++
+			if supply--; supply < 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// expectSpare records a spare worker on its way; arriveSpare delivers it
+// (nil: it never started).
+func (p *workerPool) expectSpare() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.sparesComing++
+}
+
+func (p *workerPool) arriveSpare(w *worker) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.sparesComing--
+	if w != nil {
+		p.makeIdle(w)
+		p.dispatch()
+	}
 }
 
 // queued is the number of calls waiting for a worker.

@@ -36,6 +36,9 @@ const (
 	// DefaultIdleGrowthMiB since it became ready is replaced.
 	DefaultIdleGrowthMiB    = 64
 	DefaultIdleRecycleAfter = time.Minute
+	// DefaultSpareAfter: a call running this long while other calls that
+	// could run wait for a worker gets a spare worker to stand in for it.
+	DefaultSpareAfter = time.Second
 )
 
 // Config configures a Runtime. Zero fields take the documented defaults.
@@ -74,6 +77,14 @@ type Config struct {
 	// Linux only.
 	IdleGrowthMiB    int
 	IdleRecycleAfter time.Duration
+	// SpareAfter: a call that has run this long while calls of other
+	// plugins (or of its own, under its bound) wait for a worker gets a
+	// spare: a new worker starts at once and joins the pool, and the
+	// overrunning call's worker is retired when the call ends, so a slow
+	// or stuck plugin costs the others no capacity for longer than
+	// SpareAfter. At most Workers spares stand in at once. Default:
+	// DefaultSpareAfter; negative: never.
+	SpareAfter time.Duration
 	// Logger receives the kernel's and the workers' logs (guest logs
 	// included). Default: slog.Default().
 	Logger *slog.Logger
@@ -115,6 +126,9 @@ func (c *Config) setDefaults() error {
 	if c.IdleRecycleAfter == 0 {
 		c.IdleRecycleAfter = DefaultIdleRecycleAfter
 	}
+	if c.SpareAfter == 0 {
+		c.SpareAfter = DefaultSpareAfter
+	}
 	if c.Logger == nil {
 		c.Logger = slog.Default()
 	}
@@ -135,6 +149,7 @@ type Stats struct {
 	Queued        int    // calls waiting for a worker
 	Restarts      uint64 // workers replaced after a timeout, cancellation or crash
 	Recycles      uint64 // workers replaced because their resident memory was too large
+	Spares        uint64 // spare workers started to stand in for an overrunning call
 	Calls         uint64
 	Timeouts      uint64 // calls stopped at their deadline, queued or running
 	Cancellations uint64 // calls whose caller gave up, queued or running
@@ -159,8 +174,8 @@ type Runtime struct {
 	mu   sync.Mutex
 	live map[*worker]struct{} // started and not yet reaped
 
-	ready, busy                                                        atomic.Int64
-	restarts, recycles, calls, timeouts, cancellations, traps, crashes atomic.Uint64
+	ready, busy, spares                                                        atomic.Int64 // spares: standing in now
+	restarts, recycles, spared, calls, timeouts, cancellations, traps, crashes atomic.Uint64
 }
 
 // Start loads and verifies the plugins of cfg.Dirs, compiles them into
@@ -227,7 +242,7 @@ func (r *Runtime) Tools() []string {
 func (r *Runtime) Stats() Stats {
 	return Stats{
 		Workers: int(r.ready.Load()), Busy: int(r.busy.Load()), Queued: r.pool.queued(),
-		Restarts: r.restarts.Load(), Recycles: r.recycles.Load(), Calls: r.calls.Load(),
+		Restarts: r.restarts.Load(), Recycles: r.recycles.Load(), Spares: r.spared.Load(), Calls: r.calls.Load(),
 		Timeouts: r.timeouts.Load(), Cancellations: r.cancellations.Load(),
 		Traps: r.traps.Load(), Crashes: r.crashes.Load(),
 	}
@@ -334,11 +349,17 @@ func (r *Runtime) Call(ctx context.Context, tool string, req *abi.Request) (json
 	// second (at most half the budget) for a busy machine to stop the
 	// parse and answer.
 	margin := max(budget/5, min(budget/2, 500*time.Millisecond))
+	overrun := r.watchOverrun(p, w)
 	status, payload, err := w.roundTrip(p.index, budget-margin, msg)
 	killed := !stopKill()
+	spared := overrun.end()
 
 	if killed || err != nil {
-		r.replace(p, w)
+		if spared {
+			r.retireStoodIn(p, w, true)
+		} else {
+			r.replace(p, w)
+		}
 		if err == nil { // the answer beat the kill: keep it
 			return r.decodeResult(p, status, payload)
 		}
@@ -353,6 +374,10 @@ func (r *Runtime) Call(ctx context.Context, tool string, req *abi.Request) (json
 			r.log.Error("plugin worker died during a call", "plugin", p.manifest.Name, "tool", tool, "pid", w.pid, "reason", reason)
 			return nil, unavailable(p.manifest.Name, "plugin worker died: %s", reason)
 		}
+	}
+	if spared {
+		r.retireStoodIn(p, w, false)
+		return r.decodeResult(p, status, payload)
 	}
 	if p.spec.NeedsTree {
 		// Every file this call parsed now has its tree in w's caches
@@ -498,28 +523,33 @@ func (r *Runtime) respawn(w *worker, slotOf string) {
 	r.wg.Add(1)
 	go func() {
 		defer r.wg.Done()
-		backoff := 50 * time.Millisecond
-		for r.ctx.Err() == nil {
-			start := time.Now()
-			nw, err := r.startWorker(r.ctx)
-			if err == nil {
-				r.log.Debug("plugin worker replaced", "pid", nw.pid, "took", time.Since(start))
-				r.ready.Add(1)
-				join(nw)
-				return
-			}
-			if r.ctx.Err() != nil {
-				break
-			}
-			r.log.Error("plugin worker failed to start; retrying", "error", err, "in", backoff)
-			select {
-			case <-time.After(backoff):
-			case <-r.ctx.Done():
-			}
-			backoff = min(2*backoff, 5*time.Second)
-		}
-		join(nil)
+		join(r.startWithRetry())
 	}()
+}
+
+// startWithRetry starts a worker, retrying with backoff until one serves
+// or the runtime closes (then nil). Called with r.wg held for it.
+func (r *Runtime) startWithRetry() *worker {
+	backoff := 50 * time.Millisecond
+	for r.ctx.Err() == nil {
+		start := time.Now()
+		nw, err := r.startWorker(r.ctx)
+		if err == nil {
+			r.log.Debug("plugin worker started", "pid", nw.pid, "took", time.Since(start))
+			r.ready.Add(1)
+			return nw
+		}
+		if r.ctx.Err() != nil {
+			break
+		}
+		r.log.Error("plugin worker failed to start; retrying", "error", err, "in", backoff)
+		select {
+		case <-time.After(backoff):
+		case <-r.ctx.Done():
+		}
+		backoff = min(2*backoff, 5*time.Second)
+	}
+	return nil
 }
 
 func (r *Runtime) decodeResult(p *plugin, status byte, payload []byte) (json.RawMessage, error) {

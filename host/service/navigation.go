@@ -45,11 +45,12 @@ type PluginIdentity interface {
 func (s pluginSummarizer) Version() string { return s.version }
 
 func (s pluginSummarizer) Summarize(ctx context.Context, files []index.Source) ([][]byte, error) {
-	if plugins.TenantOf(ctx) == "" {
-		// A background build: its batches queue in a lane of their own
-		// per workspace, taking turns with the tenants' requests.
-		ctx = plugins.WithTenant(ctx, "index:"+s.root)
-	}
+	// Index work queues in a lane of its own per workspace, taking turns
+	// with the tenants' requests, also when a query brings the index up to
+	// date: every navigation query on the workspace, whoever sent it,
+	// waits for that refresh, so it must not wait behind the format and
+	// diagnostics calls its caller's tenant queued first.
+	ctx = plugins.WithTenant(ctx, "index:"+s.root)
 	req := &abi.Request{Tool: IndexTool, Arguments: json.RawMessage(`{}`)}
 	for _, f := range files {
 		// The URI other tools use for the file: the runtime sends later

@@ -61,8 +61,15 @@ func TestSoak(t *testing.T) {
 	targets := soakTargets(t, ws)
 	t.Logf("workspace: %d Python files, %d navigation targets", len(targets.files), len(targets.names))
 
-	base := runSoakPhase(t, s, key, ws, targets, baseRun, false)
-	fault := runSoakPhase(t, s, key, ws, targets, faultRun, true)
+	// The phases alternate in rounds of about a minute of fault, so noise
+	// from the rest of a shared machine falls on both alike.
+	rounds := max(1, int(faultRun/time.Minute))
+	base, fault := newSoakPhase("baseline"), newSoakPhase("fault")
+	for range rounds {
+		runSoakPhase(t, base, s, key, ws, targets, baseRun/time.Duration(rounds), false)
+		runSoakPhase(t, fault, s, key, ws, targets, faultRun/time.Duration(rounds), true)
+	}
+	t.Logf("%d rounds: %d requests without the fault in %v, %d with it in %v", rounds, base.sent, baseRun, fault.sent, faultRun)
 
 	t.Logf("%-18s %8s %8s %8s %8s %8s %6s", "operation", "n", "p50", "p99", "base p99", "ratio", "5xx")
 	for _, op := range slices.Sorted(maps.Keys(fault.lat)) {
@@ -214,6 +221,7 @@ func soakTargets(t *testing.T, ws string) soakTargetSet {
 
 type soakPhase struct {
 	name       string
+	sent       int64 // requests sent
 	mu         sync.Mutex
 	lat        map[string][]time.Duration
 	server5xx  map[string]int
@@ -248,16 +256,15 @@ func (p *soakPhase) quantile(op string, q float64) time.Duration {
 func (p *soakPhase) p50(op string) time.Duration { return p.quantile(op, 0.50) }
 func (p *soakPhase) p99(op string) time.Duration { return p.quantile(op, 0.99) }
 
-// runSoakPhase drives the server for d: 64 connections of mixed requests,
-// an outside edit every second, and with fault a call to the stuck plugin
-// every 5 s; memory is sampled every 2 s.
-func runSoakPhase(t *testing.T, s *server, key, ws string, ts soakTargetSet, d time.Duration, fault bool) *soakPhase {
-	name := "baseline"
-	if fault {
-		name = "fault"
-	}
-	p := &soakPhase{name: name, lat: map[string][]time.Duration{}, server5xx: map[string]int{},
+func newSoakPhase(name string) *soakPhase {
+	return &soakPhase{name: name, lat: map[string][]time.Duration{}, server5xx: map[string]int{},
 		first5xx: map[string]string{}, faultCodes: map[string]int{}}
+}
+
+// runSoakPhase drives the server for d, recording into p: 64 connections
+// of mixed requests, an outside edit every second, and with fault a call
+// to the stuck plugin every 5 s; memory is sampled every 2 s.
+func runSoakPhase(t *testing.T, p *soakPhase, s *server, key, ws string, ts soakTargetSet, d time.Duration, fault bool) {
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64, MaxConnsPerHost: 64}}
 	ctx, cancel := context.WithTimeout(context.Background(), d)
 	defer cancel()
@@ -411,8 +418,7 @@ func runSoakPhase(t *testing.T, s *server, key, ws string, ts soakTargetSet, d t
 		}
 	}()
 	wg.Wait()
-	t.Logf("%s phase: %d requests in %v", name, sent.Load(), d)
-	return p
+	p.sent += sent.Load()
 }
 
 // treeRSSMB sums the resident memory of pid and its descendants (the
