@@ -34,6 +34,28 @@ type fixtureEnv struct {
 // substring") comment on its start line, and every announced code must be
 // reported there.
 func runFixture(t *testing.T, c markertest.Case) {
+	src := c.Files[0].Src
+	cfg, env := fixtureSettings(t, c)
+	wants := markertest.Wants(src)
+	for _, w := range wants {
+		if Lookup(w.Code) == nil {
+			t.Fatalf("line %d: unknown code %q", w.Line+1, w.Code)
+		}
+	}
+	tr := parse(t, src)
+	diags := Run(tr, textpos.New(src), cfg, env)
+	if !strings.Contains(string(src), MissingTypeHint) {
+		// missing-type-hint is on by default, and most fixtures leave
+		// their functions unannotated on purpose: only fixtures that
+		// name the code check it.
+		diags = slices.DeleteFunc(diags, func(d abi.Diagnostic) bool { return d.Code == MissingTypeHint })
+	}
+	markertest.CheckWants(t, findings(diags), wants)
+}
+
+// fixtureSettings reads a fixture's `# config: {...}` ([tool.pyws] as
+// JSON) and `# env: {...}` (fixtureEnv) directives.
+func fixtureSettings(t *testing.T, c markertest.Case) (Config, Env) {
 	f := c.Files[0]
 	src := f.Src
 	cfg := DefaultConfig()
@@ -85,21 +107,7 @@ func runFixture(t *testing.T, c markertest.Case) {
 			}
 		}
 	}
-	wants := markertest.Wants(src)
-	for _, w := range wants {
-		if Lookup(w.Code) == nil {
-			t.Fatalf("line %d: unknown code %q", w.Line+1, w.Code)
-		}
-	}
-	tr := parse(t, src)
-	diags := Run(tr, textpos.New(src), cfg, env)
-	if !strings.Contains(string(src), MissingTypeHint) {
-		// missing-type-hint is on by default, and most fixtures leave
-		// their functions unannotated on purpose: only fixtures that
-		// name the code check it.
-		diags = slices.DeleteFunc(diags, func(d abi.Diagnostic) bool { return d.Code == MissingTypeHint })
-	}
-	markertest.CheckWants(t, findings(diags), wants)
+	return cfg, env
 }
 
 // findings are diagnostics as the marker harness compares them.
