@@ -1,9 +1,7 @@
-package index
+package navigation
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"os"
 	"path"
 	"path/filepath"
@@ -15,6 +13,7 @@ import (
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 
+	"github.com/pyws/pyws/host/index"
 	"github.com/pyws/pyws/host/parser"
 	"github.com/pyws/pyws/plugin-sdk/navindex"
 	"github.com/pyws/pyws/plugin-sdk/tree"
@@ -23,7 +22,8 @@ import (
 
 // nativeSummarizer runs the indexer's code in-process (the wasm parser,
 // then package summarize natively): the same summaries the plugin
-// produces, without worker processes.
+// produces, without worker processes. It lives in the tests layer
+// because host/index may not import a plugin.
 type nativeSummarizer struct {
 	mu    sync.Mutex
 	p     *parser.Parser
@@ -58,7 +58,7 @@ func native(tb testing.TB) *nativeSummarizer {
 
 func (n *nativeSummarizer) Version() string { return "native-test" }
 
-func (n *nativeSummarizer) Summarize(ctx context.Context, files []Source) ([][]byte, error) {
+func (n *nativeSummarizer) Summarize(ctx context.Context, files []index.Source) ([][]byte, error) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	n.calls++
@@ -102,13 +102,11 @@ func dirFiles(root string) func(context.Context) ([]string, error) {
 }
 
 // newTestIndex builds an index over root with the native summarizer.
-func newTestIndex(tb testing.TB, root, cacheDir string) *Index {
+func newTestIndex(tb testing.TB, root, cacheDir string) *index.Index {
 	tb.Helper()
-	x := New(Config{Root: root, Files: dirFiles(root), Read: os.ReadFile, Summarizer: native(tb), CacheDir: cacheDir, Parallel: 1})
+	x := index.New(index.Config{Root: root, Files: dirFiles(root), Read: os.ReadFile, Summarizer: native(tb), CacheDir: cacheDir, Parallel: 1})
 	if err := x.Build(context.Background()); err != nil {
 		tb.Fatal(err)
 	}
 	return x
 }
-
-func hashOf(b []byte) string { h := sha256.Sum256(b); return hex.EncodeToString(h[:]) }
