@@ -1,7 +1,7 @@
 package rules
 
 import (
-	"embed"
+	_ "embed" // the rules' documentation
 
 	"github.com/pyws/pyws/plugin-sdk/abi"
 )
@@ -104,16 +104,34 @@ var passRuns = [numPasses]func(*checker){
 // passCodes are the codes each pass reports (from Rules, by init).
 var passCodes [numPasses][]string
 
-//go:embed doc/*.md
-var docFiles embed.FS
-
-func doc(code string) string {
-	b, err := docFiles.ReadFile("doc/" + code + ".md")
-	if err != nil {
-		panic("rules: no documentation for " + code) // TestRegistryComplete names the file
-	}
-	return string(b)
-}
+// The documentation of each rule, in doc/<code>.md (Markdown needs
+// backticks, which Go's raw strings cannot hold).
+var (
+	//go:embed doc/undefined-variable.md
+	docUndefinedVariable string
+	//go:embed doc/type-mismatch.md
+	docTypeMismatch string
+	//go:embed doc/import-not-found.md
+	docImportNotFound string
+	//go:embed doc/syntax-error.md
+	docSyntaxError string
+	//go:embed doc/missing-argument.md
+	docMissingArgument string
+	//go:embed doc/unused-import.md
+	docUnusedImport string
+	//go:embed doc/unused-variable.md
+	docUnusedVariable string
+	//go:embed doc/duplicate-import.md
+	docDuplicateImport string
+	//go:embed doc/unreachable-code.md
+	docUnreachableCode string
+	//go:embed doc/deprecated.md
+	docDeprecated string
+	//go:embed doc/missing-type-hint.md
+	docMissingTypeHint string
+	//go:embed doc/convention-violation.md
+	docConventionViolation string
+)
 
 // Rules is the registry, in the spec's order of the code list (by
 // severity). The diagnostics plugin runs it; docs/diagnostics.md is
@@ -122,7 +140,7 @@ var Rules = []Rule{
 	{
 		Code: UndefinedVariable, Severity: abi.SeverityError, DefaultOn: true,
 		Aliases: []string{"F821", "F822", "F823"}, ComparedWith: "pyflakes F821/F822/F823",
-		Doc: doc(UndefinedVariable),
+		Doc: docUndefinedVariable,
 		Bad: `def size(items):
     return lenght(items)
 `,
@@ -134,7 +152,7 @@ var Rules = []Rule{
 	{
 		Code: TypeMismatch, Severity: abi.SeverityError, DefaultOn: true,
 		TypeCheck: true, ComparedWith: "pyright reportArgumentType",
-		Doc: doc(TypeMismatch),
+		Doc: docTypeMismatch,
 		Bad: `def repeat(text: str, times: int) -> str:
     return text * times
 
@@ -152,7 +170,7 @@ repeat("a", 3)
 	{
 		Code: ImportNotFound, Severity: abi.SeverityError, DefaultOn: true,
 		TypeCheck: true, ComparedWith: "pyright reportMissingImports",
-		Doc: doc(ImportNotFound),
+		Doc: docImportNotFound,
 		Bad: `import reqeusts
 `,
 		Good: `import requests
@@ -162,7 +180,7 @@ repeat("a", 3)
 	{
 		Code: SyntaxError, Severity: abi.SeverityError, DefaultOn: true,
 		Aliases: []string{"E999"}, ComparedWith: "CPython",
-		Doc: doc(SyntaxError),
+		Doc: docSyntaxError,
 		Bad: `def greet(name:
     print("hello", name)
 `,
@@ -173,7 +191,7 @@ repeat("a", 3)
 	{
 		Code: MissingArgument, Severity: abi.SeverityError, DefaultOn: true,
 		TypeCheck: true, ComparedWith: "pyright reportCallIssue",
-		Doc: doc(MissingArgument),
+		Doc: docMissingArgument,
 		Bad: `def area(w: float, h: float) -> float:
     return w * h
 
@@ -191,7 +209,7 @@ area(3, 4)
 	{
 		Code: UnusedImport, Severity: abi.SeverityWarning, DefaultOn: true,
 		Aliases: []string{"F401"}, ComparedWith: "pyflakes F401",
-		Doc: doc(UnusedImport),
+		Doc: docUnusedImport,
 		Bad: `import os
 import sys
 
@@ -207,7 +225,7 @@ print(sys.argv)
 	{
 		Code: UnusedVariable, Severity: abi.SeverityWarning, DefaultOn: true,
 		Aliases: []string{"F841"}, ComparedWith: "pyflakes F841",
-		Doc: doc(UnusedVariable),
+		Doc: docUnusedVariable,
 		Bad: `def compute():
     return 42
 
@@ -230,7 +248,7 @@ def main():
 	{
 		Code: DuplicateImport, Severity: abi.SeverityWarning, DefaultOn: true,
 		Aliases: []string{"F811"}, ComparedWith: "pyflakes F811",
-		Doc: doc(DuplicateImport),
+		Doc: docDuplicateImport,
 		Bad: `import os
 import os
 
@@ -246,7 +264,7 @@ print(os.getcwd())
 	{
 		Code: UnreachableCode, Severity: abi.SeverityWarning, DefaultOn: true,
 		ComparedWith: "pyright (unreachable)",
-		Doc:          doc(UnreachableCode),
+		Doc:          docUnreachableCode,
 		Bad: `def double(x):
     return x * 2
     print(x)
@@ -260,7 +278,7 @@ print(os.getcwd())
 	{
 		Code: Deprecated, Severity: abi.SeverityWarning, DefaultOn: true,
 		TypeCheck: true, ComparedWith: "pyright reportDeprecated",
-		Doc: doc(Deprecated),
+		Doc: docDeprecated,
 		Bad: `from datetime import datetime
 
 started = datetime.utcnow()
@@ -274,7 +292,7 @@ started = datetime.now(timezone.utc)
 	{
 		Code: MissingTypeHint, Severity: abi.SeverityInformation, DefaultOn: true,
 		Aliases: []string{"ANN"}, ComparedWith: "mypy `disallow-untyped-defs`, ruff ANN",
-		Doc: doc(MissingTypeHint),
+		Doc: docMissingTypeHint,
 		Bad: `def load(path, strict: bool = False):
     return open(path, "rb").read()
 `,
@@ -286,7 +304,7 @@ started = datetime.now(timezone.utc)
 	{
 		Code: ConventionViolation, Severity: abi.SeverityInformation, DefaultOn: true,
 		Aliases: []string{"N8"}, ComparedWith: "pep8-naming N8",
-		Doc: doc(ConventionViolation),
+		Doc: docConventionViolation,
 		Bad: `class http_client:
     def getData(self):
         return None
