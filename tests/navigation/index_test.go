@@ -103,11 +103,11 @@ func TestDiskCacheReused(t *testing.T) {
 	write(t, root, map[string]string{"a.py": "x = 1\n", "pkg/__init__.py": "from .m import y\n", "pkg/m.py": "y = 2\n"})
 	n := native(t)
 	newTestIndex(t, root, cache)
-	before := n.calls
+	before := n.batches()
 	start := time.Now()
 	x := newTestIndex(t, root, cache)
-	if n.calls != before {
-		t.Fatalf("a warm build summarized %d batches again", n.calls-before)
+	if n.batches() != before {
+		t.Fatalf("a warm build summarized %d batches again", n.batches()-before)
 	}
 	if x.FileCount() != 3 {
 		t.Fatalf("files %d", x.FileCount())

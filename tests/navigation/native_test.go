@@ -2,53 +2,48 @@ package navigation
 
 import (
 	"context"
-	"os"
-	"path"
-	"path/filepath"
-	"sort"
-	"strings"
 	"sync"
 	"testing"
 
-	"github.com/tetratelabs/wazero"
-	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
-
 	"github.com/pyws/pyws/host/index"
-	"github.com/pyws/pyws/host/parser"
-	"github.com/pyws/pyws/plugin-sdk/navindex"
-	"github.com/pyws/pyws/plugin-sdk/tree"
-	"github.com/pyws/pyws/plugins/indexer/summarize"
+	"github.com/pyws/pyws/tests/internal/nativeindex"
 )
 
-// nativeSummarizer runs the indexer's code in-process (the wasm parser,
-// then package summarize natively): the same summaries the plugin
-// produces, without worker processes. It lives in the tests layer
-// because host/index may not import a plugin.
-type nativeSummarizer struct {
+// countingSummarizer is the in-process summarizer (package nativeindex:
+// the indexer plugin's code without worker processes), counting its
+// batches for TestDiskCacheReused.
+type countingSummarizer struct {
+	*nativeindex.Summarizer
 	mu    sync.Mutex
-	p     *parser.Parser
 	calls int
+}
+
+func (c *countingSummarizer) Summarize(ctx context.Context, files []index.Source) ([][]byte, error) {
+	c.mu.Lock()
+	c.calls++
+	c.mu.Unlock()
+	return c.Summarizer.Summarize(ctx, files)
+}
+
+func (c *countingSummarizer) batches() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.calls
 }
 
 var (
 	nativeOnce sync.Once
-	nativeInst *nativeSummarizer
+	nativeInst *countingSummarizer
 	nativeErr  error
 )
 
-func native(tb testing.TB) *nativeSummarizer {
+// native returns the summarizer the tests share (one parser instance).
+func native(tb testing.TB) *countingSummarizer {
 	tb.Helper()
 	nativeOnce.Do(func() {
-		ctx := context.Background()
-		rt := wazero.NewRuntime(ctx)
-		wasi_snapshot_preview1.MustInstantiate(ctx, rt)
-		m, err := parser.Compile(ctx, rt)
-		if err != nil {
-			nativeErr = err
-			return
-		}
-		p, err := m.New(ctx)
-		nativeInst, nativeErr = &nativeSummarizer{p: p}, err
+		var s *nativeindex.Summarizer
+		s, nativeErr = nativeindex.New(context.Background())
+		nativeInst = &countingSummarizer{Summarizer: s}
 	})
 	if nativeErr != nil {
 		tb.Fatal(nativeErr)
@@ -56,56 +51,11 @@ func native(tb testing.TB) *nativeSummarizer {
 	return nativeInst
 }
 
-func (n *nativeSummarizer) Version() string { return "native-test" }
-
-func (n *nativeSummarizer) Summarize(ctx context.Context, files []index.Source) ([][]byte, error) {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	n.calls++
-	out := make([][]byte, len(files))
-	for i, f := range files {
-		blob, err := n.p.Parse(ctx, f.Text, 0)
-		if err != nil {
-			return nil, err
-		}
-		t, err := tree.Decode(blob, f.Text)
-		if err != nil {
-			return nil, err
-		}
-		base := path.Base(f.Rel)
-		out[i] = navindex.Encode(summarize.Summarize(t, summarize.Options{
-			IsStub: strings.HasSuffix(base, ".pyi"), IsPackageInit: strings.HasPrefix(base, "__init__."),
-		}))
-	}
-	return out, nil
-}
-
-// dirFiles lists the Python files under root.
-func dirFiles(root string) func(context.Context) ([]string, error) {
-	return func(context.Context) ([]string, error) {
-		var out []string
-		err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if d.IsDir() && (d.Name() == "__pycache__" || strings.HasPrefix(d.Name(), ".")) && p != root {
-				return filepath.SkipDir
-			}
-			if !d.IsDir() && (strings.HasSuffix(p, ".py") || strings.HasSuffix(p, ".pyi")) {
-				out = append(out, p)
-			}
-			return nil
-		})
-		sort.Strings(out)
-		return out, err
-	}
-}
-
 // newTestIndex builds an index over root with the native summarizer.
 func newTestIndex(tb testing.TB, root, cacheDir string) *index.Index {
 	tb.Helper()
-	x := index.New(index.Config{Root: root, Files: dirFiles(root), Read: os.ReadFile, Summarizer: native(tb), CacheDir: cacheDir, Parallel: 1})
-	if err := x.Build(context.Background()); err != nil {
+	x, err := nativeindex.Build(context.Background(), native(tb), root, cacheDir)
+	if err != nil {
 		tb.Fatal(err)
 	}
 	return x
