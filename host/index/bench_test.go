@@ -250,3 +250,24 @@ func BenchmarkRename(b *testing.B) {
 		return err
 	})
 }
+
+// dirFiles lists the Python files under root.
+func dirFiles(root string) func(context.Context) ([]string, error) {
+	return func(context.Context) ([]string, error) {
+		var out []string
+		err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() && (d.Name() == "__pycache__" || strings.HasPrefix(d.Name(), ".")) && p != root {
+				return filepath.SkipDir
+			}
+			if !d.IsDir() && (strings.HasSuffix(p, ".py") || strings.HasSuffix(p, ".pyi")) {
+				out = append(out, p)
+			}
+			return nil
+		})
+		sort.Strings(out)
+		return out, err
+	}
+}

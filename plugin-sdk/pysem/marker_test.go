@@ -7,32 +7,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pyws/pyws/plugin-sdk/markertest"
 	"github.com/pyws/pyws/plugin-sdk/textpos"
 )
 
 // occ returns the byte offset of the k-th (1-based) whole-word occurrence
 // of name in src, or -1.
-func occ(src, name string, k int) int {
-	re := regexp.MustCompile(`(^|[^A-Za-z0-9_])` + regexp.QuoteMeta(name) + `($|[^A-Za-z0-9_])`)
-	off := 0
-	for {
-		loc := re.FindStringIndex(src[off:])
-		if loc == nil {
-			return -1
-		}
-		start := off + loc[0]
-		if start > 0 || off > 0 || loc[0] > 0 || !strings.HasPrefix(src[start:], name) {
-			if !strings.HasPrefix(src[start:], name) {
-				start++
-			}
-		}
-		k--
-		if k == 0 {
-			return start
-		}
-		off = start + len(name)
-	}
-}
+func occ(src, name string, k int) int { return markertest.Occurrence(src, name, k) }
 
 func posOf(src string, off int) string {
 	l, c := textpos.New([]byte(src)).Position(off)

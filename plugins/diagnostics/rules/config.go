@@ -44,8 +44,8 @@ const DefaultPythonMinor = 12
 // DefaultConfig has every default-on code enabled.
 func DefaultConfig() Config {
 	c := Config{PythonMinor: DefaultPythonMinor, enabled: map[string]bool{}, HintReturns: true, HintParameters: true}
-	for _, ci := range Codes {
-		c.enabled[ci.Code] = ci.DefaultOn
+	for _, r := range Rules {
+		c.enabled[r.Code] = r.DefaultOn
 	}
 	return c
 }
@@ -53,8 +53,8 @@ func DefaultConfig() Config {
 // Enabled reports whether code is reported.
 func (c *Config) Enabled(code string) bool {
 	if c.enabled == nil {
-		ci, ok := Info(code)
-		return ok && ci.DefaultOn
+		r := Lookup(code)
+		return r != nil && r.DefaultOn
 	}
 	return c.enabled[code]
 }
@@ -81,12 +81,12 @@ func ParseConfig(raw map[string]any) (Config, []string) {
 		for _, x := range list {
 			s, _ := x.(string)
 			if s == "all" {
-				for _, ci := range Codes {
-					out = append(out, ci.Code)
+				for _, r := range Rules {
+					out = append(out, r.Code)
 				}
 				continue
 			}
-			if _, ok := Info(s); !ok {
+			if Lookup(s) == nil {
 				bad("[tool.pyws] %s: unknown code %v", key, x)
 				continue
 			}

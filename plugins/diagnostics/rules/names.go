@@ -8,23 +8,12 @@ import (
 	"github.com/pyws/pyws/plugin-sdk/tree"
 )
 
-// names reports undefined-variable, unused-import, unused-variable and
+// The name passes (undefined, unused, duplicates and shadowedImports)
+// report undefined-variable, unused-import, unused-variable and
 // duplicate-import with pyflakes' semantics (the differential script in
 // tests/differential/diagnostics measures the agreement), plus the
 // documented departures: explicit re-exports (`import a as a`), stubs,
 // and `_`-prefixed dummy variables.
-func (c *checker) names() {
-	if c.on(UndefinedVariable) {
-		c.undefined()
-	}
-	if c.on(UnusedImport) || c.on(UnusedVariable) {
-		c.unused()
-	}
-	if c.on(DuplicateImport) {
-		c.duplicates()
-		c.shadowedImports()
-	}
-}
 
 func (c *checker) undefined() {
 	m := c.m

@@ -9,7 +9,8 @@
 // in Env, filled by the kernel (host/service/diagcontext.go). Config is
 // the workspace's [tool.pyws] table. Every rule prefers silence to a
 // guess: a finding is reported only when the file, Env and the tables in
-// this package prove it. docs/diagnostics.md documents each code.
+// this package prove it. Each code is a Rule of the registry (Rules),
+// from which docs/diagnostics.md is generated.
 package rules
 
 import (
@@ -22,63 +23,6 @@ import (
 	"github.com/pyws/pyws/plugin-sdk/textpos"
 	"github.com/pyws/pyws/plugin-sdk/tree"
 )
-
-// The codes, as the spec's code list names them.
-const (
-	UndefinedVariable   = "undefined-variable"
-	TypeMismatch        = "type-mismatch"
-	ImportNotFound      = "import-not-found"
-	SyntaxError         = "syntax-error"
-	MissingArgument     = "missing-argument"
-	UnusedImport        = "unused-import"
-	UnusedVariable      = "unused-variable"
-	DuplicateImport     = "duplicate-import"
-	UnreachableCode     = "unreachable-code"
-	Deprecated          = "deprecated"
-	MissingTypeHint     = "missing-type-hint"
-	ConventionViolation = "convention-violation"
-)
-
-// CodeInfo describes one diagnostic code.
-type CodeInfo struct {
-	Code     string
-	Severity int
-	// DefaultOn: reported unless disabled in [tool.pyws].
-	DefaultOn bool
-	// Aliases are pyflakes/ruff/flake8 codes a `# noqa: X` comment may
-	// name to suppress this code.
-	Aliases []string
-	// TypeCheck: suppressed by `# type: ignore` (what a type checker
-	// reports).
-	TypeCheck bool
-}
-
-// Codes is the code list with severities (spec: Diagnostic codes by
-// severity).
-var Codes = []CodeInfo{
-	{UndefinedVariable, abi.SeverityError, true, []string{"F821", "F822", "F823"}, false},
-	{TypeMismatch, abi.SeverityError, true, nil, true},
-	{ImportNotFound, abi.SeverityError, true, nil, true},
-	{SyntaxError, abi.SeverityError, true, []string{"E999"}, false},
-	{MissingArgument, abi.SeverityError, true, nil, true},
-	{UnusedImport, abi.SeverityWarning, true, []string{"F401"}, false},
-	{UnusedVariable, abi.SeverityWarning, true, []string{"F841"}, false},
-	{DuplicateImport, abi.SeverityWarning, true, []string{"F811"}, false},
-	{UnreachableCode, abi.SeverityWarning, true, nil, false},
-	{Deprecated, abi.SeverityWarning, true, nil, true},
-	{MissingTypeHint, abi.SeverityInformation, true, []string{"ANN"}, false},
-	{ConventionViolation, abi.SeverityInformation, true, []string{"N8"}, false},
-}
-
-// Info returns the CodeInfo of code, ok false for an unknown code.
-func Info(code string) (CodeInfo, bool) {
-	for _, c := range Codes {
-		if c.Code == code {
-			return c, true
-		}
-	}
-	return CodeInfo{}, false
-}
 
 // Env is what the kernel knows about the file's surroundings.
 type Env struct {
@@ -177,6 +121,12 @@ func (c *checker) addNodeMsg(code string, n tree.Node, msg string) {
 // syntax errors: callers report syntax errors instead, see Run), sorted by
 // position, with suppression comments applied.
 func Check(t *tree.Tree, idx *textpos.Index, cfg Config, env Env) []abi.Diagnostic {
+	c := newChecker(t, cfg, env)
+	c.runPasses()
+	return c.finish(idx, nil)
+}
+
+func newChecker(t *tree.Tree, cfg Config, env Env) *checker {
 	opts := pysem.Options{
 		ModuleName:    env.ModuleName,
 		IsPackageInit: env.IsPackageInit,
@@ -184,30 +134,22 @@ func Check(t *tree.Tree, idx *textpos.Index, cfg Config, env Env) []abi.Diagnost
 		PythonMinor:   cfg.PythonMinor,
 	}
 	m := pysem.Analyze(t, opts)
-	c := &checker{t: t, src: t.Source(), m: m, nk: nodeKinds.Table(t), blocks: blockKinds.Table(t), cfg: &cfg, env: &env}
-	c.names()
-	if c.on(UnreachableCode) {
-		c.unreachable()
-	}
-	if c.on(ImportNotFound) {
-		c.imports()
-	}
-	if c.on(MissingArgument) || c.on(TypeMismatch) {
-		c.calls()
-	}
-	if c.on(Deprecated) {
-		c.deprecated()
-	}
-	if c.on(MissingTypeHint) {
-		c.typeHints()
-	}
-	if c.on(ConventionViolation) {
-		c.naming()
-	}
-	return c.finish(idx)
+	return &checker{t: t, src: t.Source(), m: m, nk: nodeKinds.Table(t), blocks: blockKinds.Table(t), cfg: &cfg, env: &env}
 }
 
-func (c *checker) finish(idx *textpos.Index) []abi.Diagnostic {
+// runPasses runs each pass of the registry that reports an enabled code.
+func (c *checker) runPasses() {
+	for id := noPass + 1; id < numPasses; id++ {
+		if slices.ContainsFunc(passCodes[id], c.on) {
+			passRuns[id](c)
+		}
+	}
+}
+
+// finish turns the findings into diagnostics: sorted, deduplicated,
+// enabled and not suppressed. When kept is not nil it receives the
+// finding of each diagnostic, at the same index.
+func (c *checker) finish(idx *textpos.Index, kept *[]finding) []abi.Diagnostic {
 	slices.SortStableFunc(c.out, func(a, b finding) int {
 		if a.start != b.start {
 			return a.start - b.start
@@ -237,14 +179,16 @@ func (c *checker) finish(idx *textpos.Index) []abi.Diagnostic {
 			}
 		}
 		el, ec := idx.Position(f.end)
-		info, _ := Info(f.code)
 		res = append(res, abi.Diagnostic{
 			Range:    abi.Range{Start: abi.Position{Line: sl, Character: sc}, End: abi.Position{Line: el, Character: ec}},
-			Severity: info.Severity,
+			Severity: Lookup(f.code).Severity,
 			Code:     f.code,
 			Message:  f.msg,
 			Source:   abi.EngineName,
 		})
+		if kept != nil {
+			*kept = append(*kept, f)
+		}
 	}
 	return res
 }

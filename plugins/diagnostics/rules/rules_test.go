@@ -2,17 +2,15 @@ package rules
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
-	"sort"
 	"strings"
 	"testing"
 
 	"github.com/pyws/pyws/host/parser/parsertest"
 	"github.com/pyws/pyws/plugin-sdk/abi"
+	"github.com/pyws/pyws/plugin-sdk/markertest"
 	"github.com/pyws/pyws/plugin-sdk/textpos"
 	"github.com/pyws/pyws/plugin-sdk/tree"
 )
@@ -31,83 +29,17 @@ type fixtureEnv struct {
 	Context []string `json:"context"`
 }
 
-var (
-	wantRe   = regexp.MustCompile(`# want((?: "[a-z-]+(?::[^"]*)?")+)\s*$`)
-	wantItem = regexp.MustCompile(`"([a-z-]+)(?::([^"]*))?"`)
-)
-
-type want struct {
-	line int // 0-based
-	code string
-	msg  string // substring, optional
-}
-
-// runFixture checks one marker fixture: every diagnostic must be announced
-// by a `# want "code"` (or "code:message substring") comment on its start
-// line, and every announced code must be reported there.
-func runFixture(t *testing.T, path string) {
-	src, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := DefaultConfig()
-	env := Env{Path: filepath.Base(path)}
-	var wants []want
-	for i, l := range strings.Split(string(src), "\n") {
-		if rest, ok := strings.CutPrefix(l, "# config: "); ok {
-			var raw map[string]any
-			if err := json.Unmarshal([]byte(rest), &raw); err != nil {
-				t.Fatalf("config header: %v", err)
-			}
-			var warns []string
-			cfg, warns = ParseConfig(raw)
-			if len(warns) > 0 {
-				t.Fatalf("config warnings: %v", warns)
-			}
-		}
-		if rest, ok := strings.CutPrefix(l, "# env: "); ok {
-			var fe fixtureEnv
-			if err := json.Unmarshal([]byte(rest), &fe); err != nil {
-				t.Fatalf("env header: %v", err)
-			}
-			if fe.Path != "" {
-				env.Path = fe.Path
-			}
-			env.ModuleName, env.IsPackageInit, env.Imports = fe.Module, fe.Init, fe.Imports
-			if fe.Installed != nil {
-				env.Installed = map[string]bool{}
-				for _, m := range fe.Installed {
-					env.Installed[m] = true
-				}
-			}
-			for _, cf := range fe.Context {
-				file, mod, _ := strings.Cut(cf, "=")
-				csrc, err := os.ReadFile(filepath.Join(filepath.Dir(path), "context", file))
-				if err != nil {
-					t.Fatal(err)
-				}
-				// Through JSON, as the facts travel via the kernel.
-				facts := ContextModuleFacts(ContextFile{Path: file, ModuleName: mod,
-					IsPackageInit: filepath.Base(file) == "__init__.py", Tree: parse(t, csrc)}, cfg.PythonMinor)
-				raw, err := json.Marshal(facts)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if env.Facts == nil {
-					env.Facts = map[string]*ModuleFacts{}
-				}
-				if env.Facts[mod], err = DecodeModuleFacts(raw); err != nil {
-					t.Fatal(err)
-				}
-			}
-		}
-		if m := wantRe.FindStringSubmatch(l); m != nil {
-			for _, it := range wantItem.FindAllStringSubmatch(m[1], -1) {
-				if _, ok := Info(it[1]); !ok {
-					t.Fatalf("line %d: unknown code %q", i+1, it[1])
-				}
-				wants = append(wants, want{i, it[1], it[2]})
-			}
+// runFixture checks one marker fixture (package markertest): every
+// diagnostic must be announced by a `# want "code"` (or "code:message
+// substring") comment on its start line, and every announced code must be
+// reported there.
+func runFixture(t *testing.T, c markertest.Case) {
+	src := c.Files[0].Src
+	cfg, env := fixtureSettings(t, c)
+	wants := markertest.Wants(src)
+	for _, w := range wants {
+		if Lookup(w.Code) == nil {
+			t.Fatalf("line %d: unknown code %q", w.Line+1, w.Code)
 		}
 	}
 	tr := parse(t, src)
@@ -118,82 +50,78 @@ func runFixture(t *testing.T, path string) {
 		// name the code check it.
 		diags = slices.DeleteFunc(diags, func(d abi.Diagnostic) bool { return d.Code == MissingTypeHint })
 	}
-	checkWants(t, diags, wants)
+	markertest.CheckWants(t, findings(diags), wants)
 }
 
-func checkWants(t *testing.T, diags []abi.Diagnostic, wants []want) {
-	t.Helper()
-	checkWantsInto(t, diags, wants)
-}
-
-// TestFixtures runs every marker fixture in ../testdata.
-func TestFixtures(t *testing.T) {
-	files, _ := filepath.Glob("../testdata/*.py")
-	more, _ := filepath.Glob("../testdata/*.pyi")
-	files = append(files, more...)
-	sort.Strings(files)
-	if len(files) < 5 {
-		t.Fatalf("only %d fixtures found", len(files))
-	}
-	for _, f := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(f), filepath.Ext(f)), func(t *testing.T) { runFixture(t, f) })
-	}
-}
-
-// TestFixtureHarnessFails makes sure the harness itself can fail: a missing
-// and an unexpected diagnostic are both errors.
-func TestFixtureHarnessFails(t *testing.T) {
-	diags := []abi.Diagnostic{{Code: UnusedImport, Range: abi.Range{Start: abi.Position{Line: 2}}}}
-	for _, tc := range []struct {
-		name  string
-		wants []want
-		ok    bool
-	}{
-		{"match", []want{{2, UnusedImport, ""}}, true},
-		{"missing", []want{{2, UnusedImport, ""}, {3, UnusedVariable, ""}}, false},
-		{"unexpected", nil, false},
-		{"wrong line", []want{{1, UnusedImport, ""}}, false},
-		{"wrong message", []want{{2, UnusedImport, "nope"}}, false},
-	} {
-		sub := &recorder{}
-		checkWantsInto(sub, diags, tc.wants)
-		if sub.failed == tc.ok {
-			t.Errorf("%s: failed=%v, want ok=%v (%s)", tc.name, sub.failed, tc.ok, strings.Join(sub.msgs, "; "))
+// fixtureSettings reads a fixture's `# config: {...}` ([tool.pyws] as
+// JSON) and `# env: {...}` (fixtureEnv) directives.
+func fixtureSettings(t *testing.T, c markertest.Case) (Config, Env) {
+	f := c.Files[0]
+	src := f.Src
+	cfg := DefaultConfig()
+	env := Env{Path: f.Path}
+	if rest, ok := markertest.Directive(src, "config"); ok {
+		var raw map[string]any
+		if err := json.Unmarshal([]byte(rest), &raw); err != nil {
+			t.Fatalf("config header: %v", err)
+		}
+		var warns []string
+		cfg, warns = ParseConfig(raw)
+		if len(warns) > 0 {
+			t.Fatalf("config warnings: %v", warns)
 		}
 	}
-}
-
-type recorder struct {
-	failed bool
-	msgs   []string
-}
-
-func (r *recorder) Errorf(format string, args ...any) {
-	r.failed = true
-	r.msgs = append(r.msgs, fmt.Sprintf(format, args...))
-}
-func (r *recorder) Helper() {}
-
-func checkWantsInto(r interface {
-	Errorf(string, ...any)
-	Helper()
-}, diags []abi.Diagnostic, wants []want) {
-	used := make([]bool, len(diags))
-	for _, w := range wants {
-		found := false
-		for i, d := range diags {
-			if !used[i] && d.Range.Start.Line == w.line && d.Code == w.code && strings.Contains(d.Message, w.msg) {
-				used[i], found = true, true
-				break
+	if rest, ok := markertest.Directive(src, "env"); ok {
+		var fe fixtureEnv
+		if err := json.Unmarshal([]byte(rest), &fe); err != nil {
+			t.Fatalf("env header: %v", err)
+		}
+		if fe.Path != "" {
+			env.Path = fe.Path
+		}
+		env.ModuleName, env.IsPackageInit, env.Imports = fe.Module, fe.Init, fe.Imports
+		if fe.Installed != nil {
+			env.Installed = map[string]bool{}
+			for _, m := range fe.Installed {
+				env.Installed[m] = true
 			}
 		}
-		if !found {
-			r.Errorf("line %d: want %s %q, not reported", w.line+1, w.code, w.msg)
+		for _, cf := range fe.Context {
+			file, mod, _ := strings.Cut(cf, "=")
+			csrc, err := os.ReadFile(filepath.Join(filepath.Dir(c.Path), "context", file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Through JSON, as the facts travel via the kernel.
+			facts := ContextModuleFacts(ContextFile{Path: file, ModuleName: mod,
+				IsPackageInit: filepath.Base(file) == "__init__.py", Tree: parse(t, csrc)}, cfg.PythonMinor)
+			raw, err := json.Marshal(facts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if env.Facts == nil {
+				env.Facts = map[string]*ModuleFacts{}
+			}
+			if env.Facts[mod], err = DecodeModuleFacts(raw); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
+	return cfg, env
+}
+
+// findings are diagnostics as the marker harness compares them.
+func findings(diags []abi.Diagnostic) []markertest.Finding {
+	out := make([]markertest.Finding, len(diags))
 	for i, d := range diags {
-		if !used[i] {
-			r.Errorf("line %d: unexpected %s: %s", d.Range.Start.Line+1, d.Code, d.Message)
-		}
+		out[i] = markertest.Finding{Line: d.Range.Start.Line, Code: d.Code, Message: d.Message}
 	}
+	return out
+}
+
+// TestFixtures runs every marker fixture in ../testdata (the harness's
+// own tests, in plugin-sdk/markertest, show that it fails on a missing
+// and on an unexpected diagnostic).
+func TestFixtures(t *testing.T) {
+	markertest.Run(t, []string{"../testdata/*.py", "../testdata/*.pyi"}, runFixture)
 }

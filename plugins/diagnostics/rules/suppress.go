@@ -144,21 +144,21 @@ func (s *suppressions) comment(text string, line int, header, own bool) {
 }
 
 // addCodes records a list of codes: ours, or pyflakes/ruff/flake8 codes
-// mapped through CodeInfo.Aliases (a prefix: N802 is an N8 code).
+// mapped through Rule.Aliases (a prefix: N802 is an N8 code).
 func (ls *lineSup) addCodes(list string) {
 	if ls.codes == nil {
 		ls.codes = map[string]bool{}
 	}
 	for _, code := range codeSpan.FindAllString(list, -1) {
-		if _, ok := Info(code); ok {
+		if Lookup(code) != nil {
 			ls.codes[code] = true
 			continue
 		}
 		up := strings.ToUpper(code)
-		for _, ci := range Codes {
-			for _, a := range ci.Aliases {
+		for _, r := range Rules {
+			for _, a := range r.Aliases {
 				if strings.HasPrefix(up, a) {
-					ls.codes[ci.Code] = true
+					ls.codes[r.Code] = true
 				}
 			}
 		}
@@ -173,8 +173,7 @@ func (ls *lineSup) covers(code string) bool {
 		return true
 	}
 	if ls.typeCheck {
-		ci, _ := Info(code)
-		return ci.TypeCheck
+		return Lookup(code).TypeCheck
 	}
 	return false
 }

@@ -96,8 +96,8 @@ func PythonFiles(root string) func(context.Context) ([]string, error) {
 	}
 }
 
-// Build indexes root with s.
-func Build(ctx context.Context, s *Summarizer, root, cacheDir string) (*index.Index, error) {
+// Build indexes root with s (a Summarizer, or a test's wrapper of one).
+func Build(ctx context.Context, s index.Summarizer, root, cacheDir string) (*index.Index, error) {
 	x := index.New(index.Config{Root: root, Files: PythonFiles(root), Read: os.ReadFile, Summarizer: s, CacheDir: cacheDir, Parallel: 1})
 	return x, x.Build(ctx)
 }

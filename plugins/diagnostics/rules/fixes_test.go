@@ -1,0 +1,105 @@
+package rules
+
+import (
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/pyws/pyws/plugin-sdk/abi"
+	"github.com/pyws/pyws/plugin-sdk/markertest"
+	"github.com/pyws/pyws/plugin-sdk/textpos"
+)
+
+// applyEdits applies one action's edits to src; overlapping edits fail
+// the test (an action must be applicable as it is).
+func applyEdits(t *testing.T, src []byte, edits []abi.TextEdit) string {
+	t.Helper()
+	idx := textpos.New(src)
+	type span struct {
+		start, end int
+		text       string
+	}
+	var spans []span
+	for _, e := range edits {
+		start, err1 := idx.Offset(e.Range.Start.Line, e.Range.Start.Character)
+		end, err2 := idx.Offset(e.Range.End.Line, e.Range.End.Character)
+		if err1 != nil || err2 != nil || end < start {
+			t.Fatalf("edit %+v: bad range (%v, %v)", e, err1, err2)
+		}
+		spans = append(spans, span{start, end, e.NewText})
+	}
+	slices.SortFunc(spans, func(a, b span) int { return b.start - a.start })
+	out := string(src)
+	for i, s := range spans {
+		if i > 0 && s.end > spans[i-1].start {
+			t.Fatalf("overlapping edits %+v", edits)
+		}
+		out = out[:s.start] + s.text + out[s.end:]
+	}
+	return out
+}
+
+// TestFixes runs the fix fixtures (testdata/fixes/NAME.py): the `# want`
+// markers are checked as for any fixture; then the fixes of the code the
+// `# fix: CODE` directive names are applied one at a time, as a user
+// would apply code actions (each on the file the previous one left),
+// until none is left. The result must be NAME.py.golden (-update rewrites
+// it), parse, and report each fixed diagnostic no more.
+func TestFixes(t *testing.T) {
+	markertest.Run(t, []string{"../testdata/fixes/*.py"}, func(t *testing.T, c markertest.Case) {
+		runFixture(t, c)
+		code, ok := markertest.Directive(c.Files[0].Src, "fix")
+		if !ok || Lookup(code) == nil || Lookup(code).Fix == nil {
+			t.Fatalf("`# fix: CODE` names no rule with a fix: %q", code)
+		}
+		cfg, env := fixtureSettings(t, c)
+		src := c.Files[0].Src
+		count := func(src []byte) (diags int, actions []Action) {
+			tr := parse(t, src)
+			for _, d := range Run(tr, textpos.New(src), cfg, env) {
+				if d.Code == code {
+					diags++
+				}
+			}
+			if tr.Root().HasError() {
+				t.Fatalf("the fixes broke the file:\n%s", src)
+			}
+			for _, a := range Actions(tr, textpos.New(src), cfg, env) {
+				if a.Diagnostic.Code == code {
+					actions = append(actions, a)
+				}
+			}
+			return diags, actions
+		}
+		before, actions := count(src)
+		applied := 0
+		for len(actions) > 0 {
+			if applied++; applied > before {
+				t.Fatalf("more fixes than diagnostics: a fix does not remove its diagnostic\n%s", src)
+			}
+			src = []byte(applyEdits(t, src, actions[0].Edits))
+			var after int
+			after, actions = count(src)
+			if after != before-applied {
+				t.Fatalf("after fix %d: %d %s diagnostics, want %d\n%s", applied, after, code, before-applied, src)
+			}
+		}
+		golden := c.Path + ".golden"
+		if *update {
+			if err := os.WriteFile(golden, src, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		want, err := os.ReadFile(golden)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(src) != string(want) {
+			t.Errorf("fixed file:\n%s\nwant (%s):\n%s", src, golden, want)
+		}
+		if applied == 0 && !strings.Contains(c.Path, "kept") {
+			t.Error("no fix applied: name the fixture *_kept.py when that is the point")
+		}
+	})
+}
