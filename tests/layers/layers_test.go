@@ -41,7 +41,6 @@ func mayImport(from, to string) bool {
 var knownEdges = []string{
 	"host/index -> plugins/indexer/summarize",
 	"host/ratelimit -> api",
-	"host/service -> plugins/formatter/isort",
 	"plugin-sdk -> host/parser/parsertest",
 	"plugin-sdk/nesting -> host/parser/parsertest",
 	"plugin-sdk/pysem -> host/parser/parsertest",
