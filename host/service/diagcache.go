@@ -9,7 +9,7 @@ import (
 	"github.com/pyws/pyws/plugin-sdk/abi"
 )
 
-// diagCache keeps the plugin's answers for recent (file, context files,
+// diagCache keeps a workspace's plugin answers for recent (file, context files,
 // arguments) triples: an editor asks for the diagnostics of unchanged
 // files again and again, and parsing plus analysis of a large file costs
 // far more than hashing it. Keys hash everything the plugin sees, so a
@@ -21,7 +21,7 @@ type diagCache struct {
 	m     map[[32]byte][]byte
 }
 
-var diagResults = &diagCache{max: 256, m: map[[32]byte][]byte{}}
+func newDiagCache() *diagCache { return &diagCache{max: 256, m: map[[32]byte][]byte{}} }
 
 func diagKey(args any, files []*sourceFile) [32]byte {
 	h := sha256.New()
@@ -76,7 +76,7 @@ type factsCache struct {
 // maxFactsBytes bounds one module's facts: plugin output is untrusted.
 const maxFactsBytes = 1 << 20
 
-var contextFacts = &factsCache{max: 32 << 20, m: map[[32]byte]json.RawMessage{}}
+func newFactsCache() *factsCache { return &factsCache{max: 32 << 20, m: map[[32]byte]json.RawMessage{}} }
 
 func factsKey(f *sourceFile, cf abi.DiagnosticsContextFile, pythonVersion, plugin string) [32]byte {
 	h := sha256.New()

@@ -54,11 +54,9 @@ func TestFactsCacheBoundedByBytes(t *testing.T) {
 // TestKeepContextFacts: only facts for modules that were sent as files,
 // well-formed and bounded, are kept.
 func TestKeepContextFacts(t *testing.T) {
-	saved := contextFacts
-	defer func() { contextFacts = saved }()
-	contextFacts = &factsCache{max: 1 << 20, m: map[[32]byte]json.RawMessage{}}
+	contextFacts := newFactsCache()
 	sent := sentContext{keys: map[string][32]byte{"a": {1}, "b": {2}, "c": {3}, "d": {4}}}
-	sent.keep([]abi.ContextFacts{
+	sent.keep(contextFacts, []abi.ContextFacts{
 		{Module: "a", Facts: json.RawMessage(`{"sigs":{}}`)},
 		{Module: "b", Facts: json.RawMessage(`[1,2]`)},                                             // not an object
 		{Module: "c", Facts: json.RawMessage(`{"x":` + strings.Repeat(" ", maxFactsBytes) + `1}`)}, // too large

@@ -142,6 +142,8 @@ type workspaceState struct {
 	idx      atomic.Pointer[index.Index]
 	loading  sync.Mutex
 	building atomic.Bool
+	// diag is get_diagnostics' configuration, interpreter and caches.
+	diag *diagState
 }
 
 // workspace returns the state of root, opening it (and starting its
@@ -161,7 +163,7 @@ func (s *Service) workspace(root string) (*workspaceState, error) {
 	if err != nil {
 		return nil, err
 	}
-	st := &workspaceState{root: root, ws: ws}
+	st := &workspaceState{root: root, ws: ws, diag: newDiagState(ws.Root(), s.cfg.Logger)}
 	if err := ws.Watch(); err != nil {
 		s.cfg.Logger.Warn("workspace watch unavailable; changes are seen through directory checks", "root", root, "err", err)
 	}
@@ -172,7 +174,7 @@ func (s *Service) workspace(root string) (*workspaceState, error) {
 	s.workspaces[root] = st
 	go st.load(s.cfg.Logger, s.cfg.IndexDelay)
 	if s.serves("get_diagnostics") {
-		go warmDiagnostics(ws, s.cfg.Logger)
+		go st.warmDiagnostics()
 	}
 	return st, nil
 }
