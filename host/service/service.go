@@ -156,8 +156,7 @@ func (s *Service) workspace(root string) (*workspaceState, error) {
 		if _, err := os.Stat(st.ws.Root()); err == nil {
 			return st, nil
 		}
-		st.ws.Close()
-		delete(s.workspaces, root)
+		s.dropLocked(root)
 	}
 	ws, err := workspace.Open(root)
 	if err != nil {
@@ -240,11 +239,21 @@ func (st *workspaceState) requireLoaded(code string) error {
 	return fault.New(code, fault.Details{"indexingProgress": st.progress()}, "the workspace is still being indexed; retry shortly (see health_check indexingProgress)")
 }
 
-// Close stops watchers.
+// dropLocked forgets the workspace served at root: its watcher stops, and
+// everything kept for it (index, diagnostics caches, interpreter answers)
+// goes with its state, which nothing else holds.
+func (s *Service) dropLocked(root string) {
+	if st, ok := s.workspaces[root]; ok {
+		st.ws.Close()
+		delete(s.workspaces, root)
+	}
+}
+
+// Close stops watchers and drops every workspace.
 func (s *Service) Close() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, st := range s.workspaces {
-		st.ws.Close()
+	for root := range s.workspaces {
+		s.dropLocked(root)
 	}
 }
