@@ -21,7 +21,9 @@ func TestFormatConfig(t *testing.T) {
 		errOption string
 	}{
 		{"defaults", "", defaults,
-			func(c abi.FormatConfig) bool { return c.LineLength == 88 && c.IsortLineLength == 88 && c.TabSize == 4 && c.InsertSpaces }, ""},
+			func(c abi.FormatConfig) bool {
+				return c.LineLength == 88 && c.IsortLineLength == 88 && c.TabSize == 4 && c.InsertSpaces
+			}, ""},
 		{"black and isort tables", "[tool.black]\nline-length = 100\nskip-string-normalization = true\ntarget-version = ['py38']\n[tool.isort]\nknown_first_party = ['acme']\nline_length = 79\n",
 			defaults,
 			func(c abi.FormatConfig) bool {

@@ -76,7 +76,9 @@ type factsCache struct {
 // maxFactsBytes bounds one module's facts: plugin output is untrusted.
 const maxFactsBytes = 1 << 20
 
-func newFactsCache() *factsCache { return &factsCache{max: 32 << 20, m: map[[32]byte]json.RawMessage{}} }
+func newFactsCache() *factsCache {
+	return &factsCache{max: 32 << 20, m: map[[32]byte]json.RawMessage{}}
+}
 
 func factsKey(f *sourceFile, cf abi.DiagnosticsContextFile, pythonVersion, plugin string) [32]byte {
 	h := sha256.New()
