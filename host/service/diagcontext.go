@@ -32,8 +32,8 @@ const (
 type diagState struct {
 	config  *pyproject.Watched
 	interps *interpreter.Prober
-	results *diagCache
-	facts   *factsCache
+	results *boundedCache // the plugin's answers
+	facts   *boundedCache // what it said about context modules
 }
 
 func newDiagState(root string, log *slog.Logger) *diagState {

@@ -116,7 +116,7 @@ func (s *Session) useContextFacts(pyws *abi.DiagnosticsContext, files []*sourceF
 }
 
 // keep stores in c the facts the plugin reported for the files it was sent.
-func (sent sentContext) keep(c *factsCache, facts []abi.ContextFacts, log *slog.Logger) {
+func (sent sentContext) keep(c *boundedCache, facts []abi.ContextFacts, log *slog.Logger) {
 	for _, f := range facts {
 		k, ok := sent.keys[f.Module]
 		if !ok || len(f.Facts) > maxFactsBytes || len(f.Facts) == 0 || f.Facts[0] != '{' || !json.Valid(f.Facts) {
@@ -162,7 +162,7 @@ type diagnosticsBody struct {
 	// Warnings are only logged: a malformed list is ignored, not an
 	// invalid result.
 	Warnings json.RawMessage `json:"warnings"`
-	// ContextFacts are kept for later calls (factsCache); malformed ones
+	// ContextFacts are kept for later calls (diagState.facts); malformed ones
 	// are dropped, not an invalid result.
 	ContextFacts []abi.ContextFacts `json:"contextFacts"`
 }
