@@ -69,11 +69,12 @@ func TestTargetPython(t *testing.T) {
 	}
 	cases := []struct {
 		name, toml, interpreter, want string
+		setting                       string // [tool.pyws] python
 	}{
-		{"the setting wins", "[tool.pyws]\npython-version = '3.10'\n[project]\nrequires-python = '>=3.8'\n", "3.12", "3.10"},
-		{"then the interpreter", "[project]\nrequires-python = '>=3.8'\n", "3.12", "3.12"},
-		{"then requires-python", "[project]\nrequires-python = '>=3.8'\n", "", "3.8"},
-		{"else the analyzer's default", "", "", ""},
+		{"the setting wins", "[tool.pyws]\npython-version = '3.10'\npython = 'bin/py'\n[project]\nrequires-python = '>=3.8'\n", "3.12", "3.10", "bin/py"},
+		{"then the interpreter", "[project]\nrequires-python = '>=3.8'\n", "3.12", "3.12", ""},
+		{"then requires-python", "[project]\nrequires-python = '>=3.8'\n", "", "3.8", ""},
+		{"else the analyzer's default", "", "", "", ""},
 	}
 	for _, c := range cases {
 		cfg, err := Parse("pyproject.toml", []byte(c.toml))
@@ -82,6 +83,9 @@ func TestTargetPython(t *testing.T) {
 		}
 		if got := cfg.TargetPython(c.interpreter); got != c.want {
 			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+		if cfg.Interpreter() != c.setting {
+			t.Errorf("%s: interpreter %q, want %q", c.name, cfg.Interpreter(), c.setting)
 		}
 	}
 }

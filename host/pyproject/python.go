@@ -13,6 +13,13 @@ func (c *Config) PywsTable() map[string]any {
 	return map[string]any{}
 }
 
+// Interpreter is [tool.pyws] python: the interpreter's path as written
+// (relative to the workspace root allowed), "" when unset.
+func (c *Config) Interpreter() string {
+	p, _ := c.PywsTable()["python"].(string)
+	return p
+}
+
 // TargetPython picks the Python version diagnostics target: [tool.pyws]
 // python-version, else the interpreter's version (interpreter, "" when
 // none is known), else the lower bound of [project] requires-python, else

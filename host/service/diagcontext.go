@@ -47,16 +47,15 @@ func newDiagState(root string, log *slog.Logger) *diagState {
 
 // interpreter returns the answer of the workspace's interpreter, nil when
 // none is known.
-func (d *diagState) interpreter(root string, tool map[string]any) *interpreter.Info {
-	configured, _ := tool["python"].(string)
-	return d.interps.Info(interpreter.Find(root, configured))
+func (d *diagState) interpreter(root string, cfg *pyproject.Config) *interpreter.Info {
+	return d.interps.Info(interpreter.Find(root, cfg.Interpreter()))
 }
 
 // warmDiagnostics asks the workspace's interpreter in the background when
 // the workspace opens, so the first get_diagnostics does not wait for a
 // Python process (about 150 ms of a first call's 180).
 func (st *workspaceState) warmDiagnostics() {
-	st.diag.interpreter(st.ws.Root(), st.diag.config.Config().PywsTable())
+	st.diag.interpreter(st.ws.Root(), st.diag.config.Config())
 }
 
 // diagnosticsArgs gathers the "pyws" argument and the context files for f.
@@ -67,7 +66,7 @@ func (s *Session) diagnosticsArgs(ctx context.Context, f *sourceFile) (*abi.Diag
 	rel := filepath.ToSlash(f.rel)
 	a := &abi.DiagnosticsContext{Config: tool, Imports: map[string]int{},
 		IsPackageInit: strings.HasPrefix(path.Base(rel), "__init__.")}
-	interp := d.interpreter(root, tool)
+	interp := d.interpreter(root, cfg)
 	version := ""
 	if interp != nil {
 		version = interp.Version
