@@ -57,6 +57,11 @@ type Config struct {
 	Files func(ctx context.Context) ([]string, error)
 	// Read returns a file's text decoded to UTF-8.
 	Read func(abs string) ([]byte, error)
+	// ListDir lists the names in a workspace directory (slash-separated,
+	// "" the root) through the workspace's confined reader: the compiled
+	// extension modules an import may name are not Python files. nil
+	// knows none.
+	ListDir func(rel string) ([]string, error)
 	// Summarizer produces summaries.
 	Summarizer Summarizer
 	// CacheDir holds summaries on disk ("" keeps them in memory only).

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -30,35 +31,41 @@ func TestFactsKey(t *testing.T) {
 	}
 }
 
-func TestFactsCacheBoundedByBytes(t *testing.T) {
-	c := &factsCache{max: 100, m: map[[32]byte]json.RawMessage{}}
-	entry := func(i int) ([32]byte, json.RawMessage) {
-		var k [32]byte
-		k[0] = byte(i)
-		return k, json.RawMessage(`{"x":"` + strings.Repeat("a", 30) + `"}`)
-	}
-	for i := range 5 {
-		c.put(entry(i))
-	}
-	if c.size > c.max {
-		t.Fatalf("%d bytes kept, bound %d", c.size, c.max)
-	}
-	if k, _ := entry(0); func() bool { _, ok := c.get(k); return ok }() {
-		t.Error("the oldest entry survived")
-	}
-	if k, _ := entry(4); func() bool { _, ok := c.get(k); return !ok }() {
-		t.Error("the newest entry was dropped")
+// TestBoundedCache: oldest first out, by bytes (facts) or by count
+// (answers); a value larger than the byte bound is not kept.
+func TestBoundedCache(t *testing.T) {
+	key := func(i int) [32]byte { return [32]byte{byte(i)} }
+	value := []byte(`{"x":"` + strings.Repeat("a", 30) + `"}`) // 38 bytes
+	for _, c := range []struct {
+		name  string
+		cache *boundedCache
+		kept  []int // of the keys 0-4, then 9 with a 101-byte value
+	}{
+		{"by bytes", &boundedCache{maxBytes: 100, m: map[[32]byte][]byte{}}, []int{3, 4}},
+		{"by count", &boundedCache{maxEntries: 2, m: map[[32]byte][]byte{}}, []int{4, 9}},
+	} {
+		for i := range 5 {
+			c.cache.put(key(i), value)
+		}
+		c.cache.put(key(9), make([]byte, 101))
+		var kept []int
+		for _, i := range []int{0, 1, 2, 3, 4, 9} {
+			if _, ok := c.cache.get(key(i)); ok {
+				kept = append(kept, i)
+			}
+		}
+		if !reflect.DeepEqual(kept, c.kept) || len(c.cache.order) != len(c.kept) {
+			t.Errorf("%s: kept %v, want %v", c.name, kept, c.kept)
+		}
 	}
 }
 
 // TestKeepContextFacts: only facts for modules that were sent as files,
 // well-formed and bounded, are kept.
 func TestKeepContextFacts(t *testing.T) {
-	saved := contextFacts
-	defer func() { contextFacts = saved }()
-	contextFacts = &factsCache{max: 1 << 20, m: map[[32]byte]json.RawMessage{}}
+	contextFacts := newFactsCache()
 	sent := sentContext{keys: map[string][32]byte{"a": {1}, "b": {2}, "c": {3}, "d": {4}}}
-	sent.keep([]abi.ContextFacts{
+	sent.keep(contextFacts, []abi.ContextFacts{
 		{Module: "a", Facts: json.RawMessage(`{"sigs":{}}`)},
 		{Module: "b", Facts: json.RawMessage(`[1,2]`)},                                             // not an object
 		{Module: "c", Facts: json.RawMessage(`{"x":` + strings.Repeat(" ", maxFactsBytes) + `1}`)}, // too large

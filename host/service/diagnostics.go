@@ -44,7 +44,7 @@ func runDiagnostics(ctx context.Context, s *Session, a Args) (any, error) {
 	pa["pyws"] = pyws
 	files := append([]*sourceFile{f}, extra...)
 	key := diagKey(pa, files)
-	out, hit := diagResults.get(key)
+	out, hit := s.ws.diag.results.get(key)
 	if !hit {
 		if out, err = s.callPlugin(ctx, "get_diagnostics", pa, files...); err != nil {
 			return nil, err
@@ -63,8 +63,8 @@ func runDiagnostics(ctx context.Context, s *Session, a Args) (any, error) {
 	}
 	diags := body.Diagnostics
 	if !hit {
-		diagResults.put(key, out)
-		sent.keep(body.ContextFacts, s.svc.cfg.Logger)
+		s.ws.diag.results.put(key, out)
+		sent.keep(s.ws.diag.facts, body.ContextFacts, s.svc.cfg.Logger)
 	}
 	res := DiagnosticsResult{Diagnostics: []abi.Diagnostic{}}
 	want := severityByName[a.String("severity")]
@@ -103,7 +103,7 @@ func (s *Session) useContextFacts(pyws *abi.DiagnosticsContext, files []*sourceF
 			break
 		}
 		k := factsKey(files[i], cf, pyws.PythonVersion, plugin)
-		if facts, ok := contextFacts.get(k); ok {
+		if facts, ok := s.ws.diag.facts.get(k); ok {
 			pyws.Facts = append(pyws.Facts, abi.ContextFacts{Module: cf.Module, Facts: facts})
 			continue
 		}
@@ -115,15 +115,15 @@ func (s *Session) useContextFacts(pyws *abi.DiagnosticsContext, files []*sourceF
 	return sent
 }
 
-// keep stores the facts the plugin reported for the files it was sent.
-func (sent sentContext) keep(facts []abi.ContextFacts, log *slog.Logger) {
+// keep stores in c the facts the plugin reported for the files it was sent.
+func (sent sentContext) keep(c *boundedCache, facts []abi.ContextFacts, log *slog.Logger) {
 	for _, f := range facts {
 		k, ok := sent.keys[f.Module]
 		if !ok || len(f.Facts) > maxFactsBytes || len(f.Facts) == 0 || f.Facts[0] != '{' || !json.Valid(f.Facts) {
 			log.Warn("diagnostics plugin returned unusable context facts", "module", f.Module, "bytes", len(f.Facts))
 			continue
 		}
-		contextFacts.put(k, append(json.RawMessage(nil), f.Facts...))
+		c.put(k, append(json.RawMessage(nil), f.Facts...))
 	}
 }
 
@@ -162,7 +162,7 @@ type diagnosticsBody struct {
 	// Warnings are only logged: a malformed list is ignored, not an
 	// invalid result.
 	Warnings json.RawMessage `json:"warnings"`
-	// ContextFacts are kept for later calls (factsCache); malformed ones
+	// ContextFacts are kept for later calls (diagState.facts); malformed ones
 	// are dropped, not an invalid result.
 	ContextFacts []abi.ContextFacts `json:"contextFacts"`
 }

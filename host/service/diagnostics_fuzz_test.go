@@ -1,10 +1,7 @@
 package service
 
 import (
-	"reflect"
-	"regexp"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/pyws/pyws/plugin-sdk/textpos"
 )
@@ -31,37 +28,6 @@ func FuzzDecodeDiagnostics(f *testing.F) {
 			if d.Severity < 1 || d.Severity > 4 || d.Code == "" || d.Source == "" {
 				t.Fatalf("accepted %+v", d)
 			}
-		}
-	})
-}
-
-// FuzzImportScan: the line-filtered import scan finds exactly what the
-// expression finds over the whole text, and wordCount agrees with \b.
-func FuzzImportScan(f *testing.F) {
-	for _, s := range []string{
-		"import os\nfrom . import (a,\n    b as c)  # x\nx = 1\n",
-		"  from ..pkg.mod import *\nimport a.b as c, d; import e\n",
-		"from x import (\n a,\n b\n",
-		"def f():\n    import json\n    from os import path\n",
-		"s = '''\nimport fake\n'''\nfromage = 1\nimportant = 2\n",
-		"from a import b \\\n    , c\n",
-		"from m import (a)\nfrom n import (b,\nc)\n",
-	} {
-		f.Add(s, "path")
-	}
-	f.Add("é = 1\nxé\n", "é")
-	f.Fuzz(func(t *testing.T, text, word string) {
-		want := importLine.FindAllStringSubmatch(text, -1)
-		got := importStatements(text)
-		if !reflect.DeepEqual(got, want) {
-			t.Fatalf("importStatements(%q):\n got %q\nwant %q", text, got, want)
-		}
-		if !isIdent(word) || !utf8.ValidString(word) {
-			return
-		}
-		re := regexp.MustCompile(`\b` + regexp.QuoteMeta(word) + `\b`)
-		if w, g := min(len(re.FindAllIndex([]byte(text), 3)), 3), wordCount([]byte(text), word, 3); w != g {
-			t.Fatalf("wordCount(%q, %q) = %d, regexp finds %d", text, word, g, w)
 		}
 	})
 }

@@ -26,7 +26,6 @@ import (
 	"github.com/pyws/pyws/host/textdiff"
 	"github.com/pyws/pyws/host/workspace/textenc"
 	"github.com/pyws/pyws/plugin-sdk/abi"
-	"github.com/pyws/pyws/plugins/formatter/isort"
 )
 
 // FormatResult is format_document's result.
@@ -45,8 +44,7 @@ type FormatOptions struct {
 // Option bounds (also documented in the operation table).
 const (
 	minTabSize, maxTabSize       = 1, 16
-	minLineLength, maxLineLength = 1, 1000
-	defaultLineLength            = 88
+	minLineLength, maxLineLength = pyproject.MinLineLength, pyproject.MaxLineLength
 )
 
 var formatOptionNames = []string{"tabSize", "insertSpaces", "lineLength"}
@@ -160,107 +158,26 @@ func clipBytes(b []byte, n int) []byte {
 	return b
 }
 
-// ResolveFormatConfig merges the request's options over the workspace's
-// pyproject.toml over the defaults. [tool.black]: line-length,
-// skip-string-normalization, skip-magic-trailing-comma (target-version and
-// the rest are ignored). [tool.isort]: line_length, known_first_party,
-// known_third_party, known_local_folder; the profile is always black, as
-// `isort --profile black` forces it. isort's line length does not follow
-// [tool.black] (the reference command does not either) but does follow the
-// request's lineLength. A pyproject.toml that is not TOML, or a value of
-// the wrong type, is INVALID_OPTIONS naming it.
-func ResolveFormatConfig(root string, opts FormatOptions) (abi.FormatConfig, error) {
-	c := abi.FormatConfig{LineLength: defaultLineLength, IsortLineLength: isort.DefaultLineLength,
-		TabSize: opts.TabSize, InsertSpaces: opts.InsertSpaces}
-	pp, err := pyproject.Load(root)
+// formatConfig is the plugin's configuration for the file: the request's
+// options over pyproject.toml over defaults (host/pyproject), and the
+// directories isort's src_paths name, listed through the workspace's
+// confined reader (the plugin derives the first-party names).
+func (s *Session) formatConfig(opts FormatOptions) (abi.FormatConfig, error) {
+	c, err := pyproject.FormatConfig(s.ws.ws.Root(), pyproject.FormatRequest(opts))
 	if err != nil {
-		return c, fault.New(fault.InvalidOptions, fault.Details{"option": pyproject.FileName, "reason": err.Error()},
-			"the workspace's %s cannot be read: %v", pyproject.FileName, err)
+		return c, err
 	}
-	bad := func(key string, v any, want string) error {
-		return fault.New(fault.InvalidOptions, fault.Details{"option": key, "value": fmt.Sprint(v), "reason": "must be " + want, "source": pyproject.FileName},
-			"%s in %s must be %s", key, pyproject.FileName, want)
-	}
-	intIn := func(tbl map[string]any, key, full string, dst *int) error {
-		v, ok := tbl[key]
-		if !ok {
-			return nil
+	for _, dir := range []string{"src", ""} {
+		entries, err := s.ws.ws.ReadDir(dir)
+		if err != nil {
+			continue // isort skips a missing or unreadable src path
 		}
-		n, ok := v.(int64)
-		if !ok || n < minLineLength || n > maxLineLength {
-			return bad(full, v, fmt.Sprintf("an integer from %d to %d", minLineLength, maxLineLength))
+		l := abi.DirListing{Name: filepath.Base(filepath.Join(s.ws.ws.Root(), dir)), Entries: make([]abi.DirEntry, len(entries))}
+		for i, e := range entries {
+			l.Entries[i] = abi.DirEntry{Name: e.Name, Dir: e.Dir}
 		}
-		*dst = int(n)
-		return nil
+		c.SrcDirs = append(c.SrcDirs, l)
 	}
-	boolIn := func(tbl map[string]any, key, full string, dst *bool) error {
-		v, ok := tbl[key]
-		if !ok {
-			return nil
-		}
-		b, ok := v.(bool)
-		if !ok {
-			return bad(full, v, "a boolean")
-		}
-		*dst = b
-		return nil
-	}
-	// isort accepts a list of strings or one comma-separated string.
-	listIn := func(tbl map[string]any, key, full string, dst *[]string) error {
-		v, ok := tbl[key]
-		if !ok {
-			return nil
-		}
-		switch x := v.(type) {
-		case string:
-			for _, s := range strings.Split(x, ",") {
-				if s = strings.TrimSpace(s); s != "" {
-					*dst = append(*dst, s)
-				}
-			}
-		case []any:
-			for _, it := range x {
-				s, ok := it.(string)
-				if !ok {
-					return bad(full, v, "a list of strings")
-				}
-				*dst = append(*dst, s)
-			}
-		default:
-			return bad(full, v, "a list of strings")
-		}
-		return nil
-	}
-	if b := pp.Table("tool", "black"); b != nil {
-		for _, step := range []error{
-			intIn(b, "line-length", "tool.black.line-length", &c.LineLength),
-			boolIn(b, "skip-string-normalization", "tool.black.skip-string-normalization", &c.SkipStringNormalization),
-			boolIn(b, "skip-magic-trailing-comma", "tool.black.skip-magic-trailing-comma", &c.SkipMagicTrailingComma),
-		} {
-			if step != nil {
-				return c, step
-			}
-		}
-	}
-	if i := pp.Table("tool", "isort"); i != nil {
-		for _, step := range []error{
-			intIn(i, "line_length", "tool.isort.line_length", &c.IsortLineLength),
-			listIn(i, "known_first_party", "tool.isort.known_first_party", &c.KnownFirstParty),
-			listIn(i, "known_third_party", "tool.isort.known_third_party", &c.KnownThirdParty),
-			listIn(i, "known_local_folder", "tool.isort.known_local_folder", &c.KnownLocalFolder),
-		} {
-			if step != nil {
-				return c, step
-			}
-		}
-	}
-	if opts.LineLength > 0 {
-		c.LineLength, c.IsortLineLength = opts.LineLength, opts.LineLength
-	}
-	for n := range isort.FindSrcModules(root) {
-		c.SrcModules = append(c.SrcModules, n)
-	}
-	sort.Strings(c.SrcModules)
 	return c, nil
 }
 
@@ -287,7 +204,7 @@ func runFormat(ctx context.Context, s *Session, a Args) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := ResolveFormatConfig(s.ws.ws.Root(), opts)
+	cfg, err := s.formatConfig(opts)
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,8 @@ package service
 
 import (
 	"encoding/json"
+	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -51,49 +53,41 @@ func TestParseFormatOptions(t *testing.T) {
 	}
 }
 
-func TestResolveFormatConfig(t *testing.T) {
-	cases := []struct {
-		name      string
-		pyproject string
-		opts      FormatOptions
-		check     func(abi.FormatConfig) bool
-		errOption string
-	}{
-		{"defaults", "", FormatOptions{TabSize: 4, InsertSpaces: true},
-			func(c abi.FormatConfig) bool { return c.LineLength == 88 && c.IsortLineLength == 88 }, ""},
-		{"black and isort tables", "[tool.black]\nline-length = 100\nskip-string-normalization = true\ntarget-version = ['py38']\n[tool.isort]\nknown_first_party = ['acme']\nline_length = 79\n",
-			FormatOptions{TabSize: 4, InsertSpaces: true},
-			func(c abi.FormatConfig) bool {
-				return c.LineLength == 100 && c.IsortLineLength == 79 && c.SkipStringNormalization && reflect.DeepEqual(c.KnownFirstParty, []string{"acme"})
-			}, ""},
-		{"comma string list", "[tool.isort]\nknown_first_party = 'a, b'\n", FormatOptions{TabSize: 4, InsertSpaces: true},
-			func(c abi.FormatConfig) bool { return reflect.DeepEqual(c.KnownFirstParty, []string{"a", "b"}) }, ""},
-		{"request wins", "[tool.black]\nline-length = 100\n", FormatOptions{TabSize: 4, InsertSpaces: true, LineLength: 60},
-			func(c abi.FormatConfig) bool { return c.LineLength == 60 && c.IsortLineLength == 60 }, ""},
-		{"first party from the workspace", "", FormatOptions{TabSize: 4, InsertSpaces: true},
-			func(c abi.FormatConfig) bool { return contains(c.SrcModules, "pkg") && contains(c.SrcModules, "mod") }, ""},
-		{"wrong type", "[tool.black]\nline-length = 'long'\n", FormatOptions{TabSize: 4}, nil, "tool.black.line-length"},
-		{"not toml", "[tool.black\n", FormatOptions{TabSize: 4}, nil, "pyproject.toml"},
+// TestFormatConfigListsSrcPaths: the plugin gets the request's options
+// merged with pyproject.toml, and the listings of src/ and the root made
+// through the workspace's reader, src/ first as isort's src_paths.
+func TestFormatConfigListsSrcPaths(t *testing.T) {
+	root := t.TempDir()
+	os.MkdirAll(filepath.Join(root, "pkg"), 0o755)
+	os.MkdirAll(filepath.Join(root, "src", "app"), 0o755)
+	os.WriteFile(filepath.Join(root, "mod.py"), nil, 0o644)
+	os.WriteFile(filepath.Join(root, "pyproject.toml"), []byte("[tool.black]\nline-length = 100\n"), 0o644)
+	sess := testSession(t, root)
+	got, err := sess.formatConfig(FormatOptions{TabSize: 2, InsertSpaces: true})
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			root := t.TempDir()
-			os.MkdirAll(filepath.Join(root, "pkg"), 0o755)
-			os.WriteFile(filepath.Join(root, "mod.py"), nil, 0o644)
-			if c.pyproject != "" {
-				os.WriteFile(filepath.Join(root, "pyproject.toml"), []byte(c.pyproject), 0o644)
-			}
-			got, err := ResolveFormatConfig(root, c.opts)
-			if c.errOption != "" {
-				fe, ok := fault.As(err)
-				if !ok || fe.Code != fault.InvalidOptions || fe.Details["option"] != c.errOption {
-					t.Fatalf("err %v, want INVALID_OPTIONS for %s", err, c.errOption)
-				}
-				return
-			}
-			if err != nil || !c.check(got) {
-				t.Fatalf("%+v %v", got, err)
-			}
-		})
+	want := []abi.DirListing{
+		{Name: "src", Entries: []abi.DirEntry{{Name: "app", Dir: true}}},
+		{Name: filepath.Base(sess.ws.ws.Root()), Entries: []abi.DirEntry{{Name: "mod.py"}, {Name: "pkg", Dir: true}, {Name: "pyproject.toml"}, {Name: "src", Dir: true}}},
 	}
+	if got.LineLength != 100 || got.TabSize != 2 || !reflect.DeepEqual(got.SrcDirs, want) {
+		t.Fatalf("got %+v\nwant src dirs %+v", got, want)
+	}
+	os.RemoveAll(filepath.Join(root, "src"))
+	if got, _ := sess.formatConfig(FormatOptions{}); len(got.SrcDirs) != 1 {
+		t.Fatalf("a missing src/ is listed: %+v", got.SrcDirs)
+	}
+}
+
+// testSession is a session on a service without plugins, serving root.
+func testSession(t *testing.T, root string) *Session {
+	t.Helper()
+	svc := New(Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	t.Cleanup(svc.Close)
+	ws, err := svc.workspace(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &Session{svc: svc, ws: ws}
 }

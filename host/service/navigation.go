@@ -105,6 +105,14 @@ func (s *Service) newIndex(st *workspaceState) *index.Index {
 			text, _, err := ws.ReadSource(abs, 0)
 			return text, err
 		},
+		ListDir: func(rel string) ([]string, error) {
+			entries, err := ws.ReadDir(rel)
+			names := make([]string, len(entries))
+			for i, e := range entries {
+				names[i] = e.Name
+			}
+			return names, err
+		},
 		Summarizer: pluginSummarizer{p: s.cfg.Plugins, version: version, root: ws.Root(), metrics: s.cfg.Metrics},
 		CacheDir:   cacheDir,
 		Logger:     s.cfg.Logger,

@@ -142,6 +142,8 @@ type workspaceState struct {
 	idx      atomic.Pointer[index.Index]
 	loading  sync.Mutex
 	building atomic.Bool
+	// diag is get_diagnostics' configuration, interpreter and caches.
+	diag *diagState
 }
 
 // workspace returns the state of root, opening it (and starting its
@@ -154,14 +156,13 @@ func (s *Service) workspace(root string) (*workspaceState, error) {
 		if _, err := os.Stat(st.ws.Root()); err == nil {
 			return st, nil
 		}
-		st.ws.Close()
-		delete(s.workspaces, root)
+		s.dropLocked(root)
 	}
 	ws, err := workspace.Open(root)
 	if err != nil {
 		return nil, err
 	}
-	st := &workspaceState{root: root, ws: ws}
+	st := &workspaceState{root: root, ws: ws, diag: newDiagState(ws.Root(), s.cfg.Logger)}
 	if err := ws.Watch(); err != nil {
 		s.cfg.Logger.Warn("workspace watch unavailable; changes are seen through directory checks", "root", root, "err", err)
 	}
@@ -172,7 +173,7 @@ func (s *Service) workspace(root string) (*workspaceState, error) {
 	s.workspaces[root] = st
 	go st.load(s.cfg.Logger, s.cfg.IndexDelay)
 	if s.serves("get_diagnostics") {
-		go warmDiagnostics(ws, s.cfg.Logger)
+		go st.warmDiagnostics()
 	}
 	return st, nil
 }
@@ -238,11 +239,21 @@ func (st *workspaceState) requireLoaded(code string) error {
 	return fault.New(code, fault.Details{"indexingProgress": st.progress()}, "the workspace is still being indexed; retry shortly (see health_check indexingProgress)")
 }
 
-// Close stops watchers.
+// dropLocked forgets the workspace served at root: its watcher stops, and
+// everything kept for it (index, diagnostics caches, interpreter answers)
+// goes with its state, which nothing else holds.
+func (s *Service) dropLocked(root string) {
+	if st, ok := s.workspaces[root]; ok {
+		st.ws.Close()
+		delete(s.workspaces, root)
+	}
+}
+
+// Close stops watchers and drops every workspace.
 func (s *Service) Close() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, st := range s.workspaces {
-		st.ws.Close()
+	for root := range s.workspaces {
+		s.dropLocked(root)
 	}
 }

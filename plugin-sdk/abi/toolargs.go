@@ -18,9 +18,27 @@ type FormatConfig struct {
 	KnownThirdParty         []string `json:"knownThirdParty,omitempty"`
 	KnownLocalFolder        []string `json:"knownLocalFolder,omitempty"`
 	SrcModules              []string `json:"srcModules,omitempty"`
-	Pyi                     bool     `json:"pyi,omitempty"`
-	TabSize                 int      `json:"tabSize"`
-	InsertSpaces            bool     `json:"insertSpaces"`
+	// SrcDirs are the directories isort's default src_paths name (the
+	// workspace's src/, then its root) as the kernel's confined reader
+	// lists them; the formatter adds the first-party names isort derives
+	// from them to SrcModules.
+	SrcDirs      []DirListing `json:"srcDirs,omitempty"`
+	Pyi          bool         `json:"pyi,omitempty"`
+	TabSize      int          `json:"tabSize"`
+	InsertSpaces bool         `json:"insertSpaces"`
+}
+
+// DirListing is one directory's entries: Name is the directory's own
+// base name.
+type DirListing struct {
+	Name    string     `json:"name"`
+	Entries []DirEntry `json:"entries"`
+}
+
+// DirEntry is one entry of a DirListing.
+type DirEntry struct {
+	Name string `json:"name"`
+	Dir  bool   `json:"dir,omitempty"`
 }
 
 // DiagnosticsContext is the "pyws" argument of get_diagnostics: what the

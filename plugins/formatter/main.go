@@ -156,7 +156,7 @@ func run(a Args, src []byte, t *tree.Tree) (*Result, error) {
 }
 
 func isortConfig(c Config) isort.Config {
-	src := map[string]bool{}
+	src := isort.SrcModules(c.SrcDirs)
 	for _, n := range c.SrcModules {
 		src[n] = true
 	}

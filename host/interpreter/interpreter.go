@@ -1,0 +1,209 @@
+// Package interpreter finds the Python interpreter a workspace runs with
+// and asks it what it can import, for import-not-found (which trusts the
+// interpreter's installed packages) and the target Python version.
+//
+// The interpreter is [tool.pyws] python (a path, relative to the
+// workspace root allowed), else the workspace's .venv/bin/python or
+// venv/bin/python, else python3 on the server's PATH (Find). It is asked,
+// with a timeout, for its version and the top-level modules importable
+// from its sys.path (directories, .py and extension modules, zip entries
+// through pkgutil, and importlib.metadata's top-level names, which covers
+// editable installs); the standard library's directories are included:
+// they hold importable packages that sys.stdlib_module_names leaves out,
+// such as Debian's "test" (Ask). A Prober remembers the answers for one
+// workspace and asks again in the background when they are old.
+package interpreter
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sync"
+	"time"
+)
+
+// Info is what an interpreter told us.
+type Info struct {
+	Version   string   `json:"version"` // "3.11"
+	Installed []string `json:"installed"`
+}
+
+const script = `
+import sys, os, json, pkgutil
+paths = [p for p in sys.path if p]
+names = set()
+for p in paths:
+    if not os.path.isdir(p):
+        continue
+    for fn in os.listdir(p):
+        if fn == "__pycache__" or fn.endswith((".dist-info", ".egg-info", ".pth")):
+            continue
+        full = os.path.join(p, fn)
+        if os.path.isdir(full):
+            if fn.endswith("-stubs") and fn[:-6].isidentifier():
+                names.add(fn[:-6])  # stub-only packages (types-*) serve type checking
+            elif fn.isidentifier():
+                names.add(fn)
+        else:
+            base = fn.split(".")[0]
+            if base.isidentifier() and fn.endswith((".py", ".pyc", ".so", ".pyd", ".pyi")):
+                names.add(base)
+for m in pkgutil.iter_modules(paths):
+    names.add(m.name)
+try:
+    from importlib.metadata import packages_distributions
+    names.update(k for k in packages_distributions() if k.isidentifier())
+except Exception:
+    pass
+print(json.dumps({"version": "%d.%d" % sys.version_info[:2], "installed": sorted(names)}))
+`
+
+// Find returns the interpreter of the workspace at root: configured (the
+// [tool.pyws] python setting, "" when unset) made absolute against root,
+// else a virtual environment's python inside root, else python3 on PATH,
+// else "".
+func Find(root, configured string) string {
+	if configured != "" {
+		if !filepath.IsAbs(configured) {
+			configured = filepath.Join(root, configured)
+		}
+		return configured
+	}
+	for _, venv := range []string{".venv", "venv"} {
+		p := filepath.Join(root, venv, "bin", "python")
+		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
+			return p
+		}
+	}
+	p, err := exec.LookPath("python3")
+	if err != nil {
+		return ""
+	}
+	return p
+}
+
+// ErrUnreadable is Ask's error when the interpreter ran but its answer is
+// not the JSON the script prints.
+var ErrUnreadable = errors.New("interpreter answer unreadable")
+
+var minorVersion = regexp.MustCompile(`^[0-9]+\.[0-9]+$`)
+
+// Ask runs the interpreter at path with the probe script, in the system's
+// temporary directory (so nothing of the workspace shadows the standard
+// library), and returns its answer. It fails when the interpreter cannot
+// run, exits with an error, does not answer within timeout, or prints
+// anything but the expected JSON (ErrUnreadable).
+func Ask(path string, timeout time.Duration) (*Info, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, path, "-c", script)
+	cmd.Dir = os.TempDir()
+	// A child the interpreter left behind must not hold the output pipe
+	// open past the deadline.
+	cmd.WaitDelay = time.Second
+	out, err := cmd.Output()
+	if ctx.Err() != nil {
+		return nil, fmt.Errorf("%s did not answer within %v", path, timeout)
+	}
+	if err != nil {
+		return nil, err
+	}
+	var info Info
+	if err := json.Unmarshal(out, &info); err != nil || !minorVersion.MatchString(info.Version) {
+		return nil, fmt.Errorf("%w: %.80q", ErrUnreadable, out)
+	}
+	if info.Installed == nil {
+		info.Installed = []string{}
+	}
+	return &info, nil
+}
+
+// Prober remembers what the interpreters of one workspace answered. An
+// interpreter is asked on first use (the caller waits), then again when
+// the answer is older than TTL, in the background while the previous
+// answer serves. The zero value is not usable; make one with NewProber.
+type Prober struct {
+	ttl, timeout time.Duration
+	log          *slog.Logger
+
+	mu      sync.Mutex
+	entries map[string]*entry // by interpreter path
+}
+
+type entry struct {
+	mu      sync.Mutex
+	info    *Info
+	asked   time.Time
+	running bool
+}
+
+// Defaults of NewProber.
+const (
+	DefaultTTL     = 5 * time.Minute
+	DefaultTimeout = 20 * time.Second
+)
+
+// NewProber returns a Prober asking again after ttl, waiting at most
+// timeout for an answer (zero values take the defaults).
+func NewProber(ttl, timeout time.Duration, log *slog.Logger) *Prober {
+	if ttl <= 0 {
+		ttl = DefaultTTL
+	}
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	if log == nil {
+		log = slog.Default()
+	}
+	return &Prober{ttl: ttl, timeout: timeout, log: log, entries: map[string]*entry{}}
+}
+
+// Info returns the answer of the interpreter at path, nil when path is ""
+// or the interpreter cannot answer (the reason is logged). A failed
+// refresh keeps the previous answer.
+func (p *Prober) Info(path string) *Info {
+	if path == "" {
+		return nil
+	}
+	p.mu.Lock()
+	e := p.entries[path]
+	if e == nil {
+		e = &entry{}
+		p.entries[path] = e
+	}
+	p.mu.Unlock()
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	switch {
+	case e.asked.IsZero():
+		e.info = p.ask(path)
+		e.asked = time.Now()
+	case time.Since(e.asked) > p.ttl && !e.running:
+		e.running = true
+		go func() {
+			info := p.ask(path)
+			e.mu.Lock()
+			if info != nil {
+				e.info = info
+			}
+			e.asked, e.running = time.Now(), false
+			e.mu.Unlock()
+		}()
+	}
+	return e.info
+}
+
+func (p *Prober) ask(path string) *Info {
+	info, err := Ask(path, p.timeout)
+	if err != nil {
+		p.log.Warn("interpreter not usable for import-not-found", "python", path, "err", err)
+		return nil
+	}
+	return info
+}

@@ -1,0 +1,174 @@
+package interpreter
+
+import (
+	"errors"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+const answer = `{"version": "3.11", "installed": ["numpy", "requests"]}`
+
+// fakePython writes an executable shell script standing in for an
+// interpreter: body runs whatever arguments it gets.
+func fakePython(t *testing.T, dir, name, body string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte("#!/bin/sh\n"+body+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestFind(t *testing.T) {
+	pathDir := t.TempDir()
+	onPath := fakePython(t, pathDir, "python3", "echo '"+answer+"'")
+	cases := []struct {
+		name       string
+		files      []string // executables to create under the root
+		dirs       []string
+		configured string
+		path       string // PATH
+		want       string // relative to the root unless absolute or ""
+	}{
+		{name: "configured relative to the root", configured: "tools/py", files: []string{".venv/bin/python"}, path: pathDir, want: "tools/py"},
+		{name: "configured absolute", configured: "/opt/py/bin/python3", path: pathDir, want: "/opt/py/bin/python3"},
+		{name: ".venv before venv", files: []string{".venv/bin/python", "venv/bin/python"}, path: pathDir, want: ".venv/bin/python"},
+		{name: "venv", files: []string{"venv/bin/python"}, path: pathDir, want: "venv/bin/python"},
+		{name: "a directory is no interpreter", dirs: []string{".venv/bin/python"}, path: pathDir, want: onPath},
+		{name: "python3 on PATH", path: pathDir, want: onPath},
+		{name: "none found", path: t.TempDir(), want: ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			root := t.TempDir()
+			for _, f := range c.files {
+				fakePython(t, root, f, "exit 0")
+			}
+			for _, d := range c.dirs {
+				os.MkdirAll(filepath.Join(root, d), 0o755)
+			}
+			t.Setenv("PATH", c.path)
+			want := c.want
+			if want != "" && !filepath.IsAbs(want) {
+				want = filepath.Join(root, want)
+			}
+			if got := Find(root, c.configured); got != want {
+				t.Errorf("Find = %q, want %q", got, want)
+			}
+		})
+	}
+}
+
+func TestAsk(t *testing.T) {
+	dir := t.TempDir()
+	cases := []struct {
+		name    string
+		body    string
+		want    string // Version of the answer; "" when Ask must fail
+		wantErr error  // when set, errors.Is must hold
+	}{
+		{name: "answers", body: "echo '" + answer + "'", want: "3.11"},
+		{name: "runs in the temporary directory", body: `[ "$PWD" = "` + os.TempDir() + `" ] && echo '` + answer + `'`, want: "3.11"},
+		{name: "no installed list", body: `echo '{"version": "3.9"}'`, want: "3.9"},
+		{name: "exits with an error", body: "echo boom >&2; exit 3"},
+		{name: "prints garbage", body: "echo 'Python 3.11.2'", wantErr: ErrUnreadable},
+		{name: "prints JSON without a version", body: `echo '{"installed": []}'`, wantErr: ErrUnreadable},
+		{name: "times out", body: "exec sleep 30"}, // exec: the kill reaches the sleep itself,
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := fakePython(t, dir, strings.ReplaceAll(c.name, " ", "-"), c.body)
+			start := time.Now()
+			info, err := Ask(p, 500*time.Millisecond)
+			if time.Since(start) > 5*time.Second {
+				t.Errorf("Ask took %v with a 500ms timeout", time.Since(start))
+			}
+			if c.want == "" {
+				if err == nil || info != nil {
+					t.Fatalf("Ask = %+v, %v; want an error", info, err)
+				}
+				if c.wantErr != nil && !errors.Is(err, c.wantErr) {
+					t.Fatalf("err %v, want %v", err, c.wantErr)
+				}
+				return
+			}
+			if err != nil || info.Version != c.want || info.Installed == nil {
+				t.Fatalf("Ask = %+v, %v; want version %s", info, err, c.want)
+			}
+		})
+	}
+	if _, err := Ask(filepath.Join(dir, "missing"), time.Second); err == nil {
+		t.Error("a missing interpreter answered")
+	}
+}
+
+func TestProber(t *testing.T) {
+	dir := t.TempDir()
+	calls := filepath.Join(dir, "calls")
+	reply := filepath.Join(dir, "reply")
+	os.WriteFile(reply, []byte(answer), 0o644)
+	// The fake counts its runs and prints whatever reply holds.
+	p := fakePython(t, dir, "python", `echo x >> `+calls+`; cat `+reply)
+	runs := func() int {
+		b, _ := os.ReadFile(calls)
+		return strings.Count(string(b), "x")
+	}
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+
+	pr := NewProber(time.Hour, 5*time.Second, quiet)
+	if pr.Info("") != nil {
+		t.Error("no interpreter gave an answer")
+	}
+	first := pr.Info(p)
+	if first == nil || first.Version != "3.11" || strings.Join(first.Installed, ",") != "numpy,requests" {
+		t.Fatalf("first answer %+v", first)
+	}
+	if pr.Info(p) != first || runs() != 1 {
+		t.Fatalf("a fresh answer was asked again (%d runs)", runs())
+	}
+
+	// Old answers are refreshed in the background; the old one serves
+	// meanwhile, and a refresh that fails keeps it.
+	pr = NewProber(time.Nanosecond, 5*time.Second, quiet)
+	first = pr.Info(p)
+	os.WriteFile(reply, []byte("garbage"), 0o644)
+	time.Sleep(time.Millisecond)
+	if got := pr.Info(p); got != first {
+		t.Fatalf("the old answer did not serve during the refresh: %+v", got)
+	}
+	waitFor(t, func() bool { return runs() >= 3 })
+	os.WriteFile(reply, []byte(`{"version": "3.12", "installed": []}`), 0o644)
+	waitFor(t, func() bool {
+		time.Sleep(time.Millisecond)
+		got := pr.Info(p)
+		if got == nil {
+			t.Fatal("a failed refresh dropped the previous answer")
+		}
+		return got.Version == "3.12"
+	})
+
+	// An interpreter that cannot answer is nil, not an error.
+	broken := fakePython(t, dir, "broken", "exit 1")
+	if got := NewProber(0, 0, quiet).Info(broken); got != nil {
+		t.Errorf("a broken interpreter answered %+v", got)
+	}
+}
+
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatal("condition not reached in 10s")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}

@@ -1,0 +1,113 @@
+package pyproject
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/pyws/pyws/host/fault"
+	"github.com/pyws/pyws/plugin-sdk/abi"
+)
+
+func TestFormatConfig(t *testing.T) {
+	defaults := FormatRequest{TabSize: 4, InsertSpaces: true}
+	cases := []struct {
+		name      string
+		pyproject string
+		req       FormatRequest
+		check     func(abi.FormatConfig) bool
+		errOption string
+	}{
+		{"defaults", "", defaults,
+			func(c abi.FormatConfig) bool {
+				return c.LineLength == 88 && c.IsortLineLength == 88 && c.TabSize == 4 && c.InsertSpaces
+			}, ""},
+		{"black and isort tables", "[tool.black]\nline-length = 100\nskip-string-normalization = true\ntarget-version = ['py38']\n[tool.isort]\nknown_first_party = ['acme']\nline_length = 79\n",
+			defaults,
+			func(c abi.FormatConfig) bool {
+				return c.LineLength == 100 && c.IsortLineLength == 79 && c.SkipStringNormalization && reflect.DeepEqual(c.KnownFirstParty, []string{"acme"})
+			}, ""},
+		{"comma string list", "[tool.isort]\nknown_first_party = 'a, b'\n", defaults,
+			func(c abi.FormatConfig) bool { return reflect.DeepEqual(c.KnownFirstParty, []string{"a", "b"}) }, ""},
+		{"request wins", "[tool.black]\nline-length = 100\n", FormatRequest{TabSize: 2, InsertSpaces: false, LineLength: 60},
+			func(c abi.FormatConfig) bool {
+				return c.LineLength == 60 && c.IsortLineLength == 60 && c.TabSize == 2 && !c.InsertSpaces
+			}, ""},
+		{"wrong type", "[tool.black]\nline-length = 'long'\n", defaults, nil, "tool.black.line-length"},
+		{"out of bounds", "[tool.isort]\nline_length = 1001\n", defaults, nil, "tool.isort.line_length"},
+		{"not a list", "[tool.isort]\nknown_third_party = [1]\n", defaults, nil, "tool.isort.known_third_party"},
+		{"not toml", "[tool.black\n", defaults, nil, "pyproject.toml"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			root := t.TempDir()
+			if c.pyproject != "" {
+				os.WriteFile(filepath.Join(root, "pyproject.toml"), []byte(c.pyproject), 0o644)
+			}
+			got, err := FormatConfig(root, c.req)
+			if c.errOption != "" {
+				fe, ok := fault.As(err)
+				if !ok || fe.Code != fault.InvalidOptions || fe.Details["option"] != c.errOption {
+					t.Fatalf("err %v, want INVALID_OPTIONS for %s", err, c.errOption)
+				}
+				return
+			}
+			if err != nil || !c.check(got) {
+				t.Fatalf("%+v %v", got, err)
+			}
+		})
+	}
+}
+
+func TestTargetPython(t *testing.T) {
+	for spec, want := range map[string]string{">=3.9": "3.9", ">=3.8,<4": "3.8", "~=3.10": "3.10", ">3.8": "3.9", "<4": "", "==3.11.*": "3.11"} {
+		if got := MinRequiredPython(spec); got != want {
+			t.Errorf("MinRequiredPython(%q) = %q, want %q", spec, got, want)
+		}
+	}
+	cases := []struct {
+		name, toml, interpreter, want string
+		setting                       string // [tool.pyws] python
+	}{
+		{"the setting wins", "[tool.pyws]\npython-version = '3.10'\npython = 'bin/py'\n[project]\nrequires-python = '>=3.8'\n", "3.12", "3.10", "bin/py"},
+		{"then the interpreter", "[project]\nrequires-python = '>=3.8'\n", "3.12", "3.12", ""},
+		{"then requires-python", "[project]\nrequires-python = '>=3.8'\n", "", "3.8", ""},
+		{"else the analyzer's default", "", "", "", ""},
+	}
+	for _, c := range cases {
+		cfg, err := Parse("pyproject.toml", []byte(c.toml))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := cfg.TargetPython(c.interpreter); got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+		if cfg.Interpreter() != c.setting {
+			t.Errorf("%s: interpreter %q, want %q", c.name, cfg.Interpreter(), c.setting)
+		}
+	}
+}
+
+func TestWatchedRereadsOnChange(t *testing.T) {
+	root := t.TempDir()
+	p := filepath.Join(root, FileName)
+	w := Watch(root, nil)
+	if got := w.Config().PywsTable(); len(got) != 0 {
+		t.Fatalf("no file: %v", got)
+	}
+	os.WriteFile(p, []byte("[tool.pyws]\npython-version = '3.9'\n"), 0o644)
+	first := w.Config()
+	if first.PywsTable()["python-version"] != "3.9" {
+		t.Fatalf("new file not read: %v", first.Raw)
+	}
+	if w.Config() != first {
+		t.Error("an unchanged file was parsed again")
+	}
+	os.WriteFile(p, []byte("[tool.pyws\n"), 0o644)
+	os.Chtimes(p, time.Now().Add(time.Minute), time.Now().Add(time.Minute))
+	if got := w.Config(); got == first || len(got.Raw) != 0 {
+		t.Fatalf("invalid TOML is read as empty, got %v", got.Raw)
+	}
+}

@@ -1,0 +1,109 @@
+package service
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+	"weak"
+
+	"github.com/pyws/pyws/host/tiers"
+	"github.com/pyws/pyws/plugin-sdk/abi"
+)
+
+// bulkyDiagnostics is a diagnostics plugin whose answers are large, so a
+// workspace's cached answers weigh something.
+type bulkyDiagnostics struct{ pad string }
+
+func (p bulkyDiagnostics) Call(ctx context.Context, tool string, req *abi.Request) (json.RawMessage, error) {
+	return json.RawMessage(`{"diagnostics":[],"pad":"` + p.pad + `"}`), nil
+}
+func (bulkyDiagnostics) Tools() []string      { return []string{"get_diagnostics"} }
+func (bulkyDiagnostics) Health() PluginHealth { return PluginHealth{} }
+
+// TestDroppedWorkspacesAreReleased opens many workspaces, fills their
+// diagnostics state (configuration, interpreter answer, cached results),
+// drops them the way the service does when a workspace vanishes, and
+// checks that every workspace's state became unreachable (weak pointers:
+// nothing package-level or global keeps it) and that the heap returned to
+// about where it was.
+func TestDroppedWorkspacesAreReleased(t *testing.T) {
+	const workspaces, padBytes = 40, 256 << 10
+	svc := New(Config{Plugins: bulkyDiagnostics{pad: strings.Repeat("x", padBytes)}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	defer svc.Close()
+	heapBefore := heapInUse()
+
+	var states []weak.Pointer[workspaceState]
+	var diags []weak.Pointer[diagState]
+	for i := range workspaces {
+		root := t.TempDir()
+		// An interpreter that cannot run: asked once, at once.
+		os.WriteFile(filepath.Join(root, "pyproject.toml"), []byte("[tool.pyws]\npython = \"no-such-python\"\n"), 0o644)
+		os.WriteFile(filepath.Join(root, "a.py"), []byte("x = 1\n"), 0o644)
+		st, err := svc.workspace(root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		waitUntil(t, st.loaded.Load)
+		sess := &Session{svc: svc, ws: st, Limits: tiers.For(tiers.Pro)}
+		if _, err := runDiagnostics(context.Background(), sess, Args{"uri": "a.py"}); err != nil {
+			t.Fatalf("workspace %d: %v", i, err)
+		}
+		if len(st.diag.results.m) != 1 {
+			t.Fatalf("workspace %d: %d cached answers, want 1", i, len(st.diag.results.m))
+		}
+		states = append(states, weak.Make(st))
+		diags = append(diags, weak.Make(st.diag))
+		if err := os.RemoveAll(root); err != nil {
+			t.Fatal(err)
+		}
+		// The next request for a vanished workspace drops it.
+		if _, err := svc.workspace(root); err == nil {
+			t.Fatalf("workspace %d reopened after its removal", i)
+		}
+	}
+	if n := len(svc.workspaces); n != 0 {
+		t.Fatalf("%d workspaces still served", n)
+	}
+	waitUntil(t, func() bool {
+		runtime.GC()
+		for i := range states {
+			if states[i].Value() != nil || diags[i].Value() != nil {
+				return false
+			}
+		}
+		return true
+	})
+	// Each workspace held over 256 KiB of cached answers: kept, they
+	// would be 10 MiB. Allow half of that for noise.
+	grown := int64(heapInUse()) - int64(heapBefore)
+	t.Logf("heap in use grew by %d KiB", grown>>10)
+	if grown > workspaces*padBytes/2 {
+		t.Errorf("heap in use grew by %d KiB after dropping every workspace", grown>>10)
+	}
+}
+
+func heapInUse() uint64 {
+	runtime.GC()
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapInuse
+}
+
+func waitUntil(t *testing.T, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatal("not reached within 10s")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
