@@ -138,7 +138,7 @@ func TestAddingAToolIsARowAndAHandler(t *testing.T) {
 		for _, want := range []string{
 			"### `get_type_definition` (tool)\nFind where the type of the symbol at a position is defined.",
 			"`POST /v1/tools/get_type_definition` (body)",
-			"| `line` | integer | yes |  | at least 0 | 0-indexed line |",
+			"| `line` | integer | yes |  | minimum 0 | 0-indexed line |",
 			"| `locations` | array of `Location` | yes |",
 			"`NO_DEFINITION_FOUND` 404",
 		} {

@@ -149,14 +149,8 @@ func allowedText(s *service.Schema) string {
 	switch {
 	case len(s.Enum) > 0:
 		return "`" + strings.Join(s.Enum, "`, `") + "`"
-	case s.Minimum != nil && s.Maximum != nil:
-		return fmt.Sprintf("%d-%d", *s.Minimum, *s.Maximum)
-	case s.Minimum != nil:
-		return fmt.Sprintf("at least %d", *s.Minimum)
-	case s.Maximum != nil:
-		return fmt.Sprintf("at most %d", *s.Maximum)
 	}
-	return ""
+	return service.BoundsText(s.Minimum, s.Maximum)
 }
 
 func defaultText(v any) string {

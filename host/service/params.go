@@ -242,13 +242,25 @@ func withBounds(f *fault.Error, p Param) *fault.Error {
 }
 
 func boundsText(p Param) string {
-	switch {
+	switch text := BoundsText(p.Min, p.Max); {
 	case p.Min != nil && p.Max != nil:
-		return fmt.Sprintf(" %d-%d", *p.Min, *p.Max)
-	case p.Min != nil:
-		return fmt.Sprintf(" (minimum %d)", *p.Min)
-	case p.Max != nil:
-		return fmt.Sprintf(" (maximum %d)", *p.Max)
+		return " " + text
+	case text != "":
+		return " (" + text + ")"
+	}
+	return ""
+}
+
+// BoundsText says an integer's bounds in words: "1-20", "minimum 0",
+// "maximum 5", or "" for none (error messages and the API reference).
+func BoundsText(min, max *int) string {
+	switch {
+	case min != nil && max != nil:
+		return fmt.Sprintf("%d-%d", *min, *max)
+	case min != nil:
+		return fmt.Sprintf("minimum %d", *min)
+	case max != nil:
+		return fmt.Sprintf("maximum %d", *max)
 	}
 	return ""
 }
