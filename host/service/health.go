@@ -102,23 +102,16 @@ func unservedCapabilities(t *Table, served []string) []string {
 		case len(c.Tools) == 1 && c.Tools[0] == c.Name:
 			problems = append(problems, "no plugin serves "+c.Name)
 		default:
-			problems = append(problems, "no plugin serves "+c.Name+": "+andList(c.Tools)+unavailable(len(c.Tools)))
+			problems = append(problems, "no plugin serves "+c.Name+": "+unavailable(c.Tools))
 		}
 	}
 	return problems
 }
 
-// andList writes names as "a, b and c".
-func andList(names []string) string {
-	if len(names) < 2 {
-		return strings.Join(names, "")
+// unavailable writes "a, b and c are unavailable".
+func unavailable(tools []string) string {
+	if len(tools) == 1 {
+		return tools[0] + " is unavailable"
 	}
-	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
-}
-
-func unavailable(n int) string {
-	if n == 1 {
-		return " is unavailable"
-	}
-	return " are unavailable"
+	return strings.Join(tools[:len(tools)-1], ", ") + " and " + tools[len(tools)-1] + " are unavailable"
 }
