@@ -10,14 +10,25 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pyws/pyws/host/service"
 	"github.com/pyws/pyws/host/tiers"
 )
 
-// generatedSections are the parts of docs/api.md written from the code:
-// each lies between "<!-- generated: NAME -->" and "<!-- end generated -->".
-var generatedSections = map[string]func() string{
-	"statuses":    statusTableMarkdown,
-	"http-limits": httpLimitsMarkdown,
+// generatedDocs are the parts of the docs written from the code: each lies
+// between "<!-- generated: NAME -->" and "<!-- end generated -->" in its
+// file. The operation table's parts use the table that is served.
+var generatedDocs = []struct {
+	path     string
+	sections map[string]func() string
+}{
+	{filepath.Join("..", "docs", "api.md"), map[string]func() string{
+		"statuses":    statusTableMarkdown,
+		"http-limits": httpLimitsMarkdown,
+		"operations":  func() string { return OperationsReference(service.NewTable(service.Operations())) },
+	}},
+	{filepath.Join("..", "README.md"), map[string]func() string{
+		"operations": func() string { return OperationsSummary(service.NewTable(service.Operations())) },
+	}},
 }
 
 func statusTableMarkdown() string {
@@ -55,19 +66,32 @@ func size(n int) string {
 
 func duration(d time.Duration) string { return d.String() }
 
-// TestAPIDocGenerated keeps docs/api.md's generated tables equal to the
-// code; go test ./api -run TestAPIDocGenerated -update rewrites them.
-func TestAPIDocGenerated(t *testing.T) {
-	path := filepath.Join("..", "docs", "api.md")
-	doc, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
+// TestDocsGenerated keeps the generated sections of docs/api.md and
+// README.md equal to the code; go test ./api -run TestDocsGenerated
+// -update rewrites them.
+func TestDocsGenerated(t *testing.T) {
+	for _, d := range generatedDocs {
+		t.Run(filepath.Base(d.path), func(t *testing.T) {
+			doc, err := os.ReadFile(d.path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := fillSections(doc, d.sections)
+			if err != nil {
+				t.Fatalf("%s: %v", d.path, err)
+			}
+			checkGenerated(t, d.path, got, "TestDocsGenerated")
+		})
 	}
+}
+
+// fillSections replaces the body of each generated section of doc.
+func fillSections(doc []byte, sections map[string]func() string) ([]byte, error) {
 	got := doc
-	for name, gen := range generatedSections {
+	for name, gen := range sections {
 		re := regexp.MustCompile(`(?s)(<!-- generated: ` + name + ` -->\n).*?(<!-- end generated -->)`)
 		if !re.Match(got) {
-			t.Fatalf("docs/api.md lacks the section <!-- generated: %s --> ... <!-- end generated -->", name)
+			return nil, fmt.Errorf("no section <!-- generated: %s --> ... <!-- end generated -->", name)
 		}
 		body := gen()
 		got = re.ReplaceAllFunc(got, func(m []byte) []byte {
@@ -75,14 +99,25 @@ func TestAPIDocGenerated(t *testing.T) {
 			return append(append(append([]byte{}, sub[1]...), body...), sub[2]...)
 		})
 	}
-	if bytes.Equal(got, doc) {
+	return got, nil
+}
+
+// checkGenerated fails when the file at path is not want, or writes want
+// there under -update.
+func checkGenerated(t *testing.T, path string, want []byte, test string) {
+	t.Helper()
+	have, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Equal(have, want) {
 		return
 	}
 	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
+		if err := os.WriteFile(path, want, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
 	}
-	t.Fatal("docs/api.md is stale: run go test ./api -run TestAPIDocGenerated -update")
+	t.Fatalf("%s is stale: run go test ./api -run %s -update", path, test)
 }

@@ -2,17 +2,24 @@ package api
 
 import (
 	"encoding/json"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/pyws/pyws/host/service"
 )
 
+// componentsRef is where the document keeps named schemas.
+const componentsRef = "#/components/schemas/"
+
 // OpenAPIDocument renders the operation table as an OpenAPI 3.1 document,
 // so the served document and docs/openapi.json can never drift from what
-// the router accepts.
+// the router accepts: each route's arguments, result schema and error
+// responses come from its row.
 func OpenAPIDocument(t *service.Table) []byte {
 	paths := map[string]any{}
+	schemas := map[string]any{"ErrorEnvelope": errorEnvelopeSchema}
 	addOp := func(path, method string, op map[string]any) {
 		item, _ := paths[path].(map[string]any)
 		if item == nil {
@@ -21,32 +28,21 @@ func OpenAPIDocument(t *service.Table) []byte {
 		}
 		item[strings.ToLower(method)] = op
 	}
-	errorResponses := func() map[string]any {
-		codes := map[int][]string{}
-		for code, status := range StatusTable() {
-			codes[status] = append(codes[status], code)
-		}
-		out := map[string]any{}
-		for status, list := range codes {
-			sort.Strings(list)
-			out[itoa(status)] = map[string]any{
-				"description": "error codes: " + strings.Join(list, ", "),
-				"content":     map[string]any{"application/json": map[string]any{"schema": ref("ErrorEnvelope")}},
-			}
-		}
-		return out
-	}
+	codesOf := map[service.Kind][]string{}
 	for _, op := range t.All() {
+		codesOf[op.Kind] = append(codesOf[op.Kind], op.FaultCodes()...)
+		result := op.ResultSchema(componentsRef)
+		for name, def := range result.Defs {
+			schemas[name] = def
+		}
+		result.Defs = nil
 		for _, r := range op.Routes {
 			o := map[string]any{
 				"operationId": op.Name + "_" + strings.ToLower(r.Method),
-				"summary":     op.Summary,
+				"summary":     op.Description,
 				"tags":        []string{string(op.Kind)},
 				"security":    []any{map[string]any{"bearer": []string{}}},
-				"responses": merge(map[string]any{"200": map[string]any{
-					"description": "the " + string(op.Kind) + "'s result object",
-					"content":     map[string]any{"application/json": map[string]any{"schema": map[string]any{"type": "object"}}},
-				}}, errorResponses()),
+				"responses":   responses("the "+string(op.Kind)+"'s result object", result, op.FaultCodes()),
 			}
 			path := Prefix + r.Path
 			if strings.HasSuffix(path, "/*") {
@@ -63,40 +59,36 @@ func OpenAPIDocument(t *service.Table) []byte {
 						continue
 					}
 					params = append(params, map[string]any{"name": p.Name, "in": "query", "required": p.Required,
-						"description": queryDoc(p), "schema": schemaOf(p)})
+						"description": queryDoc(p), "schema": p.Schema()})
 				}
 				o["parameters"] = params
 			} else {
-				o["requestBody"] = map[string]any{"required": true, "content": map[string]any{
-					"application/json": map[string]any{"schema": objectSchema(op.Params)}}}
+				o["requestBody"] = jsonBody(op.ArgumentsSchema())
 			}
 			addOp(path, r.Method, o)
 		}
 	}
-	var toolNames, resourceURIs []string
-	toolNames = t.ToolNames()
-	resourceURIs = t.ResourceURIs()
 	addOp(Prefix+"/tools/call", "POST", map[string]any{
 		"operationId": "tools_call", "summary": "Generic tool call: {name, arguments}.",
 		"security": []any{map[string]any{"bearer": []string{}}},
-		"requestBody": map[string]any{"required": true, "content": map[string]any{"application/json": map[string]any{"schema": map[string]any{
+		"requestBody": jsonBody(map[string]any{
 			"type": "object", "required": []string{"name"},
 			"properties": map[string]any{
-				"name":      map[string]any{"type": "string", "enum": toolNames},
+				"name":      map[string]any{"type": "string", "enum": t.ToolNames()},
 				"arguments": map[string]any{"type": "object"},
-			}}}}},
-		"responses": merge(map[string]any{"200": map[string]any{"description": "the tool's result object"}}, errorResponses()),
+			}}),
+		"responses": responses("the tool's result object", nil, codesOf[service.KindTool]),
 	})
 	addOp(Prefix+"/resources/read", "POST", map[string]any{
 		"operationId": "resources_read", "summary": "Generic resource read: {uri, params}.",
 		"security": []any{map[string]any{"bearer": []string{}}},
-		"requestBody": map[string]any{"required": true, "content": map[string]any{"application/json": map[string]any{"schema": map[string]any{
+		"requestBody": jsonBody(map[string]any{
 			"type": "object", "required": []string{"uri"},
 			"properties": map[string]any{
-				"uri":    map[string]any{"type": "string", "description": "one of " + strings.Join(resourceURIs, ", ")},
+				"uri":    map[string]any{"type": "string", "description": "one of " + strings.Join(t.ResourceURIs(), ", ")},
 				"params": map[string]any{"type": "object"},
-			}}}}},
-		"responses": merge(map[string]any{"200": map[string]any{"description": "the resource's result object"}}, errorResponses()),
+			}}),
+		"responses": responses("the resource's result object", nil, codesOf[service.KindResource]),
 	})
 	doc := map[string]any{
 		"openapi": "3.1.0",
@@ -105,69 +97,50 @@ func OpenAPIDocument(t *service.Table) []byte {
 		"paths": paths,
 		"components": map[string]any{
 			"securitySchemes": map[string]any{"bearer": map[string]any{"type": "http", "scheme": "bearer"}},
-			"schemas": map[string]any{"ErrorEnvelope": map[string]any{
-				"type": "object", "required": []string{"error"},
-				"properties": map[string]any{"error": map[string]any{
-					"type": "object", "required": []string{"code", "message", "details"},
-					"properties": map[string]any{
-						"code":    map[string]any{"type": "string"},
-						"message": map[string]any{"type": "string"},
-						"details": map[string]any{"type": "object"},
-					}}}}},
+			"schemas":         schemas,
 		},
 	}
 	b, _ := json.MarshalIndent(doc, "", "  ")
 	return append(b, '\n')
 }
 
-func schemaOf(p service.Param) map[string]any {
-	s := map[string]any{}
-	switch p.Type {
-	case service.TypeStringArray:
-		s["type"] = "array"
-		s["items"] = map[string]any{"type": "string"}
-	case service.TypeObject:
-		if p.Fields != nil {
-			return objectSchema(p.Fields)
-		}
-		s["type"] = "object"
-	default:
-		s["type"] = string(p.Type)
-	}
-	if p.Min != nil {
-		s["minimum"] = *p.Min
-	}
-	if p.Max != nil {
-		s["maximum"] = *p.Max
-	}
-	if len(p.Enum) > 0 {
-		s["enum"] = p.Enum
-	}
-	if p.Default != nil {
-		if _, isObj := p.Default.(service.Args); !isObj {
-			s["default"] = p.Default
-		}
-	}
-	if p.Doc != "" {
-		s["description"] = p.Doc
-	}
-	return s
+var errorEnvelopeSchema = map[string]any{
+	"type": "object", "required": []string{"error"},
+	"properties": map[string]any{"error": map[string]any{
+		"type": "object", "required": []string{"code", "message", "details"},
+		"properties": map[string]any{
+			"code":    map[string]any{"type": "string"},
+			"message": map[string]any{"type": "string"},
+			"details": map[string]any{"type": "object"},
+		}}}}
+
+func jsonBody(schema any) map[string]any {
+	return map[string]any{"required": true, "content": map[string]any{"application/json": map[string]any{"schema": schema}}}
 }
 
-func objectSchema(params []service.Param) map[string]any {
-	props := map[string]any{}
-	var required []string
-	for _, p := range params {
-		props[p.Name] = schemaOf(p)
-		if p.Required {
-			required = append(required, p.Name)
+// responses are the 200 answer (result, when known) and, per HTTP status,
+// the error codes among codes that answer with it.
+func responses(what string, result *service.Schema, codes []string) map[string]any {
+	ok := map[string]any{"description": what}
+	if result != nil {
+		ok["content"] = map[string]any{"application/json": map[string]any{"schema": result}}
+	}
+	out := map[string]any{"200": ok}
+	byStatus := map[int][]string{}
+	for _, code := range codes {
+		status := StatusOf(code)
+		if !slices.Contains(byStatus[status], code) {
+			byStatus[status] = append(byStatus[status], code)
 		}
 	}
-	s := map[string]any{"type": "object", "properties": props, "additionalProperties": false}
-	if len(required) > 0 {
-		s["required"] = required
+	for status, list := range byStatus {
+		sort.Strings(list)
+		out[strconv.Itoa(status)] = map[string]any{
+			"description": "error codes: " + strings.Join(list, ", "),
+			"content":     map[string]any{"application/json": map[string]any{"schema": ref("ErrorEnvelope")}},
+		}
 	}
-	return s
+	return out
 }
 
 func queryDoc(p service.Param) string {
@@ -181,15 +154,3 @@ func queryDoc(p service.Param) string {
 }
 
 func ref(name string) map[string]any { return map[string]any{"$ref": "#/components/schemas/" + name} }
-
-func merge(a, b map[string]any) map[string]any {
-	for k, v := range b {
-		a[k] = v
-	}
-	return a
-}
-
-func itoa(n int) string {
-	b, _ := json.Marshal(n)
-	return string(b)
-}

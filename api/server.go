@@ -170,7 +170,7 @@ func (s *server) call(c *fiber.Ctx, op *service.Operation, raw json.RawMessage) 
 	start := time.Now()
 	key := callerKey(c)
 	args, err := service.DecodeArgs(op.Params, raw)
-	if err == nil && s.Limiter != nil && op.Family != tiers.FamilyHealthCheck {
+	if err == nil && s.Limiter != nil && op.RateLimited() {
 		var headers map[string]string
 		headers, err = s.Limiter.Charge(c.UserContext(), key, op.Family)
 		for k, v := range headers {

@@ -105,34 +105,3 @@ func observePluginCall(m *metrics.Recorder, tool string, call func() (json.RawMe
 	m.PluginCall(tool, code, time.Since(start))
 	return out, err
 }
-
-// runAnalyzer serves a position tool whose work is entirely a plugin's.
-func runAnalyzer(tool string) func(context.Context, *Session, Args) (any, error) {
-	return func(ctx context.Context, s *Session, a Args) (any, error) {
-		notLoaded := fault.WorkspaceNotLoaded
-		if tool == "rename_symbol" || tool == "get_references" {
-			notLoaded = fault.WorkspaceNotIndexed
-		}
-		if err := s.ws.requireLoaded(notLoaded); err != nil {
-			return nil, err
-		}
-		maxBytes := s.Limits.MaxReadFileBytes
-		if tool == "format_document" {
-			maxBytes = s.Limits.MaxFormatBytes
-		}
-		f, err := s.readPython(a.String("uri"), maxBytes)
-		if err != nil {
-			return nil, err
-		}
-		if a.Has("line") {
-			if _, err := checkPosition(f, a); err != nil {
-				return nil, err
-			}
-		}
-		out, err := s.callPlugin(ctx, tool, a, f)
-		if err != nil {
-			return nil, err
-		}
-		return out, nil
-	}
-}

@@ -41,13 +41,12 @@ type FormatOptions struct {
 	LineLength   int // 0: not given
 }
 
-// Option bounds (also documented in the operation table).
-const (
-	minTabSize, maxTabSize       = 1, 16
-	minLineLength, maxLineLength = pyproject.MinLineLength, pyproject.MaxLineLength
+// Option bounds and defaults: format_document's row (formatOptions).
+var (
+	minTabSize, maxTabSize       = formatOptionBounds("tabSize")
+	minLineLength, maxLineLength = formatOptionBounds("lineLength")
+	formatOptionNames            = paramNames(formatOptions)
 )
-
-var formatOptionNames = []string{"tabSize", "insertSpaces", "lineLength"}
 
 func invalidOption(option string, value any, reason string, extra fault.Details) *fault.Error {
 	d := fault.Details{"option": option, "reason": reason}
@@ -65,7 +64,7 @@ func invalidOption(option string, value any, reason string, extra fault.Details)
 // lineLength (integer 1-1000); null members count as absent. Anything else
 // is INVALID_OPTIONS with details {option, value, reason}.
 func ParseFormatOptions(v any) (FormatOptions, error) {
-	o := FormatOptions{TabSize: 4, InsertSpaces: true}
+	o := FormatOptions{TabSize: formatOption("tabSize").Default.(int), InsertSpaces: formatOption("insertSpaces").Default.(bool)}
 	var raw json.RawMessage
 	switch x := v.(type) {
 	case nil:

@@ -2,6 +2,8 @@ package service
 
 import (
 	"context"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/pyws/pyws/host/metrics"
@@ -65,18 +67,7 @@ func runHealth(ctx context.Context, s *Session, a Args) (any, error) {
 		case h.Problem != "":
 			degraded = append(degraded, h.Problem)
 		}
-		served := map[string]bool{}
-		for _, t := range p.Tools() {
-			served[t] = true
-		}
-		for _, name := range svc.table.ToolNames() {
-			if op, _ := svc.table.Tool(name); op != nil && isAnalyzerTool(name) && !served[name] {
-				degraded = append(degraded, "no plugin serves "+name)
-			}
-		}
-		if !served[IndexTool] {
-			degraded = append(degraded, "no plugin serves "+IndexTool+": get_definition, get_references, rename_symbol and get_hover are unavailable")
-		}
+		degraded = append(degraded, unservedCapabilities(svc.table, p.Tools())...)
 	}
 	switch {
 	case len(unhealthy) > 0:
@@ -101,12 +92,26 @@ func runHealth(ctx context.Context, s *Session, a Args) (any, error) {
 	return r, nil
 }
 
-func isAnalyzerTool(name string) bool {
-	switch name {
-	case "apply_workspace_edit", "health_check":
-		return false
-	case "rename_symbol", "get_references", "get_definition", "get_hover":
-		return false // answered by the kernel's index (fed by the indexer plugin)
+// unservedCapabilities says, for each capability of the table's health
+// rows that no plugin serves, which tools are unavailable.
+func unservedCapabilities(t *Table, served []string) []string {
+	var problems []string
+	for _, c := range t.HealthCapabilities() {
+		switch {
+		case slices.Contains(served, c.Name):
+		case len(c.Tools) == 1 && c.Tools[0] == c.Name:
+			problems = append(problems, "no plugin serves "+c.Name)
+		default:
+			problems = append(problems, "no plugin serves "+c.Name+": "+unavailable(c.Tools))
+		}
 	}
-	return true
+	return problems
+}
+
+// unavailable writes "a, b and c are unavailable".
+func unavailable(tools []string) string {
+	if len(tools) == 1 {
+		return tools[0] + " is unavailable"
+	}
+	return strings.Join(tools[:len(tools)-1], ", ") + " and " + tools[len(tools)-1] + " are unavailable"
 }

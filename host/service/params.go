@@ -47,6 +47,15 @@ type Param struct {
 
 func bound(v int) *int { return &v }
 
+// paramNames lists the names of params, in order.
+func paramNames(params []Param) []string {
+	names := make([]string, 0, len(params))
+	for _, p := range params {
+		names = append(names, p.Name)
+	}
+	return names
+}
+
 // Args are validated arguments: every declared parameter is present with its
 // Go type (string, int, bool, []string, Args for objects) or its default;
 // an optional parameter without a default is absent.
@@ -135,10 +144,7 @@ func decodeObject(params []Param, raw json.RawMessage, prefix string) (Args, err
 	}
 	if len(unknown) > 0 {
 		sort.Strings(unknown)
-		allowed := make([]string, 0, len(params))
-		for _, p := range params {
-			allowed = append(allowed, p.Name)
-		}
+		allowed := paramNames(params)
 		f := invalid(prefix+unknown[0], nil, "unknown parameter %q; allowed: %s", prefix+unknown[0], strings.Join(allowed, ", "))
 		f.Details["allowed"] = allowed
 		return nil, f
@@ -236,13 +242,25 @@ func withBounds(f *fault.Error, p Param) *fault.Error {
 }
 
 func boundsText(p Param) string {
-	switch {
+	switch text := BoundsText(p.Min, p.Max); {
 	case p.Min != nil && p.Max != nil:
-		return fmt.Sprintf(" %d-%d", *p.Min, *p.Max)
-	case p.Min != nil:
-		return fmt.Sprintf(" (minimum %d)", *p.Min)
-	case p.Max != nil:
-		return fmt.Sprintf(" (maximum %d)", *p.Max)
+		return " " + text
+	case text != "":
+		return " (" + text + ")"
+	}
+	return ""
+}
+
+// BoundsText says an integer's bounds in words: "1-20", "minimum 0",
+// "maximum 5", or "" for none (error messages and the API reference).
+func BoundsText(min, max *int) string {
+	switch {
+	case min != nil && max != nil:
+		return fmt.Sprintf("%d-%d", *min, *max)
+	case min != nil:
+		return fmt.Sprintf("minimum %d", *min)
+	case max != nil:
+		return fmt.Sprintf("maximum %d", *max)
 	}
 	return ""
 }

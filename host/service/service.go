@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"log/slog"
 	"os"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -53,6 +54,8 @@ type Config struct {
 	// StateDir holds the index's disk cache (index/); "" keeps summaries
 	// in memory only.
 	StateDir string
+	// Operations is the table to serve; nil serves Operations().
+	Operations []Operation
 	// IndexDelay postpones each workspace's first index build (a testing
 	// aid: it makes the indexing state observable).
 	IndexDelay time.Duration
@@ -77,7 +80,11 @@ func New(cfg Config) *Service {
 	if cfg.Metrics == nil {
 		cfg.Metrics = metrics.New()
 	}
-	return &Service{cfg: cfg, table: NewTable(Operations()), started: time.Now(), workspaces: map[string]*workspaceState{}}
+	ops := cfg.Operations
+	if ops == nil {
+		ops = Operations()
+	}
+	return &Service{cfg: cfg, table: NewTable(ops), started: time.Now(), workspaces: map[string]*workspaceState{}}
 }
 
 // Table returns the operation table.
@@ -101,9 +108,13 @@ type Session struct {
 	ws     *workspaceState
 }
 
+// UndeclaredFaultLog is the warning logged when an operation answers an
+// error code its row does not declare (the end-to-end harness fails on it).
+const UndeclaredFaultLog = "operation answered a code its table row does not declare"
+
 // Run executes op for the caller holding key.
 func (s *Service) Run(ctx context.Context, key *tenants.Key, op *Operation, args Args) (any, error) {
-	if s.maintenance.Load() && op.Name != "health_check" {
+	if s.maintenance.Load() && op.needsWorkspace() {
 		return nil, fault.New(fault.MaintenanceMode, nil, "the server is under maintenance; retry later")
 	}
 	sess := &Session{Key: key, Limits: tiers.For(key.Tier), svc: s}
@@ -112,13 +123,18 @@ func (s *Service) Run(ctx context.Context, key *tenants.Key, op *Operation, args
 		root = s.cfg.DefaultWorkspace
 	}
 	ws, err := s.workspace(root)
-	if err != nil && op.Name != "health_check" {
+	if err != nil && op.needsWorkspace() {
 		return nil, err
 	}
 	sess.ws = ws
 	// Plugin calls queue per tenant, so one tenant's burst waits behind
 	// itself rather than in front of every other tenant.
-	return op.Run(plugins.WithTenant(ctx, tenantOf(key)), sess, args)
+	res, err := op.Run(plugins.WithTenant(ctx, tenantOf(key)), sess, args)
+	if code := fault.CodeOf(err); code != "" && !slices.Contains(op.FaultCodes(), code) {
+		// The OpenAPI document and the docs promise the row's codes only.
+		s.cfg.Logger.Warn(UndeclaredFaultLog, "operation", op.Name, "code", code)
+	}
+	return res, err
 }
 
 // tenantOf names the caller for fair queueing: the key's tenant, or the

@@ -19,6 +19,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/pyws/pyws/host/service"
 )
 
 var (
@@ -199,6 +201,13 @@ func (s *server) stop() {
 	logs := s.logText()
 	if strings.Contains(logs, "WARNING: DATA RACE") {
 		s.t.Errorf("the server reported a data race")
+	}
+	// The docs and the OpenAPI document promise each operation's codes
+	// from its row; an answer outside them is a row to complete.
+	for _, line := range strings.Split(logs, "\n") {
+		if strings.Contains(line, service.UndeclaredFaultLog) {
+			s.t.Errorf("add the code to the operation's Faults in host/service/operations.go: %s", line)
+		}
 	}
 	if s.t.Failed() {
 		s.t.Logf("server log:\n%s", logs)
