@@ -15,10 +15,10 @@ import (
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 
-	"github.com/pyws/pyws/host/parser"
 	"github.com/pyws/pyws/plugin-sdk/navindex"
 	"github.com/pyws/pyws/plugin-sdk/tree"
 	"github.com/pyws/pyws/plugins/indexer/summarize"
+	"github.com/pyws/pyws/wasm/parser"
 )
 
 // nativeSummarizer runs the indexer's code in-process (the wasm parser,
