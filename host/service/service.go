@@ -10,7 +10,6 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
-	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -151,7 +150,7 @@ func (s *Service) workspace(root string) (*workspaceState, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if st, ok := s.workspaces[root]; ok {
-		if _, err := os.Stat(st.ws.Root()); err == nil {
+		if st.ws.RootExists() {
 			return st, nil
 		}
 		st.ws.Close()
