@@ -37,7 +37,7 @@ test-short:
 	$(GO) test -short ./...
 
 bench: build
-	$(GO) test -run '^$$' -bench . -benchmem -count 1 -timeout 30m ./host/...
+	$(GO) test -run '^$$' -bench . -benchmem -count 1 -timeout 30m ./host/... ./wasm/... ./plugin-sdk/parsertest/
 	$(GO) test -run '^$$' -bench . -benchtime 20000x -count 3 ./tests/load/
 	$(GO) test -run '^$$' -bench . -benchtime 20x ./tests/e2e/
 	tests/load/run.sh

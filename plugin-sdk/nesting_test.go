@@ -4,9 +4,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pyws/pyws/host/parser/parsertest"
 	"github.com/pyws/pyws/plugin-sdk/abi"
 	"github.com/pyws/pyws/plugin-sdk/nesting"
+	"github.com/pyws/pyws/plugin-sdk/parsertest"
 )
 
 // TestTooDeepWithholdsTree: the handler of a file past a nesting limit

@@ -3,7 +3,7 @@
 // committed, with its SHA-256 beside it. Importing this package needs no C
 // toolchain. The module's exports and status codes are documented in
 // csrc/pyws_parser.c; the tree it produces is described in docs/plugin-abi.md ("Tree layout") and
-// decoded by plugin-sdk/tree. This package only embeds; host/parser runs it.
+// decoded by plugin-sdk/tree. This package only embeds; wasm/parser runs it.
 package wasm
 
 import (
@@ -20,5 +20,5 @@ var ParserWasm []byte
 var parserSHA256 string
 
 // ParserSHA256 is the lowercase hex SHA-256 recorded when ParserWasm was
-// built. host/parser refuses to compile a module that does not match it.
+// built. wasm/parser refuses to compile a module that does not match it.
 var ParserSHA256 = strings.TrimSpace(parserSHA256)

@@ -78,4 +78,4 @@ parser-native:
 	core=$(call parser_moddir,$(PARSER_TS_CORE_MOD),$(PARSER_TS_CORE_SUM)); \
 	py=$(call parser_moddir,$(PARSER_TS_PYTHON_MOD),$(PARSER_TS_PYTHON_SUM)); \
 	CGO_ENABLED=1 CGO_CFLAGS="-I$$(dirname $$core) -I$$core/include -I$$core/src" \
-	go test -tags pyws_native -run TestNativeMatchesWasm -bench 'BenchmarkParse(Wasm|Native)$$' -benchtime 5x ./host/parser/
+	go test -tags pyws_native -run TestNativeMatchesWasm -bench 'BenchmarkParse(Wasm|Native)$$' -benchtime 5x ./wasm/parser/

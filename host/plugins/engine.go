@@ -17,8 +17,8 @@ import (
 	"github.com/tetratelabs/wazero/sys"
 
 	"github.com/pyws/pyws/host/fault"
-	"github.com/pyws/pyws/host/parser"
 	"github.com/pyws/pyws/plugin-sdk/abi"
+	"github.com/pyws/pyws/wasm/parser"
 )
 
 // guestSpec is what a worker needs to run one plugin; the host sends it in

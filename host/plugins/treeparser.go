@@ -8,7 +8,8 @@ import (
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 
-	"github.com/pyws/pyws/host/parser"
+	"github.com/pyws/pyws/plugin-sdk/tree"
+	"github.com/pyws/pyws/wasm/parser"
 )
 
 // treeParser turns Python source into the flat tree blob plugins receive.
@@ -68,7 +69,7 @@ func (w *workerParser) Parse(ctx context.Context, key string, src []byte, budget
 	if slot, prev, ok := w.kept.claim(key, src); ok {
 		// A slot taken over from another file has that file's tree in it:
 		// ParseSlot without prev replaces it.
-		if blob, err = w.p.ParseSlot(ctx, slot, prev, src, budget); err != nil {
+		if blob, err = parseKept(ctx, w.p, slot, prev, src, budget); err != nil {
 			w.kept.forget(key) // the slot is empty after a failure
 		}
 	} else {
@@ -79,6 +80,32 @@ func (w *workerParser) Parse(ctx context.Context, key string, src []byte, budget
 		w.p = nil
 	}
 	return blob, err
+}
+
+// parseKept parses src into slot, incrementally from prev when prev is not
+// nil, and always returns the blob a fresh Parse gives: an incremental tree
+// with syntax errors, where error recovery may settle differently from a
+// fresh parse, is parsed again from scratch within what is left of budget,
+// so a file's diagnostics never depend on its history.
+func parseKept(ctx context.Context, p *parser.Parser, slot int, prev, src []byte, budget time.Duration) ([]byte, error) {
+	start := time.Now()
+	blob, err := p.ParseSlot(ctx, slot, prev, src, budget)
+	if err == nil && prev != nil && blobHasError(blob) {
+		if budget > 0 {
+			if budget -= time.Since(start); budget <= 0 {
+				return nil, parser.ErrParseTimeout
+			}
+		}
+		return p.ParseSlot(ctx, slot, nil, src, budget)
+	}
+	return blob, err
+}
+
+// blobHasError reports whether a blob's root has syntax errors; an
+// unreadable blob counts as broken, and the fresh parse decides.
+func blobHasError(blob []byte) bool {
+	bad, err := tree.RootHasError(blob)
+	return bad || err != nil
 }
 
 func (w *workerParser) Close(ctx context.Context) error {

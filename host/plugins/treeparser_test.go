@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
 	"testing"
+	"time"
 
-	"github.com/pyws/pyws/host/parser"
+	"github.com/pyws/pyws/wasm/parser"
+	"github.com/pyws/pyws/wasm/stdlibcorpus"
 )
 
 func TestKeptTrees(t *testing.T) {
@@ -110,4 +113,130 @@ func TestWorkerParserIncremental(t *testing.T) {
 	if _, ok := w.kept.files["file:///w/a.py"]; !ok {
 		t.Error("a.py's tree is not kept")
 	}
+}
+
+// editsOf returns versions of src a user might save one after another:
+// small valid edits, a broken version, and the fix.
+func editsOf(src []byte) [][]byte {
+	mid := bytes.IndexByte(src[len(src)/2:], '\n')
+	if mid < 0 {
+		return nil
+	}
+	mid += len(src)/2 + 1 // start of a line in the middle
+	var vs [][]byte
+	add := func(parts ...[]byte) { vs = append(vs, bytes.Join(parts, nil)) }
+	add(src, []byte("# edited\n"))                                   // append a comment
+	add(src[:mid], []byte("# note\n"), src[mid:])                    // insert a comment line
+	add(src[:mid], []byte("\n\n"), src[mid:])                        // insert blank lines
+	add(src[:mid], []byte("def (\n"), src[mid:])                     // break it
+	add(src)                                                         // fix it
+	add(bytes.Replace(src, []byte("self"), []byte("this"), 1))       // rename one occurrence
+	add(bytes.Replace(src, []byte("return"), []byte("return  "), 1)) // whitespace
+	add(src)
+	return vs
+}
+
+// TestParseKeptMatchesParse parses successive versions of stdlib files
+// (valid edits, a broken version, its fix) the way a worker does, from the
+// kept tree, and requires the blob a fresh parse gives for every one:
+// tree-sitter guarantees it for valid code, parseKept's second parse for
+// broken code.
+func TestParseKeptMatchesParse(t *testing.T) {
+	if testing.Short() {
+		t.Skip("parses many stdlib versions")
+	}
+	files := stdlibcorpus.Files(t)
+	p, fresh := newTestParser(t), newTestParser(t)
+	ctx := context.Background()
+	checked := 0
+	for i := 0; i < len(files); i += max(1, len(files)/60) {
+		src, err := os.ReadFile(files[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		slot := i % parser.Slots
+		if _, err := parseKept(ctx, p, slot, nil, src, time.Minute); err != nil {
+			t.Fatalf("%s: %v", files[i], err)
+		}
+		prev := src
+		for j, v := range editsOf(src) {
+			got, err := parseKept(ctx, p, slot, prev, v, time.Minute)
+			if err != nil {
+				t.Fatalf("%s version %d: %v", files[i], j, err)
+			}
+			want, err := fresh.Parse(ctx, v, time.Minute)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Fatalf("%s version %d: the kept tree's parse differs from a fresh parse", files[i], j)
+			}
+			checked++
+			prev = v
+		}
+	}
+	t.Logf("%d incremental parses checked", checked)
+}
+
+// FuzzParseKept: any two sources, the second parsed from the first's kept
+// tree, give the fresh parse's blob.
+func FuzzParseKept(f *testing.F) {
+	seeds := []string{"x = 1\n", "def f(a, b=2):\n    return a + b\n", "class C:\n    def m(self):\n        pass\n",
+		"if x:\n    y\nelse:\n    z\n", "s = f'{a!r:>{w}}'\n", "d = {k: v for k, v in x}\n", "def (\n", "@dec\nasync def g():\n    await h()\n"}
+	for i, a := range seeds {
+		f.Add([]byte(a), []byte(seeds[(i+1)%len(seeds)]))
+		f.Add([]byte(a), []byte(a+"# c\n"))
+	}
+	p, fresh := newTestParser(f), newTestParser(f)
+	f.Fuzz(func(t *testing.T, a, b []byte) {
+		ctx := context.Background()
+		if _, err := parseKept(ctx, p, 0, nil, a, 10*time.Second); err != nil {
+			t.Skip(err)
+		}
+		got, err := parseKept(ctx, p, 0, a, b, 10*time.Second)
+		if err != nil {
+			t.Skip(err)
+		}
+		want, err := fresh.Parse(ctx, b, 10*time.Second)
+		if err != nil {
+			t.Skip(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Fatalf("parse of %q from the kept tree of %q differs from a fresh parse", b, a)
+		}
+	})
+}
+
+func TestBlobHasError(t *testing.T) {
+	p := newTestParser(t)
+	for src, want := range map[string]bool{"x = 1\n": false, "def (\n": true, "": false, "x = (1,\n": true} {
+		blob, err := p.Parse(context.Background(), []byte(src), 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := blobHasError(blob); got != want {
+			t.Errorf("blobHasError(%q) = %v, want %v", src, got, want)
+		}
+	}
+	if !blobHasError([]byte("PYWT")) {
+		t.Error("a truncated blob must count as broken")
+	}
+}
+
+// newTestParser returns a parser instance made as a worker makes its own,
+// closed with the test.
+func newTestParser(tb testing.TB) *parser.Parser {
+	tb.Helper()
+	ctx := context.Background()
+	tp, err := newTreeParser(ctx, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	w := tp.(*workerParser)
+	tb.Cleanup(func() { w.Close(ctx) })
+	p, err := w.mod.New(withLinearMemory(ctx)) // as workerParser.Parse does
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return p
 }

@@ -12,12 +12,12 @@ package pyproject
 import (
 	"errors"
 	"fmt"
-	"io"
-	"io/fs"
-	"os"
 	"path/filepath"
 
 	"github.com/pelletier/go-toml/v2"
+
+	"github.com/pyws/pyws/host/fault"
+	"github.com/pyws/pyws/host/workspace"
 )
 
 // FileName is the file Load reads in the workspace root.
@@ -32,29 +32,24 @@ type Config struct {
 	Raw  map[string]any // the whole document; empty when there is no file
 }
 
-// Load reads root/pyproject.toml.
+// Load reads root/pyproject.toml through the workspace's confined reader:
+// a pyproject.toml that is a symbolic link out of the workspace is an
+// error, not read. A missing file, or a directory of that name, is no
+// configuration.
 func Load(root string) (*Config, error) {
-	path := filepath.Join(root, FileName)
-	f, err := os.Open(path)
-	if errors.Is(err, fs.ErrNotExist) {
+	ws, err := workspace.Open(root)
+	if fault.CodeOf(err) == fault.WorkspaceNotFound {
 		return &Config{Raw: map[string]any{}}, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if st.IsDir() {
+	path := filepath.Join(ws.Root(), FileName)
+	data, err := ws.ReadBytes(path, MaxBytes)
+	if fault.CodeOf(err) == fault.FileNotFound {
 		return &Config{Raw: map[string]any{}}, nil
 	}
-	if st.Size() > MaxBytes {
-		return nil, fmt.Errorf("%s is %d bytes, more than the %d this reader accepts", path, st.Size(), MaxBytes)
-	}
-	data := make([]byte, st.Size())
-	if _, err := io.ReadFull(f, data); err != nil {
+	if err != nil {
 		return nil, err
 	}
 	return Parse(path, data)

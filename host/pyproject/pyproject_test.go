@@ -52,3 +52,31 @@ func TestLoad(t *testing.T) {
 		})
 	}
 }
+
+// TestLoadIsConfined: pyproject.toml is read through the workspace's
+// confined reader, so a link out of the workspace is refused, not read;
+// a directory of that name, or no workspace at all, is no configuration.
+func TestLoadIsConfined(t *testing.T) {
+	outside := filepath.Join(t.TempDir(), "elsewhere.toml")
+	if err := os.WriteFile(outside, []byte("[tool.black]\nline-length = 3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	linked := t.TempDir()
+	if err := os.Symlink(outside, filepath.Join(linked, FileName)); err != nil {
+		t.Fatal(err)
+	}
+	if cfg, err := Load(linked); err == nil {
+		t.Fatalf("a pyproject.toml linked out of the workspace was read: %v", cfg.Raw)
+	}
+
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, FileName), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, root := range []string{dir, filepath.Join(dir, "missing")} {
+		cfg, err := Load(root)
+		if err != nil || len(cfg.Raw) != 0 {
+			t.Errorf("Load(%s) = %v, %v; want no configuration", root, cfg, err)
+		}
+	}
+}

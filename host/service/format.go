@@ -15,7 +15,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -218,7 +217,7 @@ func runFormat(ctx context.Context, s *Session, a Args) (any, error) {
 		edits = []abi.TextEdit{}
 	}
 	if len(edits) > 0 && s.svc.cfg.Edits != nil {
-		sum, err := rawContentHash(f)
+		sum, err := s.rawContentHash(f)
 		if err != nil {
 			return nil, err
 		}
@@ -231,8 +230,8 @@ func runFormat(ctx context.Context, s *Session, a Args) (any, error) {
 // engine hashes), checked to still decode to the text that was formatted:
 // a file that changed during the call is FILE_MODIFIED now rather than
 // edits remembered against content they were not computed from.
-func rawContentHash(f *sourceFile) (string, error) {
-	raw, err := os.ReadFile(f.abs)
+func (s *Session) rawContentHash(f *sourceFile) (string, error) {
+	raw, err := s.ws.ws.ReadBytes(f.abs, s.Limits.MaxReadFileBytes)
 	if err == nil {
 		text, _, derr := textenc.Decode(raw, "")
 		if derr == nil && bytes.Equal(text, f.text) {

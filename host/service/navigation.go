@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"time"
@@ -266,7 +265,7 @@ func runRename(ctx context.Context, s *Session, a Args) (any, error) {
 	for _, abs := range order {
 		// Remember the content the edits were computed against, so an
 		// apply after the file changed is FILE_MODIFIED.
-		raw, err := os.ReadFile(abs)
+		raw, err := s.ws.ws.ReadBytes(abs, 0)
 		if err != nil {
 			return nil, fault.New(fault.FileNotFound, fault.Details{"path": abs}, "%s vanished while renaming", abs)
 		}

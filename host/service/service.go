@@ -10,7 +10,6 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
-	"os"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -169,7 +168,7 @@ func (s *Service) workspace(root string) (*workspaceState, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if st, ok := s.workspaces[root]; ok {
-		if _, err := os.Stat(st.ws.Root()); err == nil {
+		if st.ws.RootExists() {
 			return st, nil
 		}
 		s.dropLocked(root)

@@ -357,27 +357,9 @@ func (s *lineScanner) total() int {
 // else utf-8), with any BOM stripped, so byte offsets are offsets into the
 // returned text. maxBytes 0 means HardMaxBytes.
 func (w *Workspace) ReadSource(abs string, maxBytes int64) ([]byte, string, error) {
-	r, err := w.resolve(abs, abs, true)
+	raw, err := w.ReadBytes(abs, maxBytes)
 	if err != nil {
 		return nil, "", err
-	}
-	f, fi, err := w.openRegular(abs, r)
-	if err != nil {
-		return nil, "", err
-	}
-	defer f.Close()
-	if maxBytes <= 0 || maxBytes > HardMaxBytes {
-		maxBytes = HardMaxBytes
-	}
-	if fi.Size() > maxBytes {
-		return nil, "", tooLarge(fi.Size(), maxBytes, false)
-	}
-	raw, err := io.ReadAll(io.LimitReader(f, maxBytes+1))
-	if err != nil {
-		return nil, "", fault.New(fault.PermissionDenied, fault.Details{"path": clip(abs), "reason": ReasonUnreadable}, "cannot read %s: %v", quote(abs), err)
-	}
-	if int64(len(raw)) > maxBytes {
-		return nil, "", tooLarge(int64(len(raw)), maxBytes, false)
 	}
 	text, enc, err := textenc.Decode(raw, "")
 	if err != nil {
@@ -388,6 +370,36 @@ func (w *Workspace) ReadSource(abs string, maxBytes int64) ([]byte, string, erro
 		return nil, enc, err
 	}
 	return text, enc, nil
+}
+
+// ReadBytes reads the file at abs as ReadSource does (confined, a regular
+// file, at most maxBytes, 0 meaning HardMaxBytes) but returns its bytes as
+// they are on disk: what the edit engine hashes to notice a change, and
+// files that are not Python source.
+func (w *Workspace) ReadBytes(abs string, maxBytes int64) ([]byte, error) {
+	r, err := w.resolve(abs, abs, true)
+	if err != nil {
+		return nil, err
+	}
+	f, fi, err := w.openRegular(abs, r)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if maxBytes <= 0 || maxBytes > HardMaxBytes {
+		maxBytes = HardMaxBytes
+	}
+	if fi.Size() > maxBytes {
+		return nil, tooLarge(fi.Size(), maxBytes, false)
+	}
+	raw, err := io.ReadAll(io.LimitReader(f, maxBytes+1))
+	if err != nil {
+		return nil, fault.New(fault.PermissionDenied, fault.Details{"path": clip(abs), "reason": ReasonUnreadable}, "cannot read %s: %v", quote(abs), err)
+	}
+	if int64(len(raw)) > maxBytes {
+		return nil, tooLarge(int64(len(raw)), maxBytes, false)
+	}
+	return raw, nil
 }
 
 // openRegular opens a resolved path through an os.Root at the workspace,

@@ -274,3 +274,63 @@ func TestReadSource(t *testing.T) {
 		t.Errorf("cap: %v", err)
 	}
 }
+
+// TestReadBytes: the bytes on disk, undecoded, under the same confinement
+// and limits as ReadSource.
+func TestReadBytes(t *testing.T) {
+	w := tree(t, map[string]string{
+		"latin.py":       "# coding: latin-1\ns = '\xe9'\n",
+		"bom.py":         "\xef\xbb\xbfé",
+		"pyproject.toml": "[tool.black]\n",
+		"pkg/":           "",
+	})
+	outside := filepath.Join(t.TempDir(), "secret.toml")
+	mkfile(t, outside, "token = 'x'\n")
+	if err := os.Symlink(outside, filepath.Join(w.Root(), "escape.toml")); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ path, want, code string }{
+		{path: "latin.py", want: "# coding: latin-1\ns = '\xe9'\n"},
+		{path: "bom.py", want: "\xef\xbb\xbfé"},
+		{path: "pyproject.toml", want: "[tool.black]\n"},
+		{path: "escape.toml", code: fault.PermissionDenied},
+		{path: "../" + filepath.Base(filepath.Dir(outside)) + "/secret.toml", code: fault.PermissionDenied},
+		{path: "pkg", code: fault.FileNotFound},
+		{path: "missing.toml", code: fault.FileNotFound},
+	} {
+		got, err := w.ReadBytes(filepath.Join(w.Root(), tc.path), 0)
+		if tc.code != "" {
+			if fault.CodeOf(err) != tc.code {
+				t.Errorf("%s: err = %v, want %s", tc.path, err, tc.code)
+			}
+			continue
+		}
+		if err != nil || string(got) != tc.want {
+			t.Errorf("%s: %q %v, want %q", tc.path, got, err, tc.want)
+		}
+	}
+	if _, err := w.ReadBytes(filepath.Join(w.Root(), "latin.py"), 3); fault.CodeOf(err) != fault.FileTooLarge {
+		t.Errorf("cap: %v", err)
+	}
+}
+
+func TestRootExists(t *testing.T) {
+	parent := t.TempDir()
+	root := filepath.Join(parent, "ws")
+	if err := os.Mkdir(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	w, err := Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !w.RootExists() {
+		t.Fatal("an open workspace's root does not exist")
+	}
+	if err := os.Remove(root); err != nil {
+		t.Fatal(err)
+	}
+	if w.RootExists() {
+		t.Error("a removed root still exists")
+	}
+}

@@ -89,6 +89,13 @@ func notFoundRoot(root, why string) *fault.Error {
 // Root returns the absolute, symlink-evaluated workspace root.
 func (w *Workspace) Root() string { return w.root }
 
+// RootExists reports whether the root is still there, so a caller can
+// drop a workspace whose directory vanished and open it again later.
+func (w *Workspace) RootExists() bool {
+	_, err := os.Stat(w.root)
+	return err == nil
+}
+
 // Close stops the watcher, if any. The workspace stays usable; listings
 // then fall back to directory modification-time checks.
 func (w *Workspace) Close() error {

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pyws/pyws/host/parser/parsertest"
 	"github.com/pyws/pyws/plugin-sdk/nesting"
 	"github.com/pyws/pyws/plugin-sdk/nesting/nestingtest"
+	"github.com/pyws/pyws/plugin-sdk/parsertest"
 )
 
 var r = strings.Repeat

@@ -4,14 +4,11 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"sort"
-	"strings"
 	"sync"
 	"testing"
 
-	"github.com/pyws/pyws/host/parser/parsertest"
+	"github.com/pyws/pyws/plugin-sdk/parsertest"
 	"github.com/pyws/pyws/plugin-sdk/tree"
 )
 
@@ -20,36 +17,6 @@ func parseBlob(tb testing.TB, src []byte) ([]byte, error) { return parsertest.Bl
 
 // parse parses Python source into a tree (fails the test on error).
 func parse(tb testing.TB, src string) *tree.Tree { return parsertest.Tree(tb, []byte(src)) }
-
-var stdlibDirOnce = sync.OnceValues(func() (string, error) {
-	out, err := exec.Command("python3", "-c", `import sysconfig;print(sysconfig.get_paths()["stdlib"])`).Output()
-	return strings.TrimSpace(string(out)), err
-})
-
-// stdlibFiles lists the CPython stdlib's .py files (site-packages
-// excluded), sorted, or skips the test when there is no python3.
-func stdlibFiles(tb testing.TB) []string {
-	tb.Helper()
-	dir, err := stdlibDirOnce()
-	if err != nil || dir == "" {
-		tb.Skipf("no python3 stdlib: %v", err)
-	}
-	var files []string
-	filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		if d.IsDir() && d.Name() == "site-packages" {
-			return filepath.SkipDir
-		}
-		if !d.IsDir() && strings.HasSuffix(path, ".py") {
-			files = append(files, path)
-		}
-		return nil
-	})
-	sort.Strings(files)
-	return files
-}
 
 type parsedFile struct {
 	Path string
@@ -67,7 +34,7 @@ var (
 
 func stdlibTrees(tb testing.TB) []parsedFile {
 	tb.Helper()
-	files := stdlibFiles(tb)
+	files := parsertest.StdlibFiles(tb)
 	stdlibTreesOnce.Do(func() {
 		cache := filepath.Join(os.TempDir(), "pysem-tree-cache")
 		os.MkdirAll(cache, 0o755)

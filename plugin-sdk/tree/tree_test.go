@@ -200,7 +200,7 @@ func TestDecodeReusesLanguage(t *testing.T) {
 }
 
 // TestDecodeRealBlob decodes a blob produced by the parser module
-// (written by host/parser's TestTreeTestdata).
+// (written by plugin-sdk/parsertest's TestTreeTestdata).
 func TestDecodeRealBlob(t *testing.T) {
 	src, blob := sampleBlob(t)
 	tr := mustDecode(t, blob, string(src))

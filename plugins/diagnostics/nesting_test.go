@@ -4,10 +4,10 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/pyws/pyws/host/parser/parsertest"
 	sdk "github.com/pyws/pyws/plugin-sdk"
 	"github.com/pyws/pyws/plugin-sdk/abi"
 	"github.com/pyws/pyws/plugin-sdk/nesting/nestingtest"
+	"github.com/pyws/pyws/plugin-sdk/parsertest"
 )
 
 // TestDeepNesting: a file past CPython's nesting limits gets one

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pyws/pyws/host/parser/parsertest"
 	sdk "github.com/pyws/pyws/plugin-sdk"
+	"github.com/pyws/pyws/plugin-sdk/parsertest"
 	"github.com/pyws/pyws/plugin-sdk/tree"
 	"github.com/pyws/pyws/plugins/formatter/equiv"
 	"github.com/pyws/pyws/plugins/formatter/isort"

@@ -5,10 +5,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pyws/pyws/host/parser/parsertest"
 	sdk "github.com/pyws/pyws/plugin-sdk"
 	"github.com/pyws/pyws/plugin-sdk/abi"
 	"github.com/pyws/pyws/plugin-sdk/nesting/nestingtest"
+	"github.com/pyws/pyws/plugin-sdk/parsertest"
 )
 
 // TestDeepNesting: format_document refuses a file past the nesting limits

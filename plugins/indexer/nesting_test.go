@@ -4,11 +4,11 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/pyws/pyws/host/parser/parsertest"
 	sdk "github.com/pyws/pyws/plugin-sdk"
 	"github.com/pyws/pyws/plugin-sdk/abi"
 	"github.com/pyws/pyws/plugin-sdk/navindex"
 	"github.com/pyws/pyws/plugin-sdk/nesting/nestingtest"
+	"github.com/pyws/pyws/plugin-sdk/parsertest"
 )
 
 // TestDeepNesting: a file past the nesting limits is indexed with an

@@ -13,10 +13,10 @@ import (
 	"github.com/tetratelabs/wazero/api"
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 
-	"github.com/pyws/pyws/host/parser/parsertest"
 	"github.com/pyws/pyws/plugin-sdk/abi"
 	"github.com/pyws/pyws/plugin-sdk/navindex"
 	"github.com/pyws/pyws/plugin-sdk/nesting/nestingtest"
+	"github.com/pyws/pyws/plugin-sdk/parsertest"
 )
 
 // guest is one packed plugin instantiated the way a worker runs it (its

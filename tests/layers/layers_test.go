@@ -1,8 +1,8 @@
 // Package layers holds the test that keeps the house's arrows pointing
-// down (docs/architecture.md): plugin-sdk imports nothing of pyws outside
-// itself; plugins import only plugin-sdk; host imports neither api,
-// plugins, cmd nor tests; api imports neither plugins, cmd nor tests;
-// wasm imports nothing. Test files count.
+// down (docs/architecture.md): wasm imports nothing of pyws outside
+// itself; plugin-sdk imports only wasm; plugins import only plugin-sdk;
+// host imports neither api, plugins, cmd nor tests; api imports neither
+// plugins, cmd nor tests. Test files count.
 package layers
 
 import (
@@ -23,8 +23,10 @@ func mayImport(from, to string) bool {
 		return true // a layer may use its own packages (plugins their shared ones)
 	}
 	switch from {
-	case "plugin-sdk", "wasm":
+	case "wasm":
 		return false
+	case "plugin-sdk":
+		return to == "wasm" // parsertest runs the parser module for analyzers' tests
 	case "plugins":
 		return to == "plugin-sdk"
 	case "host":
@@ -39,17 +41,6 @@ func mayImport(from, to string) bool {
 // (issue 12 removes them). The list may only shrink: an edge that is gone
 // must leave the list, and no new edge may join it.
 var knownEdges = []string{
-	"host/ratelimit -> api",
-	"plugin-sdk -> host/parser/parsertest",
-	"plugin-sdk/nesting -> host/parser/parsertest",
-	"plugin-sdk/pysem -> host/parser/parsertest",
-	"plugins/diagnostics -> host/parser/parsertest",
-	"plugins/diagnostics/rules -> host/parser/parsertest",
-	"plugins/diagnostics/syntax -> host/parser/parsertest",
-	"plugins/formatter -> host/parser/parsertest",
-	"plugins/formatter/black -> host/parser/parsertest",
-	"plugins/formatter/equiv -> host/parser/parsertest",
-	"plugins/indexer -> host/parser/parsertest",
 }
 
 func layer(pkg string) string {
@@ -113,9 +104,13 @@ func TestMayImport(t *testing.T) {
 		{"plugins", "plugin-sdk", true},
 		{"plugins", "host", false},
 		{"plugin-sdk", "host", false},
+		{"plugin-sdk", "wasm", true},
+		{"plugin-sdk", "plugins", false},
+		{"plugins", "wasm", false},
 		{"cmd", "api", true},
 		{"tests", "plugins", true},
 		{"wasm", "host", false},
+		{"wasm", "plugin-sdk", false},
 	} {
 		if got := mayImport(c.from, c.to); got != c.ok {
 			t.Errorf("mayImport(%s, %s) = %v, want %v", c.from, c.to, got, c.ok)

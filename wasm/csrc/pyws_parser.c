@@ -2,10 +2,10 @@
 // one TSParser for tree-sitter-python, parses a UTF-8 buffer within a time
 // budget, and serialises the tree as the flat preorder blob described in
 // TREE_LAYOUT.md (decoded by plugin-sdk/tree). The same file also compiles
-// natively (host/parser's cgo benchmark under a build tag), so the wasm
+// natively (wasm/parser's cgo benchmark under a build tag), so the wasm
 // specifics are behind __wasm__.
 //
-// Calling sequence (host/parser): pyws_init once; per parse: malloc the
+// Calling sequence (wasm/parser): pyws_init once; per parse: malloc the
 // source, pyws_parse (or pyws_parse_slot to keep the tree for an
 // incremental parse of the file's next version), read pyws_result_ptr/len,
 // pyws_result_free, free.
@@ -33,7 +33,7 @@
 const TSLanguage *tree_sitter_python(void);
 
 // Status codes returned by pyws_init and pyws_parse. Mirrored in
-// host/parser; values are part of the module's contract.
+// wasm/parser; values are part of the module's contract.
 enum {
   PYWS_OK = 0,
   PYWS_TIMEOUT = 1,    // the budget ran out; the parser was reset

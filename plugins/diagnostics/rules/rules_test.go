@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pyws/pyws/host/parser/parsertest"
 	"github.com/pyws/pyws/plugin-sdk/abi"
 	"github.com/pyws/pyws/plugin-sdk/markertest"
+	"github.com/pyws/pyws/plugin-sdk/parsertest"
 	"github.com/pyws/pyws/plugin-sdk/textpos"
 	"github.com/pyws/pyws/plugin-sdk/tree"
 )

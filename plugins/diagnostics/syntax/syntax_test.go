@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pyws/pyws/host/parser/parsertest"
 	"github.com/pyws/pyws/plugin-sdk/abi"
+	"github.com/pyws/pyws/plugin-sdk/parsertest"
 	"github.com/pyws/pyws/plugin-sdk/textpos"
 )
 

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pyws/pyws/host/parser/parsertest"
+	"github.com/pyws/pyws/plugin-sdk/parsertest"
 	"github.com/pyws/pyws/plugin-sdk/tree"
 )
 

@@ -3,7 +3,7 @@ package equiv
 import (
 	"testing"
 
-	"github.com/pyws/pyws/host/parser/parsertest"
+	"github.com/pyws/pyws/plugin-sdk/parsertest"
 	"github.com/pyws/pyws/plugin-sdk/tree"
 )
 

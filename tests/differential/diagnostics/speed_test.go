@@ -12,10 +12,10 @@ import (
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 
-	"github.com/pyws/pyws/host/parser"
 	"github.com/pyws/pyws/plugin-sdk/textpos"
 	"github.com/pyws/pyws/plugin-sdk/tree"
 	"github.com/pyws/pyws/plugins/diagnostics/rules"
+	"github.com/pyws/pyws/wasm/parser"
 )
 
 // TestDjangoThroughput times, in one run over every file of Django

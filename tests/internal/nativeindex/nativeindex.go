@@ -17,10 +17,10 @@ import (
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 
 	"github.com/pyws/pyws/host/index"
-	"github.com/pyws/pyws/host/parser"
 	"github.com/pyws/pyws/plugin-sdk/navindex"
 	"github.com/pyws/pyws/plugin-sdk/tree"
 	"github.com/pyws/pyws/plugins/indexer/summarize"
+	"github.com/pyws/pyws/wasm/parser"
 )
 
 // Summarizer is an index.Summarizer running in-process.

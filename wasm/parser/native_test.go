@@ -7,11 +7,13 @@ import (
 	"context"
 	"os"
 	"testing"
+
+	"github.com/pyws/pyws/wasm/stdlibcorpus"
 )
 
 // BenchmarkParseNative: the same C code compiled natively (gcc via cgo).
 func BenchmarkParseNative(b *testing.B) {
-	_, srcs, total := benchCorpus(b)
+	_, srcs, total := stdlibcorpus.Bench(b)
 	b.SetBytes(total)
 	b.ResetTimer()
 	for b.Loop() {
@@ -28,7 +30,7 @@ func BenchmarkParseNative(b *testing.B) {
 func TestNativeMatchesWasm(t *testing.T) {
 	p := newParser(t)
 	n := 0
-	for _, f := range stdlibFiles(t) {
+	for _, f := range stdlibcorpus.Files(t) {
 		src, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)

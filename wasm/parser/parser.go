@@ -1,6 +1,9 @@
 // Package parser runs the tree-sitter-python parser module (package wasm)
-// under wazero inside the kernel and returns tree blobs in the layout that
-// plugin-sdk/tree decodes.
+// under wazero and returns tree blobs in the layout that plugin-sdk/tree
+// decodes. It sits in the bottom layer beside the module and imports
+// nothing of pyws but package wasm: the kernel's workers (host/plugins) and
+// the SDK's test helper (plugin-sdk/parsertest) both run the module
+// through it.
 //
 // Compile checks the module's SHA-256 and its imports (only the
 // wasi_snapshot_preview1 calls in allowedImports) once per runtime; New
@@ -30,7 +33,6 @@ import (
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
 
-	"github.com/pyws/pyws/plugin-sdk/tree"
 	pywasm "github.com/pyws/pyws/wasm"
 )
 
@@ -199,29 +201,16 @@ const Slots = 16
 // tree was parsed from, or nil for a parse from scratch: the slot's tree is
 // then edited by the difference between prev and src (one changed range,
 // from their common prefix and suffix) and reused, so only the changed
-// region is parsed again. The blob is always the one Parse gives: for
-// valid code tree-sitter guarantees it, and a tree with syntax errors,
-// where error recovery may settle differently from a fresh parse, is
-// parsed again from scratch. Whatever the outcome, the slot then holds the
-// tree of src or nothing.
+// region is parsed again. For valid code the blob is the one Parse gives
+// (tree-sitter guarantees it); for code with syntax errors, error recovery
+// may settle differently from a fresh parse, so a caller that needs Parse's
+// blob parses such a tree again without prev (host/plugins does, reading
+// the root's error flag with plugin-sdk/tree). Whatever the outcome, the
+// slot then holds the tree of src or nothing.
 func (p *Parser) ParseSlot(ctx context.Context, slot int, prev, src []byte, budget time.Duration) ([]byte, error) {
 	if slot < 0 || slot >= Slots {
 		return nil, fmt.Errorf("parser: slot %d out of range [0,%d)", slot, Slots)
 	}
-	start := time.Now()
-	blob, err := p.parseSlot(ctx, slot, prev, src, budget)
-	if err == nil && prev != nil && blobHasError(blob) {
-		if budget > 0 {
-			if budget -= time.Since(start); budget <= 0 {
-				return nil, ErrParseTimeout
-			}
-		}
-		return p.parseSlot(ctx, slot, nil, src, budget)
-	}
-	return blob, err
-}
-
-func (p *Parser) parseSlot(ctx context.Context, slot int, prev, src []byte, budget time.Duration) ([]byte, error) {
 	return p.run(ctx, src, budget, func(srcPtr, budgetUS uint64) (uint64, error) {
 		var editPtr uint64
 		if prev != nil {
@@ -238,13 +227,6 @@ func (p *Parser) parseSlot(ctx context.Context, slot int, prev, src []byte, budg
 		}
 		return p.call(ctx, p.parseSlotFn, uint64(slot), srcPtr, uint64(len(src)), budgetUS, editPtr)
 	})
-}
-
-// blobHasError reports whether a blob's root has syntax errors; an
-// unreadable blob counts as broken, and the fresh parse decides.
-func blobHasError(blob []byte) bool {
-	bad, err := tree.RootHasError(blob)
-	return bad || err != nil
 }
 
 func alignUp(n, a int) int { return (n + a - 1) / a * a }

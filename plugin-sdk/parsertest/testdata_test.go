@@ -1,8 +1,7 @@
-package parser
+package parsertest
 
 import (
 	"bytes"
-	"context"
 	"flag"
 	"os"
 	"testing"
@@ -14,12 +13,12 @@ var update = flag.Bool("update", false, "rewrite generated testdata")
 // blob that package tree tests and fuzzes without running wasm) in step
 // with the parser module. -update rewrites it.
 func TestTreeTestdata(t *testing.T) {
-	const dir = "../../plugin-sdk/tree/testdata/"
+	const dir = "../tree/testdata/"
 	src, err := os.ReadFile(dir + "sample.py")
 	if err != nil {
 		t.Fatal(err)
 	}
-	blob, err := newParser(t).Parse(context.Background(), src, 0)
+	blob, err := Blob(src)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,6 +30,6 @@ func TestTreeTestdata(t *testing.T) {
 	}
 	old, err := os.ReadFile(dir + "sample.blob")
 	if err != nil || !bytes.Equal(old, blob) {
-		t.Fatalf("%ssample.blob is stale (%v): run go test ./host/parser -run TestTreeTestdata -update", dir, err)
+		t.Fatalf("%ssample.blob is stale (%v): run go test ./plugin-sdk/parsertest -run TestTreeTestdata -update", dir, err)
 	}
 }

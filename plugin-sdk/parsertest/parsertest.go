@@ -1,7 +1,10 @@
-// Package parsertest gives tests real syntax trees from the kernel's wasm
-// parser: one instance per test binary, shared under a lock (a Parser is
-// not safe for concurrent use), restarted if a trap closes it. Analyzer
-// tests use it so their fixtures are parsed exactly as in production.
+// Package parsertest gives tests real syntax trees from the parser module
+// the kernel runs (wasm/parser): one instance per test binary, shared
+// under a lock (a Parser is not safe for concurrent use), restarted if a
+// trap closes it. Analyzer tests use it so their fixtures are parsed
+// exactly as in production. It lives in the SDK, which may import the
+// wasm layer below it, so analyzers' tests never import the host; its own
+// tests check the module's trees as plugin-sdk/tree decodes them.
 package parsertest
 
 import (
@@ -13,8 +16,9 @@ import (
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 
-	"github.com/pyws/pyws/host/parser"
 	"github.com/pyws/pyws/plugin-sdk/tree"
+	"github.com/pyws/pyws/wasm/parser"
+	"github.com/pyws/pyws/wasm/stdlibcorpus"
 )
 
 var (
@@ -63,4 +67,11 @@ func Tree(tb testing.TB, src []byte) *tree.Tree {
 		tb.Fatal(err)
 	}
 	return t
+}
+
+// StdlibFiles lists the local CPython stdlib's .py files, sorted, or
+// skips tb when there is no python3 (see wasm/stdlibcorpus).
+func StdlibFiles(tb testing.TB) []string {
+	tb.Helper()
+	return stdlibcorpus.Files(tb)
 }

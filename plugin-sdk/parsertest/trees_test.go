@@ -1,9 +1,7 @@
-package parser
+package parsertest
 
 import (
 	"bytes"
-	"context"
-	"errors"
 	"os"
 	"strings"
 	"testing"
@@ -12,8 +10,11 @@ import (
 	"github.com/pyws/pyws/plugin-sdk/tree"
 )
 
+// The parser module's trees as plugin-sdk/tree decodes them: the shape
+// every analyzer relies on. The runner's own behaviour (budgets, traps,
+// slots) is tested in wasm/parser, which cannot import the decoder.
+
 func TestParseShape(t *testing.T) {
-	p := newParser(t)
 	tests := []struct {
 		name, src string
 		sexpr     string // Root().String()
@@ -60,7 +61,7 @@ func TestParseShape(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			tr := mustParse(t, p, tt.src)
+			tr := Tree(t, []byte(tt.src))
 			root := tr.Root()
 			if got := root.String(); got != tt.sexpr {
 				t.Errorf("tree:\n got %s\nwant %s", got, tt.sexpr)
@@ -76,9 +77,8 @@ func TestParseShape(t *testing.T) {
 }
 
 func TestParseNodeDetails(t *testing.T) {
-	p := newParser(t)
 	src := "def grüße(名前):\n    return 名前  # 👋\n"
-	tr := mustParse(t, p, src)
+	tr := Tree(t, []byte(src))
 	fn := tr.Root().NamedChild(0)
 	if fn.Kind() != "function_definition" {
 		t.Fatalf("first statement is %s", fn.Kind())
@@ -117,104 +117,13 @@ func TestParseNodeDetails(t *testing.T) {
 	}
 }
 
-func TestParseReusesParser(t *testing.T) {
-	p := newParser(t)
-	ctx := context.Background()
-	src := bytes.Repeat([]byte("x = [1, 2, 3]\n"), 2000)
-	first, err := p.Parse(ctx, src, time.Minute)
-	if err != nil {
-		t.Fatal(err)
-	}
-	mem := p.MemorySize()
-	for range 20 {
-		blob, err := p.Parse(ctx, src, time.Minute)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(blob, first) {
-			t.Fatal("same source, different blob")
-		}
-	}
-	// Everything is freed after each call, so memory stays at the first
-	// call's high-water mark.
-	if got := p.MemorySize(); got != mem {
-		t.Errorf("memory grew from %d to %d bytes over identical parses", mem, got)
-	}
-}
-
-func TestParseTimeout(t *testing.T) {
-	p := newParser(t)
-	ctx := context.Background()
-	huge := bytes.Repeat([]byte("def f(a, b):\n    return [a + b for a in range(10) if a]\n"), 100_000) // ~5.5 MB
-	start := time.Now()
-	_, err := p.Parse(ctx, huge, time.Millisecond)
-	if !errors.Is(err, ErrParseTimeout) {
-		t.Fatalf("Parse with 1ms budget: err = %v, want ErrParseTimeout", err)
-	}
-	if d := time.Since(start); d > 2*time.Second {
-		t.Errorf("timed-out parse took %v", d)
-	}
-
-	// The parser is reset, not resumed: the next parse is a fresh one.
-	tr := mustParse(t, p, "x = 1\n")
-	if got, want := tr.Root().String(), "(module (expression_statement (assignment left: (identifier) right: (integer))))"; got != want {
-		t.Errorf("after timeout: %s, want %s", got, want)
-	}
-
-	// A context deadline bounds the parse as well.
-	dctx, cancel := context.WithTimeout(ctx, 5*time.Millisecond)
-	defer cancel()
-	if _, err := p.Parse(dctx, huge, time.Minute); !errors.Is(err, context.DeadlineExceeded) {
-		t.Errorf("Parse under a 5ms context deadline: err = %v, want DeadlineExceeded", err)
-	}
-}
-
-func TestParseDeepNesting(t *testing.T) {
-	p := newParser(t)
-	for _, depth := range []int{1_000, 100_000} {
-		src := strings.Repeat("(", depth) + "x" + strings.Repeat(")", depth) + "\n"
-		blob, err := p.Parse(context.Background(), []byte(src), 10*time.Second)
-		switch {
-		case err == nil:
-			if _, err := tree.Decode(blob, []byte(src)); err != nil {
-				t.Fatalf("depth %d: %v", depth, err)
-			}
-		case errors.Is(err, ErrTrap), errors.Is(err, ErrParseTimeout):
-			// Acceptable: the host survives; a trapped instance is closed.
-			t.Logf("depth %d: %v", depth, err)
-			if errors.Is(err, ErrTrap) {
-				if _, err := p.Parse(context.Background(), []byte("x\n"), 0); !errors.Is(err, ErrClosed) {
-					t.Fatalf("after trap: err = %v, want ErrClosed", err)
-				}
-				p = newParser(t)
-			}
-		default:
-			t.Fatalf("depth %d: %v", depth, err)
-		}
-	}
-}
-
-func TestCompileRejectsTamperedModule(t *testing.T) {
-	// Compile hashes the embedded bytes; flip one and it must refuse.
-	m := newModule(t)
-	defer m.Close(context.Background())
-	orig := pywasmBytes()
-	orig[len(orig)-1] ^= 1
-	defer func() { orig[len(orig)-1] ^= 1 }()
-	if _, err := Compile(context.Background(), m.rt); err == nil || !strings.Contains(err.Error(), "sha256") {
-		t.Fatalf("Compile of a modified module: err = %v", err)
-	}
-}
-
 // TestParseStdlib parses every .py file of the local CPython stdlib and
 // checks that Decode accepts each blob and the root spans the file.
 func TestParseStdlib(t *testing.T) {
 	if testing.Short() {
 		t.Skip("parses the whole stdlib (~20 s)")
 	}
-	files := stdlibFiles(t)
-	p := newParser(t)
-	ctx := context.Background()
+	files := StdlibFiles(t)
 	var bytesTotal, withErrors int
 	start := time.Now()
 	for _, f := range files {
@@ -222,7 +131,7 @@ func TestParseStdlib(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		blob, err := p.Parse(ctx, src, time.Minute)
+		blob, err := Blob(src)
 		if err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}

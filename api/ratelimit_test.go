@@ -1,4 +1,4 @@
-package ratelimit_test
+package api_test
 
 import (
 	"encoding/json"
@@ -16,14 +16,15 @@ import (
 	"github.com/pyws/pyws/host/tiers"
 )
 
-// The limiter is what the api calls before every operation.
+// The limiter (host/ratelimit) is what the api calls before every
+// operation; this test lives here because host may not import api.
 var _ api.Limiter = (*ratelimit.Limiter)(nil)
 
-// TestThroughAPI wires the limiter the way serve.go does and spends a free
+// TestRateLimitThroughAPI wires the limiter the way serve.go does and spends a free
 // key's list-files budget (20/hour) over HTTP: the 21st answer is 429 with
 // the spec's details and the rate-limit headers; health_check is never
 // charged.
-func TestThroughAPI(t *testing.T) {
+func TestRateLimitThroughAPI(t *testing.T) {
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "a.py"), []byte("x = 1\n"), 0o644); err != nil {
 		t.Fatal(err)

@@ -8,7 +8,7 @@
 package parser
 
 /*
-#cgo CFLAGS: -O2 -std=c11 -D_POSIX_C_SOURCE=200112L -D_DEFAULT_SOURCE -I${SRCDIR}/../../wasm/csrc -w
+#cgo CFLAGS: -O2 -std=c11 -D_POSIX_C_SOURCE=200112L -D_DEFAULT_SOURCE -I${SRCDIR}/../csrc -w
 #include "pyws_parser.c"
 
 // pyws_result_ptr truncates to 32 bits, which is only right in wasm32.

@@ -1,4 +1,4 @@
-package parser
+package parsertest
 
 import (
 	"strings"
@@ -12,7 +12,6 @@ import (
 // guests' business (plugin-sdk/nesting).
 func TestDeepNesting(t *testing.T) {
 	const n = 100000
-	p := newParser(t)
 	for name, src := range map[string]string{
 		"parentheses": "x = " + strings.Repeat("(", n) + "1" + strings.Repeat(")", n) + "\n",
 		"brackets":    "x = " + strings.Repeat("[", n) + strings.Repeat("]", n) + "\n",
@@ -20,7 +19,7 @@ func TestDeepNesting(t *testing.T) {
 		"not":         "x = " + strings.Repeat("not ", n) + "x\n",
 		"unary minus": "x = " + strings.Repeat("-", n) + "x\n",
 	} {
-		tr := mustParse(t, p, src)
+		tr := Tree(t, []byte(src))
 		depth := 0
 		for n := tr.Root(); !n.IsNull(); n = n.NamedChild(n.NamedChildCount() - 1) {
 			depth++
