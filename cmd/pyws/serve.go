@@ -48,6 +48,7 @@ func serve(args []string) error {
 	rssLimit := fs.Int("worker-rss-limit-mib", plugins.DefaultWorkerRSSLimitMiB, "replace a plugin worker whose resident memory is above this after a call, MiB (negative: never)")
 	idleGrowth := fs.Int("worker-idle-growth-mib", plugins.DefaultIdleGrowthMiB, "replace a plugin worker idle for --worker-idle-recycle whose resident memory grew by more than this since it started, MiB (negative: never)")
 	idleAfter := fs.Duration("worker-idle-recycle", plugins.DefaultIdleRecycleAfter, "how long a worker stays idle, grown past --worker-idle-growth-mib, before it is replaced")
+	idleRelease := fs.Duration("workspace-idle-release", 15*time.Minute, "release a workspace (its index and caches) that no request used for this long; the next request reopens it, the index from its on-disk cache (0: never; the --workspace served by default is never released)")
 	spareAfter := fs.Duration("plugin-spare-after", plugins.DefaultSpareAfter, "a plugin call running this long while other calls wait for a worker gets a spare worker to stand in for it (negative: never)")
 	python := fs.String("python", "", "interpreter whose version health_check reports (default: python3 on PATH)")
 	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
@@ -149,8 +150,17 @@ func serve(args []string) error {
 		PythonVersion:    pythonVersion(*python),
 		StateDir:         *stateDir,
 		IndexDelay:       *indexDelay,
+		IdleRelease:      *idleRelease,
 	})
 	defer svc.Close()
+	rec.GaugeFunc("pyws_workspaces_open", "Workspaces open now, their index and caches in memory.", func() float64 {
+		open, _ := svc.Workspaces()
+		return float64(open)
+	})
+	rec.CounterFunc("pyws_workspace_idle_releases_total", "Workspaces released after no request used them for --workspace-idle-release.", func() float64 {
+		_, released := svc.Workspaces()
+		return float64(released)
+	})
 	if err := svc.Preload(root); err != nil {
 		return err
 	}

@@ -107,3 +107,58 @@ func waitUntil(t *testing.T, cond func() bool) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// TestIdleWorkspacesAreReleased: with IdleRelease set, a workspace no
+// request uses is released (its state becomes unreachable) and the next
+// request opens it again; one in use, or preloaded, stays.
+func TestIdleWorkspacesAreReleased(t *testing.T) {
+	const idle = 100 * time.Millisecond
+	svc := New(Config{Plugins: bulkyDiagnostics{pad: "x"}, IdleRelease: idle, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	defer svc.Close()
+	newRoot := func() string {
+		root := t.TempDir()
+		os.WriteFile(filepath.Join(root, "pyproject.toml"), []byte("[tool.pyws]\npython = \"no-such-python\"\n"), 0o644)
+		os.WriteFile(filepath.Join(root, "a.py"), []byte("x = 1\n"), 0o644)
+		return root
+	}
+	idleRoot, busyRoot, keptRoot := newRoot(), newRoot(), newRoot()
+	if err := svc.Preload(keptRoot); err != nil {
+		t.Fatal(err)
+	}
+	request := func(root string) *workspaceState {
+		t.Helper()
+		st, err := svc.use(root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		waitUntil(t, st.loaded.Load)
+		sess := &Session{svc: svc, ws: st, Limits: tiers.For(tiers.Pro)}
+		if _, err := runDiagnostics(context.Background(), sess, Args{"uri": "a.py"}); err != nil {
+			t.Fatal(err)
+		}
+		return st
+	}
+	idleState := request(idleRoot)
+	idleState.done()
+	gone := weak.Make(idleState)
+	idleState = nil
+	busy := request(busyRoot) // a request still running: never released under it
+
+	waitUntil(t, func() bool { _, released := svc.Workspaces(); return released == 1 })
+	time.Sleep(3 * idle) // more sweeps: the busy and the preloaded one stay
+	svc.mu.Lock()
+	_, idleOpen := svc.workspaces[idleRoot]
+	_, busyOpen := svc.workspaces[busyRoot]
+	_, keptOpen := svc.workspaces[keptRoot]
+	svc.mu.Unlock()
+	if idleOpen || !busyOpen || !keptOpen {
+		t.Fatalf("open after idling: idle %v (want false), busy %v, preloaded %v (want true)", idleOpen, busyOpen, keptOpen)
+	}
+	waitUntil(t, func() bool { runtime.GC(); return gone.Value() == nil })
+
+	// The next request opens the released workspace again.
+	again := request(idleRoot)
+	again.done()
+	busy.done()
+	waitUntil(t, func() bool { open, _ := svc.Workspaces(); return open == 1 }) // both idle now: only the preloaded one stays
+}

@@ -58,6 +58,9 @@ type Config struct {
 	// IndexDelay postpones each workspace's first index build (a testing
 	// aid: it makes the indexing state observable).
 	IndexDelay time.Duration
+	// IdleRelease: a workspace no request has used for this long is
+	// released (see sweepIdle); zero or negative: never.
+	IdleRelease time.Duration
 }
 
 // Service runs operations. It is safe for concurrent use.
@@ -68,7 +71,11 @@ type Service struct {
 
 	mu          sync.Mutex
 	workspaces  map[string]*workspaceState
+	preloaded   map[string]bool // roots the operator asked to keep ready (Preload)
+	released    atomic.Uint64   // workspaces released after idling
 	maintenance atomic.Bool
+	stop        chan struct{} // closed by Close: ends the idle sweep
+	closeOnce   sync.Once
 }
 
 // New returns a service over cfg.
@@ -83,7 +90,20 @@ func New(cfg Config) *Service {
 	if ops == nil {
 		ops = Operations()
 	}
-	return &Service{cfg: cfg, table: NewTable(ops), started: time.Now(), workspaces: map[string]*workspaceState{}}
+	s := &Service{cfg: cfg, table: NewTable(ops), started: time.Now(), workspaces: map[string]*workspaceState{},
+		preloaded: map[string]bool{}, stop: make(chan struct{})}
+	if cfg.IdleRelease > 0 {
+		go s.sweepIdle(min(max(cfg.IdleRelease/4, 10*time.Millisecond), time.Minute))
+	}
+	return s
+}
+
+// Workspaces returns how many workspaces are open now, and how many were
+// released after idling so far.
+func (s *Service) Workspaces() (open int, released uint64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.workspaces), s.released.Load()
 }
 
 // Table returns the operation table.
@@ -121,9 +141,12 @@ func (s *Service) Run(ctx context.Context, key *tenants.Key, op *Operation, args
 	if root == "" {
 		root = s.cfg.DefaultWorkspace
 	}
-	ws, err := s.workspace(root)
+	ws, err := s.use(root)
 	if err != nil && op.needsWorkspace() {
 		return nil, err
+	}
+	if ws != nil {
+		defer ws.done()
 	}
 	sess.ws = ws
 	// Plugin calls queue per tenant, so one tenant's burst waits behind
@@ -159,6 +182,30 @@ type workspaceState struct {
 	building atomic.Bool
 	// diag is get_diagnostics' configuration, interpreter and caches.
 	diag *diagState
+	// inUse counts the requests using the state; lastUsed is when the
+	// last one started or ended (unix ns). The idle sweep releases only
+	// a workspace nobody uses.
+	inUse    atomic.Int64
+	lastUsed atomic.Int64
+}
+
+// done ends one request's use of st.
+func (st *workspaceState) done() {
+	st.lastUsed.Store(time.Now().UnixNano())
+	st.inUse.Add(-1)
+}
+
+// use returns root's state for a request, counted in use until done.
+func (s *Service) use(root string) (*workspaceState, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st, err := s.workspaceLocked(root)
+	if err != nil {
+		return nil, err
+	}
+	st.inUse.Add(1)
+	st.lastUsed.Store(time.Now().UnixNano())
+	return st, nil
 }
 
 // workspace returns the state of root, opening it (and starting its
@@ -167,6 +214,10 @@ type workspaceState struct {
 func (s *Service) workspace(root string) (*workspaceState, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.workspaceLocked(root)
+}
+
+func (s *Service) workspaceLocked(root string) (*workspaceState, error) {
 	if st, ok := s.workspaces[root]; ok {
 		if st.ws.RootExists() {
 			return st, nil
@@ -178,6 +229,7 @@ func (s *Service) workspace(root string) (*workspaceState, error) {
 		return nil, err
 	}
 	st := &workspaceState{root: root, ws: ws, diag: newDiagState(ws.Root(), s.cfg.Logger)}
+	st.lastUsed.Store(time.Now().UnixNano())
 	if err := ws.Watch(); err != nil {
 		s.cfg.Logger.Warn("workspace watch unavailable; changes are seen through directory checks", "root", root, "err", err)
 	}
@@ -193,10 +245,47 @@ func (s *Service) workspace(root string) (*workspaceState, error) {
 	return st, nil
 }
 
-// Preload opens root and starts loading it before the first request.
+// Preload opens root and starts loading it before the first request; the
+// idle sweep never releases it (the operator asked for it to be ready).
 func (s *Service) Preload(root string) error {
+	s.mu.Lock()
+	s.preloaded[root] = true
+	s.mu.Unlock()
 	_, err := s.workspace(root)
 	return err
+}
+
+// sweepIdle releases, every period until Close, the workspaces no request
+// has used for Config.IdleRelease: their index, diagnostics caches and
+// interpreter answers go, and the next request opens the workspace again
+// (the index comes back from its on-disk cache in about a second).
+func (s *Service) sweepIdle(period time.Duration) {
+	tick := time.NewTicker(period)
+	defer tick.Stop()
+	for {
+		select {
+		case <-s.stop:
+			return
+		case <-tick.C:
+		}
+		s.releaseIdle(time.Now())
+	}
+}
+
+func (s *Service) releaseIdle(now time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for root, st := range s.workspaces {
+		idle := now.Sub(time.Unix(0, st.lastUsed.Load()))
+		// A workspace still loading is busy (its build holds the state);
+		// it is released once loaded and idle.
+		if s.preloaded[root] || st.inUse.Load() > 0 || !st.loaded.Load() || idle < s.cfg.IdleRelease {
+			continue
+		}
+		s.cfg.Logger.Info("workspace released after idling", "root", root, "idle", idle.Round(time.Second))
+		s.dropLocked(root)
+		s.released.Add(1)
+	}
 }
 
 // load lists the workspace and, the first time, builds its index (loaded
@@ -264,8 +353,9 @@ func (s *Service) dropLocked(root string) {
 	}
 }
 
-// Close stops watchers and drops every workspace.
+// Close stops watchers and the idle sweep, and drops every workspace.
 func (s *Service) Close() {
+	s.closeOnce.Do(func() { close(s.stop) })
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for root := range s.workspaces {
