@@ -146,7 +146,9 @@ func startRuntimeDirs(t testing.TB, cfg Config) *Runtime {
 	if cfg.Logger == nil {
 		cfg.Logger = testLogger(t)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	// Generous: on a loaded 2-core machine a -race worker compiling the
+	// test plugins took over two minutes to serve.
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	r, err := Start(ctx, cfg)
 	if err != nil {
