@@ -34,7 +34,7 @@ vet:
 test: build vet
 	$(GO) test -race -count=1 -timeout 60m ./...
 
-test-short:
+test-short: stubs
 	$(GO) test -short ./...
 
 bench: build
