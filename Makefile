@@ -8,11 +8,12 @@ STATE    ?= .pyws-state
 VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 
 include wasm/parser.mk
+include plugin-sdk/typeshed/stubs.mk
 -include plugin-sdk/examples/c-wordcount/build.mk
 
 .PHONY: build binary plugins run test test-short bench soak fuzz vet clean
 
-build: binary plugins
+build: stubs binary plugins
 
 binary:
 	$(GO) build -ldflags "-X main.version=$(VERSION)" -o $(BIN) ./cmd/pyws
@@ -33,7 +34,7 @@ vet:
 test: build vet
 	$(GO) test -race -count=1 -timeout 60m ./...
 
-test-short:
+test-short: stubs
 	$(GO) test -short ./...
 
 bench: build

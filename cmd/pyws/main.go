@@ -15,7 +15,7 @@ var version = "0.1.0-dev"
 const usage = `pyws: Python workspace code intelligence over HTTP
 
 usage:
-  pyws serve --workspace DIR [--addr HOST:PORT] [--keys FILE] [--plugins DIR]... [--state DIR] [--dev-key]
+  pyws serve --workspace DIR [--addr HOST:PORT] [--keys FILE] [--plugins DIR]... [--stubs DIR] [--state DIR] [--dev-key]
   pyws keys add --keys FILE --tier TIER [--workspace DIR] [--tenant NAME]
   pyws keys list --keys FILE
   pyws keys revoke --keys FILE ID

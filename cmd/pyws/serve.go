@@ -59,6 +59,7 @@ func serve(args []string) error {
 	headerTimeout := fs.Duration("header-timeout", api.DefaultHeaderTimeout, "time allowed to receive a request line and headers")
 	bodyTimeout := fs.Duration("body-timeout", api.DefaultBodyTimeout, "time allowed to receive a request body once its headers are in")
 	requestTimeout := fs.Duration("request-timeout", api.DefaultRequestTimeout, "deadline of every request from its arrival")
+	stubsDir := fs.String("stubs", "", "typeshed stubs directory, as 'make stubs' writes it (default: typeshed/ beside the binary)")
 	var pluginDirs stringList
 	fs.Var(&pluginDirs, "plugins", "plugin directory; repeatable, later directories override earlier ones per tool (default: plugins/ beside the binary)")
 	if err := fs.Parse(args); err != nil {
@@ -73,6 +74,12 @@ func serve(args []string) error {
 
 	if *workspaceDir == "" {
 		return errors.New("serve: --workspace DIR is required")
+	}
+	if *stubsDir == "" {
+		*stubsDir = defaultStubsDir()
+	}
+	if _, err := openStubs(*stubsDir); err != nil {
+		return err
 	}
 	root, err := filepath.Abs(*workspaceDir)
 	if err != nil {

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/pyws/pyws/host/service"
+	"github.com/pyws/pyws/tests/internal/teststubs"
 )
 
 var (
@@ -55,6 +56,9 @@ func build(t testing.TB) {
 		cmd.Dir = repoRoot
 		if out, err := cmd.CombinedOutput(); err != nil {
 			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
+			return
+		}
+		if buildErr = teststubs.LinkBeside(repoRoot, binPath); buildErr != nil {
 			return
 		}
 		pluginsDir = filepath.Join(scratchRoot, "plugins")

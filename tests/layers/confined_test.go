@@ -41,6 +41,7 @@ var rawAccessAllowed = []allowedAccess{
 	{"host/tenants/keys.go", []string{"Store.reload", "readKeysFile"}, "the keys file (--keys)"},
 	{"host/tenants/keys.go", []string{"Add"}, "`keys add` checks that a key's workspace root is a directory; it reads nothing in it"},
 	{"host/plugins/load.go", []string{"pluginDirs", "plugin.verify"}, "plugin directories (--plugins) and their modules"},
+	{"cmd/pyws/stubs.go", []string{"openStubs"}, "the typeshed stubs directory (--stubs), read through plugin-sdk/typeshed"},
 	{"host/plugins/manifest.go", []string{"ReadManifest"}, "a plugin's manifest.json"},
 	{"host/plugins/engine.go", []string{"newGuest"}, "a plugin's wasm module, in the worker"},
 	{"host/plugins/pack.go", []string{"Pack", "Seal", "seal"}, "`plugin pack`: the analyzer's source directory and the plugins directory it writes"},

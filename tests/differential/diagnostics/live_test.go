@@ -19,6 +19,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/pyws/pyws/tests/internal/teststubs"
 )
 
 // The live differential run:
@@ -76,6 +78,9 @@ func buildServer(t testing.TB) (string, string) {
 		cmd.Dir = repoRoot(t)
 		if out, err := cmd.CombinedOutput(); err != nil {
 			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
+			return
+		}
+		if buildErr = teststubs.LinkBeside(repoRoot(t), binPath); buildErr != nil {
 			return
 		}
 		plugDir = filepath.Join(dir, "plugins")

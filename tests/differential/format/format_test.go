@@ -37,6 +37,7 @@ import (
 
 	"github.com/pyws/pyws/plugin-sdk/abi"
 	"github.com/pyws/pyws/plugin-sdk/textpos"
+	"github.com/pyws/pyws/tests/internal/teststubs"
 )
 
 var projects = []string{"requests", "flask", "django"}
@@ -157,6 +158,9 @@ func buildPyws(t *testing.T, repo, scratch string) (bin, plugins string) {
 	cmd.Dir = repo
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	if err := teststubs.LinkBeside(repo, bin); err != nil {
+		t.Fatal(err)
 	}
 	plugins = filepath.Join(scratch, "plugins")
 	manifests, _ := filepath.Glob(filepath.Join(repo, "plugins", "*", "manifest.json"))

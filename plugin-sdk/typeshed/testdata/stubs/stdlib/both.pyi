@@ -1,0 +1,1 @@
+# shadowed: the package both/ wins

@@ -1,0 +1,1 @@
+WINNER: str

@@ -1,0 +1,1 @@
+# flat is a module, not a package: this file is never imported

@@ -1,0 +1,1 @@
+from pkg.sub import helper as helper

@@ -1,0 +1,1 @@
+DEPTH: int
