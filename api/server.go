@@ -22,6 +22,7 @@ import (
 	"github.com/pyws/pyws/host/service"
 	"github.com/pyws/pyws/host/tenants"
 	"github.com/pyws/pyws/host/tiers"
+	"github.com/pyws/pyws/host/toolspec"
 )
 
 // Prefix is the versioned path every route lives under.
@@ -169,7 +170,7 @@ func New(o Options) *fiber.App {
 func (s *server) call(c *fiber.Ctx, op *service.Operation, raw json.RawMessage) error {
 	start := time.Now()
 	key := callerKey(c)
-	args, err := service.DecodeArgs(op.Params, raw)
+	args, err := toolspec.DecodeArgs(op.Params, raw)
 	if err == nil && s.Limiter != nil && op.RateLimited() {
 		var headers map[string]string
 		headers, err = s.Limiter.Charge(c.UserContext(), key, op.Family)
@@ -236,17 +237,17 @@ func (s *server) genericResourceRead(c *fiber.Ctx) error {
 	return s.call(c, op, params)
 }
 
-func (s *server) dedicated(op *service.Operation, r service.Route) fiber.Handler {
+func (s *server) dedicated(op *service.Operation, r toolspec.Route) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		raw := json.RawMessage(c.Request().Body()) // as sent: no Content-Encoding is expanded
 		if r.Query {
 			var err error
-			raw, err = service.QueryToJSON(op.Params, queryValues(c))
+			raw, err = toolspec.QueryToJSON(op.Params, queryValues(c))
 			if err != nil {
 				return err
 			}
 		}
-		if op.Kind == service.KindResource {
+		if op.Kind == toolspec.KindResource {
 			var err error
 			if raw, err = withURI(raw, op.URI); err != nil {
 				return err
@@ -270,7 +271,7 @@ func (s *server) fileResourceByRawPath(c *fiber.Ctx) error {
 	}
 	path, _, _ := strings.Cut(strings.TrimPrefix(raw, route), "?")
 	op, _ := s.table.Resource(service.FileURIPrefix)
-	query, err := service.QueryToJSON(op.Params, queryValues(c))
+	query, err := toolspec.QueryToJSON(op.Params, queryValues(c))
 	if err != nil {
 		return err
 	}

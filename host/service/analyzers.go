@@ -10,6 +10,7 @@ import (
 
 	"github.com/pyws/pyws/host/fault"
 	"github.com/pyws/pyws/host/metrics"
+	"github.com/pyws/pyws/host/toolspec"
 	"github.com/pyws/pyws/plugin-sdk/abi"
 	"github.com/pyws/pyws/plugin-sdk/textpos"
 )
@@ -63,7 +64,7 @@ func fileURI(abs string) string {
 }
 
 // checkPosition refuses a line or character outside the file.
-func checkPosition(f *sourceFile, a Args) (int, error) {
+func checkPosition(f *sourceFile, a toolspec.Args) (int, error) {
 	line, char := a.Int("line"), a.Int("character")
 	if line >= f.index.LineCount() {
 		return 0, fault.New(fault.InvalidPosition, fault.Details{"line": line, "character": char, "lineCount": f.index.LineCount()},
@@ -78,7 +79,7 @@ func checkPosition(f *sourceFile, a Args) (int, error) {
 }
 
 // callPlugin sends one file and the arguments to the plugin serving tool.
-func (s *Session) callPlugin(ctx context.Context, tool string, a Args, files ...*sourceFile) (json.RawMessage, error) {
+func (s *Session) callPlugin(ctx context.Context, tool string, a toolspec.Args, files ...*sourceFile) (json.RawMessage, error) {
 	argJSON, err := json.Marshal(a)
 	if err != nil {
 		return nil, err

@@ -9,10 +9,11 @@ import (
 
 	"github.com/pyws/pyws/host/edits"
 	"github.com/pyws/pyws/host/fault"
+	"github.com/pyws/pyws/host/toolspec"
 	"github.com/pyws/pyws/plugin-sdk/abi"
 )
 
-func runApplyEdit(ctx context.Context, s *Session, a Args) (any, error) {
+func runApplyEdit(ctx context.Context, s *Session, a toolspec.Args) (any, error) {
 	raw, _ := a["edit"].(json.RawMessage)
 	changes, err := DecodeChanges(raw)
 	if err != nil {
@@ -49,13 +50,13 @@ func refused(err error, reason string) error {
 func DecodeChanges(raw json.RawMessage) (map[string][]abi.TextEdit, error) {
 	var outer map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &outer); err != nil {
-		return nil, invalid("edit", nil, "edit must be an object with a changes map")
+		return nil, toolspec.Invalid("edit", nil, "edit must be an object with a changes map")
 	}
 	prefix := "edit"
 	if c, ok := outer["changes"]; ok {
 		outer = nil
 		if err := json.Unmarshal(c, &outer); err != nil || outer == nil {
-			return nil, invalid("edit.changes", nil, "edit.changes must be an object mapping file URIs to arrays of TextEdit")
+			return nil, toolspec.Invalid("edit.changes", nil, "edit.changes must be an object mapping file URIs to arrays of TextEdit")
 		}
 		prefix = "edit.changes"
 	}
@@ -69,7 +70,7 @@ func DecodeChanges(raw json.RawMessage) (map[string][]abi.TextEdit, error) {
 		var items []json.RawMessage
 		param := fmt.Sprintf("%s[%q]", prefix, uri)
 		if err := json.Unmarshal(outer[uri], &items); err != nil {
-			return nil, invalid(param, nil, "%s must be an array of TextEdit", param)
+			return nil, toolspec.Invalid(param, nil, "%s must be an array of TextEdit", param)
 		}
 		list := make([]abi.TextEdit, 0, len(items))
 		for i, it := range items {
@@ -103,13 +104,13 @@ func decodeTextEdit(raw json.RawMessage, param string) (abi.TextEdit, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	if err := dec.Decode(&w); err != nil {
-		return abi.TextEdit{}, invalid(param, nil, "%s must be a TextEdit {range, newText}: %v", param, err)
+		return abi.TextEdit{}, toolspec.Invalid(param, nil, "%s must be a TextEdit {range, newText}: %v", param, err)
 	}
 	if w.Range == nil || w.Range.Start == nil || w.Range.End == nil {
-		return abi.TextEdit{}, invalid(param+".range", nil, "%s.range with start and end is required", param)
+		return abi.TextEdit{}, toolspec.Invalid(param+".range", nil, "%s.range with start and end is required", param)
 	}
 	if w.NewText == nil {
-		return abi.TextEdit{}, invalid(param+".newText", nil, "%s.newText is required (use \"\" to delete)", param)
+		return abi.TextEdit{}, toolspec.Invalid(param+".newText", nil, "%s.newText is required (use \"\" to delete)", param)
 	}
 	pos := func(p *wirePosition, name string) (abi.Position, error) {
 		line, err := wholeNumber(p.Line, name+".line")
@@ -135,17 +136,17 @@ func decodeTextEdit(raw json.RawMessage, param string) (abi.TextEdit, error) {
 func wholeNumber(raw json.RawMessage, param string) (int, error) {
 	text := string(bytes.TrimSpace(raw))
 	if text == "" || text == "null" {
-		return 0, invalid(param, nil, "%s is required", param)
+		return 0, toolspec.Invalid(param, nil, "%s is required", param)
 	}
 	if text[0] != '-' && (text[0] < '0' || text[0] > '9') {
-		return 0, invalid(param, text, "%s must be a number, got %s", param, text)
+		return 0, toolspec.Invalid(param, text, "%s must be a number, got %s", param, text)
 	}
-	v, err := checkInt(Param{Name: param}, param, text)
+	v, err := toolspec.Integer(param, text)
 	if err != nil {
 		return 0, err
 	}
-	if v.(int) < 0 {
+	if v < 0 {
 		return 0, fault.New(fault.InvalidRange, fault.Details{"parameter": param, "value": v}, "%s is negative", param)
 	}
-	return v.(int), nil
+	return v, nil
 }

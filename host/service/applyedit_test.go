@@ -41,3 +41,10 @@ func TestDecodeChanges(t *testing.T) {
 		})
 	}
 }
+
+func detailsOf(err error) fault.Details {
+	if fe, ok := fault.As(err); ok {
+		return fe.Details
+	}
+	return nil
+}

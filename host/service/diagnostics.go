@@ -8,6 +8,7 @@ import (
 	"sort"
 
 	"github.com/pyws/pyws/host/fault"
+	"github.com/pyws/pyws/host/toolspec"
 	"github.com/pyws/pyws/plugin-sdk/abi"
 	"github.com/pyws/pyws/plugin-sdk/textpos"
 )
@@ -24,7 +25,7 @@ var severityByName = map[string]int{
 	"information": abi.SeverityInformation, "hint": abi.SeverityHint,
 }
 
-func runDiagnostics(ctx context.Context, s *Session, a Args) (any, error) {
+func runDiagnostics(ctx context.Context, s *Session, a toolspec.Args) (any, error) {
 	if err := s.ws.requireLoaded(fault.WorkspaceNotLoaded); err != nil {
 		return nil, err
 	}
@@ -35,7 +36,7 @@ func runDiagnostics(ctx context.Context, s *Session, a Args) (any, error) {
 	pyws, extra := s.diagnosticsArgs(ctx, f)
 	sent := s.useContextFacts(pyws, extra)
 	extra = sent.files
-	pa := make(Args, len(a)+1)
+	pa := make(toolspec.Args, len(a)+1)
 	for k, v := range a {
 		if k != "severity" { // the kernel filters; the plugin's answer (and the cache) does not depend on it
 			pa[k] = v

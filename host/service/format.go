@@ -23,6 +23,7 @@ import (
 	"github.com/pyws/pyws/host/fault"
 	"github.com/pyws/pyws/host/pyproject"
 	"github.com/pyws/pyws/host/textdiff"
+	"github.com/pyws/pyws/host/toolspec"
 	"github.com/pyws/pyws/host/workspace/textenc"
 	"github.com/pyws/pyws/plugin-sdk/abi"
 )
@@ -44,7 +45,7 @@ type FormatOptions struct {
 var (
 	minTabSize, maxTabSize       = formatOptionBounds("tabSize")
 	minLineLength, maxLineLength = formatOptionBounds("lineLength")
-	formatOptionNames            = paramNames(formatOptions)
+	formatOptionNames            = toolspec.Names(formatOptions)
 )
 
 func invalidOption(option string, value any, reason string, extra fault.Details) *fault.Error {
@@ -68,7 +69,7 @@ func ParseFormatOptions(v any) (FormatOptions, error) {
 	switch x := v.(type) {
 	case nil:
 		return o, nil
-	case Args:
+	case toolspec.Args:
 		if len(x) == 0 {
 			return o, nil
 		}
@@ -117,7 +118,7 @@ func ParseFormatOptions(v any) (FormatOptions, error) {
 			bounds := fault.Details{"min": lo, "max": hi}
 			num, ok := val.(json.Number)
 			if !ok {
-				return o, invalidOption(name, val, fmt.Sprintf("must be an integer from %d to %d, got %s", lo, hi, jsonTypeName(val)), bounds)
+				return o, invalidOption(name, val, fmt.Sprintf("must be an integer from %d to %d, got %s", lo, hi, toolspec.JSONTypeName(val)), bounds)
 			}
 			n, err := num.Int64()
 			if err != nil {
@@ -138,7 +139,7 @@ func ParseFormatOptions(v any) (FormatOptions, error) {
 		case "insertSpaces":
 			b, ok := val.(bool)
 			if !ok {
-				return o, invalidOption(name, val, "must be a boolean, got "+jsonTypeName(val), nil)
+				return o, invalidOption(name, val, "must be a boolean, got "+toolspec.JSONTypeName(val), nil)
 			}
 			o.InsertSpaces = b
 		default:
@@ -190,7 +191,7 @@ type pluginFormatResult struct {
 	ParseError *abi.Position `json:"parseError"`
 }
 
-func runFormat(ctx context.Context, s *Session, a Args) (any, error) {
+func runFormat(ctx context.Context, s *Session, a toolspec.Args) (any, error) {
 	if err := s.ws.requireLoaded(fault.WorkspaceNotLoaded); err != nil {
 		return nil, err
 	}
@@ -258,7 +259,7 @@ func (s *Session) formatText(ctx context.Context, f *sourceFile, cfg abi.FormatC
 	call := func(phase string, text []byte) (*pluginFormatResult, error) {
 		sf := *f
 		sf.text = text
-		out, err := s.callPlugin(ctx, "format_document", Args{"uri": f.uri, "phase": phase, "config": cfg}, &sf)
+		out, err := s.callPlugin(ctx, "format_document", toolspec.Args{"uri": f.uri, "phase": phase, "config": cfg}, &sf)
 		if err != nil {
 			return nil, err
 		}

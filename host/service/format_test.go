@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/pyws/pyws/host/fault"
+	"github.com/pyws/pyws/host/toolspec"
 	"github.com/pyws/pyws/plugin-sdk/abi"
 )
 
@@ -48,7 +49,7 @@ func TestParseFormatOptions(t *testing.T) {
 		}
 	}
 	// The table's default (no options sent) is an empty Args.
-	if got, err := ParseFormatOptions(Args{}); err != nil || got != (FormatOptions{TabSize: 4, InsertSpaces: true}) {
+	if got, err := ParseFormatOptions(toolspec.Args{}); err != nil || got != (FormatOptions{TabSize: 4, InsertSpaces: true}) {
 		t.Errorf("default: %+v %v", got, err)
 	}
 }

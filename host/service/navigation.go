@@ -14,6 +14,7 @@ import (
 	"github.com/pyws/pyws/host/index"
 	"github.com/pyws/pyws/host/metrics"
 	"github.com/pyws/pyws/host/plugins"
+	"github.com/pyws/pyws/host/toolspec"
 	"github.com/pyws/pyws/plugin-sdk/abi"
 	"github.com/pyws/pyws/plugin-sdk/navindex"
 	"github.com/pyws/pyws/plugin-sdk/pylex"
@@ -121,7 +122,7 @@ func (s *Service) newIndex(st *workspaceState) *index.Index {
 // navQuery is what every navigation tool does first: the index must be
 // built, the file readable Python, the position inside it, and the index
 // fresh for everything the answer depends on.
-func navQuery(ctx context.Context, s *Session, a Args, notReady string) (*sourceFile, *index.Index, *index.Hit, error) {
+func navQuery(ctx context.Context, s *Session, a toolspec.Args, notReady string) (*sourceFile, *index.Index, *index.Hit, error) {
 	if err := s.ws.requireLoaded(notReady); err != nil {
 		return nil, nil, nil, err
 	}
@@ -181,12 +182,12 @@ type LocationsResult struct {
 	TotalCount *int           `json:"totalCount,omitempty"`
 }
 
-func noSymbol(code, name string, a Args) error {
+func noSymbol(code, name string, a toolspec.Args) error {
 	return fault.New(code, fault.Details{"line": a.Int("line"), "character": a.Int("character")},
 		"no symbol at line %d, character %d (keywords, literals, comments, strings and whitespace have none)", a.Int("line"), a.Int("character"))
 }
 
-func runDefinition(ctx context.Context, s *Session, a Args) (any, error) {
+func runDefinition(ctx context.Context, s *Session, a toolspec.Args) (any, error) {
 	ctx, cancel := withNavDeadline(ctx)
 	defer cancel()
 	_, x, h, err := navQuery(ctx, s, a, fault.WorkspaceNotLoaded)
@@ -203,7 +204,7 @@ func runDefinition(ctx context.Context, s *Session, a Args) (any, error) {
 	return LocationsResult{Locations: toLocations(locs)}, nil
 }
 
-func runReferences(ctx context.Context, s *Session, a Args) (any, error) {
+func runReferences(ctx context.Context, s *Session, a toolspec.Args) (any, error) {
 	ctx, cancel := withNavDeadline(ctx)
 	defer cancel()
 	_, x, h, err := navQuery(ctx, s, a, fault.WorkspaceNotIndexed)
@@ -235,7 +236,7 @@ type RenameResult struct {
 	FilesAffected int                       `json:"filesAffected"`
 }
 
-func runRename(ctx context.Context, s *Session, a Args) (any, error) {
+func runRename(ctx context.Context, s *Session, a toolspec.Args) (any, error) {
 	ctx, cancel := withNavDeadline(ctx)
 	defer cancel()
 	f, x, h, err := navQuery(ctx, s, a, fault.WorkspaceNotIndexed)
@@ -282,7 +283,7 @@ func runRename(ctx context.Context, s *Session, a Args) (any, error) {
 // position where the index found no symbol (a soft keyword there is in its
 // keyword role: as a name it would be a symbol); nil otherwise, also in
 // strings and comments, which stay NO_SYMBOL_FOUND.
-func keywordAt(f *sourceFile, a Args) error {
+func keywordAt(f *sourceFile, a toolspec.Args) error {
 	off, err := f.index.Offset(a.Int("line"), a.Int("character"))
 	if err != nil {
 		return nil
@@ -305,7 +306,7 @@ type HoverResult struct {
 	Range    abi.Range `json:"range"`
 }
 
-func runHover(ctx context.Context, s *Session, a Args) (any, error) {
+func runHover(ctx context.Context, s *Session, a toolspec.Args) (any, error) {
 	ctx, cancel := withNavDeadline(ctx)
 	defer cancel()
 	_, x, h, err := navQuery(ctx, s, a, fault.WorkspaceNotLoaded)

@@ -22,6 +22,7 @@ import (
 	"github.com/pyws/pyws/host/plugins"
 	"github.com/pyws/pyws/host/tenants"
 	"github.com/pyws/pyws/host/tiers"
+	"github.com/pyws/pyws/host/toolspec"
 	"github.com/pyws/pyws/host/workspace"
 	"github.com/pyws/pyws/plugin-sdk/abi"
 )
@@ -112,8 +113,8 @@ type Session struct {
 const UndeclaredFaultLog = "operation answered a code its table row does not declare"
 
 // Run executes op for the caller holding key.
-func (s *Service) Run(ctx context.Context, key *tenants.Key, op *Operation, args Args) (any, error) {
-	if s.maintenance.Load() && op.needsWorkspace() {
+func (s *Service) Run(ctx context.Context, key *tenants.Key, op *Operation, args toolspec.Args) (any, error) {
+	if s.maintenance.Load() && op.NeedsWorkspace() {
 		return nil, fault.New(fault.MaintenanceMode, nil, "the server is under maintenance; retry later")
 	}
 	sess := &Session{Key: key, Limits: tiers.For(key.Tier), svc: s}
@@ -122,7 +123,7 @@ func (s *Service) Run(ctx context.Context, key *tenants.Key, op *Operation, args
 		root = s.cfg.DefaultWorkspace
 	}
 	ws, err := s.workspace(root)
-	if err != nil && op.needsWorkspace() {
+	if err != nil && op.NeedsWorkspace() {
 		return nil, err
 	}
 	sess.ws = ws
