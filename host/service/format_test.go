@@ -1,7 +1,6 @@
 package service
 
 import (
-	"encoding/json"
 	"io"
 	"log/slog"
 	"os"
@@ -9,50 +8,9 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/pyws/pyws/host/fault"
-	"github.com/pyws/pyws/host/toolspec"
+	"github.com/pyws/pyws/host/pyproject"
 	"github.com/pyws/pyws/plugin-sdk/abi"
 )
-
-func TestParseFormatOptions(t *testing.T) {
-	cases := []struct {
-		raw    string
-		want   FormatOptions
-		option string // "" when valid
-	}{
-		{`{}`, FormatOptions{TabSize: 4, InsertSpaces: true}, ""},
-		{`null`, FormatOptions{TabSize: 4, InsertSpaces: true}, ""},
-		{`{"tabSize": 2, "insertSpaces": false, "lineLength": 100}`, FormatOptions{TabSize: 2, InsertSpaces: false, LineLength: 100}, ""},
-		{`{"lineLength": 120.0, "tabSize": null}`, FormatOptions{TabSize: 4, InsertSpaces: true, LineLength: 120}, ""},
-		{`{"tabSize": 0}`, FormatOptions{}, "tabSize"},
-		{`{"tabSize": 17}`, FormatOptions{}, "tabSize"},
-		{`{"lineLength": 0}`, FormatOptions{}, "lineLength"},
-		{`{"lineLength": 1001}`, FormatOptions{}, "lineLength"},
-		{`{"lineLength": 88.5}`, FormatOptions{}, "lineLength"},
-		{`{"lineLength": "88"}`, FormatOptions{}, "lineLength"},
-		{`{"insertSpaces": "yes"}`, FormatOptions{}, "insertSpaces"},
-		{`{"indent": 2}`, FormatOptions{}, "indent"},
-		{`[1]`, FormatOptions{}, "options"},
-		{`5`, FormatOptions{}, "options"},
-	}
-	for _, c := range cases {
-		got, err := ParseFormatOptions(json.RawMessage(c.raw))
-		if c.option == "" {
-			if err != nil || got != c.want {
-				t.Errorf("%s: %+v %v, want %+v", c.raw, got, err, c.want)
-			}
-			continue
-		}
-		fe, ok := fault.As(err)
-		if !ok || fe.Code != fault.InvalidOptions || fe.Details["option"] != c.option || fe.Details["reason"] == "" {
-			t.Errorf("%s: %v, want INVALID_OPTIONS for %s", c.raw, err, c.option)
-		}
-	}
-	// The table's default (no options sent) is an empty Args.
-	if got, err := ParseFormatOptions(toolspec.Args{}); err != nil || got != (FormatOptions{TabSize: 4, InsertSpaces: true}) {
-		t.Errorf("default: %+v %v", got, err)
-	}
-}
 
 // TestFormatConfigListsSrcPaths: the plugin gets the request's options
 // merged with pyproject.toml, and the listings of src/ and the root made
@@ -64,7 +22,7 @@ func TestFormatConfigListsSrcPaths(t *testing.T) {
 	os.WriteFile(filepath.Join(root, "mod.py"), nil, 0o644)
 	os.WriteFile(filepath.Join(root, "pyproject.toml"), []byte("[tool.black]\nline-length = 100\n"), 0o644)
 	sess := testSession(t, root)
-	got, err := sess.formatConfig(FormatOptions{TabSize: 2, InsertSpaces: true})
+	got, err := sess.formatConfig(pyproject.FormatRequest{TabSize: 2, InsertSpaces: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +34,7 @@ func TestFormatConfigListsSrcPaths(t *testing.T) {
 		t.Fatalf("got %+v\nwant src dirs %+v", got, want)
 	}
 	os.RemoveAll(filepath.Join(root, "src"))
-	if got, _ := sess.formatConfig(FormatOptions{}); len(got.SrcDirs) != 1 {
+	if got, _ := sess.formatConfig(pyproject.FormatRequest{}); len(got.SrcDirs) != 1 {
 		t.Fatalf("a missing src/ is listed: %+v", got.SrcDirs)
 	}
 }

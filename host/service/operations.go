@@ -31,32 +31,10 @@ var (
 		{Name: "line", Type: toolspec.TypeInteger, Required: true, Min: toolspec.Bound(0), Doc: "0-indexed line"},
 		{Name: "character", Type: toolspec.TypeInteger, Required: true, Min: toolspec.Bound(0), Doc: "0-indexed character, in UTF-16 code units"},
 	}
-
-	// formatOptions are format_document's options: the only statement of
-	// their bounds and defaults. They are Raw, so runFormat checks them
-	// (ParseFormatOptions, answering INVALID_OPTIONS) from these values.
-	formatOptions = []toolspec.Param{
-		{Name: "tabSize", Type: toolspec.TypeInteger, Default: 4, Min: toolspec.Bound(1), Max: toolspec.Bound(16), Doc: "spaces per indentation level"},
-		{Name: "insertSpaces", Type: toolspec.TypeBoolean, Default: true, Doc: "spaces instead of tabs"},
-		{Name: "lineLength", Type: toolspec.TypeInteger, Default: pyproject.DefaultLineLength, Min: toolspec.Bound(pyproject.MinLineLength), Max: toolspec.Bound(pyproject.MaxLineLength),
-			Doc: "maximum line length; when absent, line-length of [tool.black] in pyproject.toml, else the default"},
-	}
 )
 
 func withPosition(extra ...toolspec.Param) []toolspec.Param {
 	return append(append([]toolspec.Param{}, position...), extra...)
-}
-
-// formatOption returns the format option named name.
-func formatOption(name string) toolspec.Param {
-	i := slices.IndexFunc(formatOptions, func(p toolspec.Param) bool { return p.Name == name })
-	return formatOptions[i]
-}
-
-// formatOptionBounds returns the option's minimum and maximum.
-func formatOptionBounds(name string) (lo, hi int) {
-	p := formatOption(name)
-	return *p.Min, *p.Max
 }
 
 // Codes a tool reading one Python file of the workspace can answer
@@ -124,8 +102,9 @@ func Operations() []Operation {
 		{Spec: toolspec.Spec{
 			Name: "format_document", Kind: toolspec.KindTool, Family: tiers.FamilyFormat,
 			Description: "Edits that format a file (Black style, isort imports); never writes.",
-			// options is Raw: runFormat validates it and answers INVALID_OPTIONS.
-			Params: []toolspec.Param{uriParam, {Name: "options", Type: toolspec.TypeObject, Default: toolspec.Args{}, Raw: true, Fields: formatOptions,
+			// options is Raw: runFormat validates it (pyproject.ParseFormatRequest)
+			// and answers INVALID_OPTIONS.
+			Params: []toolspec.Param{uriParam, {Name: "options", Type: toolspec.TypeObject, Default: toolspec.Args{}, Raw: true, Fields: pyproject.FormatOptionParams,
 				Doc: "formatting options; request options win over pyproject.toml"}},
 			Result: reflect.TypeFor[FormatResult](),
 			Faults: faults(fileFaults, []string{fault.WorkspaceNotLoaded, fault.Timeout, fault.ParseError,

@@ -126,28 +126,6 @@ func TestUnservedCapabilities(t *testing.T) {
 	}
 }
 
-// TestFormatOptionBoundsAreTheRows: ParseFormatOptions refuses exactly
-// outside the bounds the row declares (and documents).
-func TestFormatOptionBoundsAreTheRows(t *testing.T) {
-	for _, name := range []string{"tabSize", "lineLength"} {
-		lo, hi := formatOptionBounds(name)
-		for _, n := range []int{lo - 1, lo, hi, hi + 1} {
-			raw, _ := json.Marshal(map[string]int{name: n})
-			_, err := ParseFormatOptions(json.RawMessage(raw))
-			fe, refused := fault.As(err)
-			if wantRefused := n < lo || n > hi; refused != wantRefused {
-				t.Errorf("%s=%d: err %v, want refused %v", name, n, err, wantRefused)
-			}
-			if refused && (fe.Details["min"] != lo || fe.Details["max"] != hi) {
-				t.Errorf("%s=%d: details %v, want min %d max %d", name, n, fe.Details, lo, hi)
-			}
-		}
-	}
-	if o, _ := ParseFormatOptions(nil); o.TabSize != formatOption("tabSize").Default || o.InsertSpaces != formatOption("insertSpaces").Default {
-		t.Errorf("defaults %+v are not the row's", o)
-	}
-}
-
 // TestKernelOperationsReturnTheirDeclaredResult runs each operation the
 // kernel answers alone and checks its answer is of the row's Result type,
 // so the documented schema is the one sent.

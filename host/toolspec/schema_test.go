@@ -58,4 +58,3 @@ func TestResultSchemaReflectsTheJSONEncoding(t *testing.T) {
 		t.Fatalf("marshal: %s %v", b, err)
 	}
 }
-
