@@ -39,9 +39,6 @@ func newFactsCache() *boundedCache {
 	return &boundedCache{maxBytes: 32 << 20, m: map[[32]byte][]byte{}}
 }
 
-// maxFactsBytes bounds one module's facts: plugin output is untrusted.
-const maxFactsBytes = 1 << 20
-
 func diagKey(args any, files []*sourceFile) [32]byte {
 	h := sha256.New()
 	b, _ := json.Marshal(args)

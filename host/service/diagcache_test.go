@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pyws/pyws/host/pluginresult"
 	"github.com/pyws/pyws/plugin-sdk/abi"
 )
 
@@ -67,9 +68,9 @@ func TestKeepContextFacts(t *testing.T) {
 	sent := sentContext{keys: map[string][32]byte{"a": {1}, "b": {2}, "c": {3}, "d": {4}}}
 	sent.keep(contextFacts, []abi.ContextFacts{
 		{Module: "a", Facts: json.RawMessage(`{"sigs":{}}`)},
-		{Module: "b", Facts: json.RawMessage(`[1,2]`)},                                             // not an object
-		{Module: "c", Facts: json.RawMessage(`{"x":` + strings.Repeat(" ", maxFactsBytes) + `1}`)}, // too large
-		{Module: "zzz", Facts: json.RawMessage(`{}`)},                                              // not sent
+		{Module: "b", Facts: json.RawMessage(`[1,2]`)},                                                          // not an object
+		{Module: "c", Facts: json.RawMessage(`{"x":` + strings.Repeat(" ", pluginresult.MaxFactsBytes) + `1}`)}, // too large
+		{Module: "zzz", Facts: json.RawMessage(`{}`)},                                                           // not sent
 	}, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if v, ok := contextFacts.get([32]byte{1}); !ok || string(v) != `{"sigs":{}}` {
 		t.Errorf("facts of a sent module not kept: %q %v", v, ok)

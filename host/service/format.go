@@ -17,9 +17,9 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/pyws/pyws/host/fault"
+	"github.com/pyws/pyws/host/pluginresult"
 	"github.com/pyws/pyws/host/pyproject"
 	"github.com/pyws/pyws/host/textdiff"
 	"github.com/pyws/pyws/host/toolspec"
@@ -54,17 +54,6 @@ func (s *Session) formatConfig(opts pyproject.FormatRequest) (abi.FormatConfig, 
 		c.SrcDirs = append(c.SrcDirs, l)
 	}
 	return c, nil
-}
-
-// pluginFormatResult mirrors plugins/formatter Result.
-type pluginFormatResult struct {
-	Text       *string `json:"text"`
-	NeedsBlack bool    `json:"needsBlack"`
-	Signature  *struct {
-		Hash  string `json:"hash"`
-		Items int    `json:"items"`
-	} `json:"signature"`
-	ParseError *abi.Position `json:"parseError"`
 }
 
 func runFormat(ctx context.Context, s *Session, a toolspec.Args) (any, error) {
@@ -133,23 +122,18 @@ func (s *Session) formatText(ctx context.Context, f *sourceFile, cfg abi.FormatC
 	if bytes.Contains(src, []byte("\r\n")) {
 		src = bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n"))
 	}
-	call := func(phase string, text []byte) (*pluginFormatResult, error) {
+	call := func(phase string, text []byte) (*pluginresult.Format, error) {
 		sf := *f
 		sf.text = text
 		out, err := s.callPlugin(ctx, "format_document", toolspec.Args{"uri": f.uri, "phase": phase, "config": cfg}, &sf)
 		if err != nil {
 			return nil, err
 		}
-		var r pluginFormatResult
-		if err := json.Unmarshal(out, &r); err != nil {
-			return nil, formatterBroken(f, "the formatter returned an invalid result: "+err.Error())
+		r, err := pluginresult.DecodeFormat(out, len(text))
+		if err != nil {
+			return nil, formatterBroken(f, err.Error())
 		}
-		if r.Text != nil {
-			if !utf8.ValidString(*r.Text) || strings.IndexByte(*r.Text, 0) >= 0 || len(*r.Text) > 4*len(text)+1<<20 {
-				return nil, formatterBroken(f, "the formatter returned text that is not plausible source")
-			}
-		}
-		return &r, nil
+		return r, nil
 	}
 
 	first, err := call("format", src)
@@ -172,7 +156,7 @@ func (s *Session) formatText(ctx context.Context, f *sourceFile, cfg abi.FormatC
 	}
 	reindent := cfg.TabSize != 4 || !cfg.InsertSpaces
 	if reindent || !bytes.Equal(text, src) {
-		check := func(candidate []byte) (*pluginFormatResult, error) {
+		check := func(candidate []byte) (*pluginresult.Format, error) {
 			r, err := call("check", candidate)
 			if err != nil {
 				return nil, err

@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"fmt"
 	"path/filepath"
 	"sort"
 	"time"
@@ -13,6 +12,7 @@ import (
 	"github.com/pyws/pyws/host/fault"
 	"github.com/pyws/pyws/host/index"
 	"github.com/pyws/pyws/host/metrics"
+	"github.com/pyws/pyws/host/pluginresult"
 	"github.com/pyws/pyws/host/plugins"
 	"github.com/pyws/pyws/host/toolspec"
 	"github.com/pyws/pyws/plugin-sdk/abi"
@@ -62,16 +62,7 @@ func (s pluginSummarizer) Summarize(ctx context.Context, files []index.Source) (
 	if err != nil {
 		return nil, err
 	}
-	var res struct {
-		Summaries [][]byte `json:"summaries"`
-	}
-	if err := json.Unmarshal(raw, &res); err != nil {
-		return nil, fmt.Errorf("indexer result: %w", err)
-	}
-	if len(res.Summaries) != len(files) {
-		return nil, fmt.Errorf("indexer returned %d summaries for %d files", len(res.Summaries), len(files))
-	}
-	return res.Summaries, nil
+	return pluginresult.DecodeSummaries(raw, len(files))
 }
 
 // serves reports whether a plugin serves tool.
