@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/pyws/pyws/host/diagcache"
 	"github.com/pyws/pyws/host/interpreter"
 	"github.com/pyws/pyws/host/pyproject"
 	"github.com/pyws/pyws/plugin-sdk/abi"
@@ -32,16 +33,14 @@ const (
 type diagState struct {
 	config  *pyproject.Watched
 	interps *interpreter.Prober
-	results *boundedCache // the plugin's answers
-	facts   *boundedCache // what it said about context modules
+	cache   *diagcache.Cache
 }
 
 func newDiagState(root string, log *slog.Logger) *diagState {
 	return &diagState{
 		config:  pyproject.Watch(root, log),
 		interps: interpreter.NewProber(0, 0, log),
-		results: newDiagCache(),
-		facts:   newFactsCache(),
+		cache:   diagcache.New(),
 	}
 }
 

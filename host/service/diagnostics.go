@@ -3,8 +3,8 @@ package service
 import (
 	"context"
 	"encoding/json"
-	"log/slog"
 
+	"github.com/pyws/pyws/host/diagcache"
 	"github.com/pyws/pyws/host/fault"
 	"github.com/pyws/pyws/host/pluginresult"
 	"github.com/pyws/pyws/host/toolspec"
@@ -31,9 +31,8 @@ func runDiagnostics(ctx context.Context, s *Session, a toolspec.Args) (any, erro
 	if err != nil {
 		return nil, err
 	}
-	pyws, extra := s.diagnosticsArgs(ctx, f)
-	sent := s.useContextFacts(pyws, extra)
-	extra = sent.files
+	pyws, context := s.diagnosticsArgs(ctx, f)
+	files, pending := s.useContextFacts(pyws, f, context)
 	pa := make(toolspec.Args, len(a)+1)
 	for k, v := range a {
 		if k != "severity" { // the kernel filters; the plugin's answer (and the cache) does not depend on it
@@ -41,9 +40,12 @@ func runDiagnostics(ctx context.Context, s *Session, a toolspec.Args) (any, erro
 		}
 	}
 	pa["pyws"] = pyws
-	files := append([]*sourceFile{f}, extra...)
-	key := diagKey(pa, files)
-	out, hit := s.ws.diag.results.get(key)
+	sources := make([]diagcache.Source, len(files))
+	for i, sf := range files {
+		sources[i] = diagcache.Source{Path: sf.rel, Text: sf.text}
+	}
+	key := diagcache.AnswerKey(pa, sources)
+	out, hit := s.ws.diag.cache.Answer(key)
 	if !hit {
 		if out, err = s.callPlugin(ctx, "get_diagnostics", pa, files...); err != nil {
 			return nil, err
@@ -57,8 +59,10 @@ func runDiagnostics(ctx context.Context, s *Session, a toolspec.Args) (any, erro
 	diags := body.Diagnostics
 	if !hit {
 		logDiagnosticsWarnings(s, body.Warnings)
-		s.ws.diag.results.put(key, out)
-		sent.keep(s.ws.diag.facts, body.ContextFacts, s.svc.cfg.Logger)
+		s.ws.diag.cache.KeepAnswer(key, out)
+		for _, f := range s.ws.diag.cache.KeepFacts(pending, body.ContextFacts) {
+			s.svc.cfg.Logger.Warn("diagnostics plugin returned unusable context facts", "module", f.Module, "bytes", len(f.Facts))
+		}
 	}
 	res := DiagnosticsResult{Diagnostics: []abi.Diagnostic{}}
 	want := severityByName[a.String("severity")]
@@ -76,49 +80,24 @@ func runDiagnostics(ctx context.Context, s *Session, a toolspec.Args) (any, erro
 	return res, nil
 }
 
-// sentContext is how a call's context modules travel: as files (facts
-// not known yet) or as facts.
-type sentContext struct {
-	files []*sourceFile
-	keys  map[string][32]byte // module -> facts key, for the files sent
-}
-
-// useContextFacts replaces the context files whose facts are cached by
-// those facts, in pyws.Facts, and returns the files still to send.
-func (s *Session) useContextFacts(pyws *abi.DiagnosticsContext, files []*sourceFile) sentContext {
+// useContextFacts replaces the context modules whose facts are kept by
+// those facts (in pyws.Facts), and returns the files to send: f, then the
+// context files still needed.
+func (s *Session) useContextFacts(pyws *abi.DiagnosticsContext, f *sourceFile, context []*sourceFile) ([]*sourceFile, diagcache.Pending) {
 	plugin := ""
 	if pi, ok := s.svc.cfg.Plugins.(PluginIdentity); ok {
 		plugin = pi.PluginSHA256("get_diagnostics")
 	}
-	sent := sentContext{keys: map[string][32]byte{}}
-	var keepCtx []abi.DiagnosticsContextFile
-	for i, cf := range pyws.Context {
-		if i >= len(files) {
-			break
-		}
-		k := factsKey(files[i], cf, pyws.PythonVersion, plugin)
-		if facts, ok := s.ws.diag.facts.get(k); ok {
-			pyws.Facts = append(pyws.Facts, abi.ContextFacts{Module: cf.Module, Facts: facts})
-			continue
-		}
-		keepCtx = append(keepCtx, cf)
-		sent.files = append(sent.files, files[i])
-		sent.keys[cf.Module] = k
+	texts := make([][]byte, len(context))
+	for i, cf := range context {
+		texts[i] = cf.text
 	}
-	pyws.Context = keepCtx
-	return sent
-}
-
-// keep stores in c the facts the plugin reported for the files it was sent.
-func (sent sentContext) keep(c *boundedCache, facts []abi.ContextFacts, log *slog.Logger) {
-	for _, f := range facts {
-		k, ok := sent.keys[f.Module]
-		if !ok || !pluginresult.UsableFacts(f.Facts) {
-			log.Warn("diagnostics plugin returned unusable context facts", "module", f.Module, "bytes", len(f.Facts))
-			continue
-		}
-		c.put(k, append(json.RawMessage(nil), f.Facts...))
+	pending := s.ws.diag.cache.UseFacts(pyws, texts, plugin)
+	files := []*sourceFile{f}
+	for _, i := range pending.Sent {
+		files = append(files, context[i])
 	}
+	return files, pending
 }
 
 // logDiagnosticsWarnings logs the configuration problems the plugin

@@ -56,8 +56,8 @@ func TestDroppedWorkspacesAreReleased(t *testing.T) {
 		if _, err := runDiagnostics(context.Background(), sess, toolspec.Args{"uri": "a.py"}); err != nil {
 			t.Fatalf("workspace %d: %v", i, err)
 		}
-		if len(st.diag.results.m) != 1 {
-			t.Fatalf("workspace %d: %d cached answers, want 1", i, len(st.diag.results.m))
+		if answers, _ := st.diag.cache.Len(); answers != 1 {
+			t.Fatalf("workspace %d: %d cached answers, want 1", i, answers)
 		}
 		states = append(states, weak.Make(st))
 		diags = append(diags, weak.Make(st.diag))
