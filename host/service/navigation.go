@@ -15,6 +15,7 @@ import (
 	"github.com/pyws/pyws/host/pluginresult"
 	"github.com/pyws/pyws/host/plugins"
 	"github.com/pyws/pyws/host/toolspec"
+	"github.com/pyws/pyws/host/workspace"
 	"github.com/pyws/pyws/plugin-sdk/abi"
 	"github.com/pyws/pyws/plugin-sdk/navindex"
 	"github.com/pyws/pyws/plugin-sdk/pylex"
@@ -55,7 +56,7 @@ func (s pluginSummarizer) Summarize(ctx context.Context, files []index.Source) (
 	for _, f := range files {
 		// The URI other tools use for the file: the runtime sends later
 		// calls about it to the worker that has its tree.
-		uri := fileURI(filepath.Join(s.root, filepath.FromSlash(f.Rel)))
+		uri := workspace.FileURI(filepath.Join(s.root, filepath.FromSlash(f.Rel)))
 		req.Files = append(req.Files, abi.File{URI: uri, Path: f.Rel, Source: f.Text})
 	}
 	raw, err := observePluginCall(s.metrics, IndexTool, func() (json.RawMessage, error) { return s.p.Call(ctx, IndexTool, req) })
@@ -162,7 +163,7 @@ func toRange(sp navindex.Span) abi.Range {
 func toLocations(locs []index.Location) []abi.Location {
 	out := make([]abi.Location, 0, len(locs))
 	for _, l := range locs {
-		out = append(out, abi.Location{URI: fileURI(l.Abs), Range: toRange(l.Span)})
+		out = append(out, abi.Location{URI: workspace.FileURI(l.Abs), Range: toRange(l.Span)})
 	}
 	return out
 }
@@ -265,7 +266,7 @@ func runRename(ctx context.Context, s *Session, a toolspec.Args) (any, error) {
 		if s.svc.cfg.Edits != nil {
 			s.svc.cfg.Edits.Remember(abs, byFile[abs], hex.EncodeToString(sum[:]))
 		}
-		res.Changes[fileURI(abs)] = byFile[abs]
+		res.Changes[workspace.FileURI(abs)] = byFile[abs]
 	}
 	return res, nil
 }
