@@ -22,7 +22,7 @@ func OperationsReference(t *service.Table) string {
 			b.WriteString("\n")
 		}
 		fmt.Fprintf(&b, "### `%s` (%s)\n%s\n\n", op.Name, op.Kind, op.Description)
-		fmt.Fprintf(&b, "%s; budget `%s`%s; served by %s.\n\n", routesText(op), op.Family, rateLimitText(op), servedBy(op))
+		fmt.Fprintf(&b, "%s; budget `%s`%s; served by %s.\n\n", routesText(&op.Spec), op.Family, rateLimitText(&op.Spec), servedBy(&op.Spec))
 		writeArguments(&b, op.Params)
 		writeResult(&b, op.ResultSchema(toolspec.DefsRef))
 		fmt.Fprintf(&b, "Errors: %s.\n", errorsText(op.FaultCodes()))
@@ -42,12 +42,12 @@ func OperationsSummary(t *service.Table) string {
 				name = "`" + op.URI + "{path}`"
 			}
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s |\n", name, op.Description, servedBy(op))
+		fmt.Fprintf(&b, "| %s | %s | %s |\n", name, op.Description, servedBy(&op.Spec))
 	}
 	return b.String()
 }
 
-func routesText(op service.Operation) string {
+func routesText(op *toolspec.Spec) string {
 	var routes []string
 	for _, r := range op.Routes {
 		path := Prefix + r.Path
@@ -68,14 +68,14 @@ func routesText(op service.Operation) string {
 	return strings.Join(routes, ", ")
 }
 
-func rateLimitText(op service.Operation) string {
+func rateLimitText(op *toolspec.Spec) string {
 	if op.RateLimited() {
 		return ""
 	}
 	return " (never charged)"
 }
 
-func servedBy(op service.Operation) string {
+func servedBy(op *toolspec.Spec) string {
 	switch {
 	case op.Plugin == "":
 		return "the kernel"

@@ -146,8 +146,7 @@ func New(o Options) *fiber.App {
 	v1 := app.Group(Prefix)
 	v1.Post("/tools/call", s.genericToolCall)
 	v1.Post("/resources/read", s.genericResourceRead)
-	for i := range s.table.All() {
-		op := &s.table.All()[i]
+	for _, op := range s.table.All() {
 		for _, r := range op.Routes {
 			if strings.HasSuffix(r.Path, "/*") {
 				continue // served by fileResourceByRawPath

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
-	"strings"
 
 	"github.com/pyws/pyws/host/edits"
 	"github.com/pyws/pyws/host/fault"
@@ -179,112 +178,24 @@ func Operations() []Operation {
 }
 
 // Table indexes the operations by tool name and by resource URI.
-type Table struct {
-	ops   []Operation
-	tools map[string]*Operation
-}
+type Table = toolspec.Table[*Operation]
 
-// NewTable builds the lookup table from ops, giving each tool without
-// routes its POST /tools/<name>. It panics on a row that cannot be served
-// (see checkRow): the table is code, and such a row must fail every test
+// NewTable builds the lookup table from ops (toolspec.NewTable). It panics
+// on a row that cannot be served, without a handler or with a spec
+// toolspec refuses: the table is code, and such a row must fail every test
 // rather than a request.
 func NewTable(ops []Operation) *Table {
-	t := &Table{ops: slices.Clone(ops), tools: map[string]*Operation{}}
-	seen := map[string]bool{}
-	for i := range t.ops {
-		op := &t.ops[i]
-		if op.Kind == toolspec.KindTool && len(op.Routes) == 0 {
-			op.Routes = []toolspec.Route{{Method: "POST", Path: "/tools/" + op.Name}}
+	rows := make([]*Operation, len(ops))
+	for i := range ops {
+		op := ops[i]
+		if op.Run == nil {
+			panic(fmt.Sprintf("operation table: %s: no handler (Run)", op.Name))
 		}
-		if err := checkRow(op, seen); err != nil {
-			panic(fmt.Sprintf("operation table: %s: %v", op.Name, err))
-		}
-		if op.Kind == toolspec.KindTool {
-			t.tools[op.Name] = op
-		}
+		rows[i] = &op
+	}
+	t, err := toolspec.NewTable(rows)
+	if err != nil {
+		panic("operation table: " + err.Error())
 	}
 	return t
-}
-
-// checkRow refuses a row without a handler, or whose spec cannot be
-// served (toolspec.Spec.Check).
-func checkRow(op *Operation, seen map[string]bool) error {
-	if op.Run == nil {
-		return fmt.Errorf("no handler (Run)")
-	}
-	return op.Spec.Check(seen)
-}
-
-// All returns the operations in table order.
-func (t *Table) All() []Operation { return t.ops }
-
-// Tool returns the tool named name.
-func (t *Table) Tool(name string) (*Operation, bool) {
-	op, ok := t.tools[name]
-	return op, ok
-}
-
-// ToolNames lists the tools in table order.
-func (t *Table) ToolNames() []string {
-	var names []string
-	for _, op := range t.ops {
-		if op.Kind == toolspec.KindTool {
-			names = append(names, op.Name)
-		}
-	}
-	return names
-}
-
-// PluginCapability is a plugin capability and the tools health_check
-// reports unavailable while no plugin serves it.
-type PluginCapability struct {
-	Name  string
-	Tools []string
-}
-
-// HealthCapabilities lists the capabilities of the rows marked Health, in
-// table order.
-func (t *Table) HealthCapabilities() []PluginCapability {
-	var caps []PluginCapability
-	for _, op := range t.ops {
-		if !op.Health {
-			continue
-		}
-		i := slices.IndexFunc(caps, func(c PluginCapability) bool { return c.Name == op.Plugin })
-		if i < 0 {
-			caps = append(caps, PluginCapability{Name: op.Plugin})
-			i = len(caps) - 1
-		}
-		caps[i].Tools = append(caps[i].Tools, op.Name)
-	}
-	return caps
-}
-
-// Resource returns the resource serving uri.
-func (t *Table) Resource(uri string) (*Operation, bool) {
-	for i := range t.ops {
-		op := &t.ops[i]
-		if op.Kind != toolspec.KindResource {
-			continue
-		}
-		if op.URI == uri || (strings.HasSuffix(op.URI, "/") && strings.HasPrefix(uri, op.URI) && len(uri) > len(op.URI)) {
-			return op, true
-		}
-	}
-	return nil, false
-}
-
-// ResourceURIs lists the resource URIs (templates shown with {path}).
-func (t *Table) ResourceURIs() []string {
-	var uris []string
-	for _, op := range t.ops {
-		if op.Kind == toolspec.KindResource {
-			u := op.URI
-			if strings.HasSuffix(u, "/") {
-				u += "{path}"
-			}
-			uris = append(uris, u)
-		}
-	}
-	return uris
 }

@@ -162,7 +162,7 @@ func TestKernelOperationsReturnTheirDeclaredResult(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := svc.Run(context.Background(), key, &op, a)
+			res, err := svc.Run(context.Background(), key, op, a)
 			if err != nil {
 				t.Fatal(err)
 			}
