@@ -48,6 +48,11 @@ func Load(root string) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
+	return load(ws)
+}
+
+// load reads pyproject.toml from the root of ws.
+func load(ws *workspace.Workspace) (*Config, error) {
 	path := filepath.Join(ws.Root(), FileName)
 	data, err := ws.ReadBytes(path, MaxBytes)
 	if fault.CodeOf(err) == fault.FileNotFound {

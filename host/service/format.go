@@ -33,29 +33,6 @@ type FormatResult struct {
 	TotalEdits int            `json:"totalEdits"`
 }
 
-// formatConfig is the plugin's configuration for the file: the request's
-// options over pyproject.toml over defaults (host/pyproject), and the
-// directories isort's src_paths name, listed through the workspace's
-// confined reader (the plugin derives the first-party names).
-func (s *Session) formatConfig(opts pyproject.FormatRequest) (abi.FormatConfig, error) {
-	c, err := pyproject.FormatConfig(s.ws.ws.Root(), opts)
-	if err != nil {
-		return c, err
-	}
-	for _, dir := range []string{"src", ""} {
-		entries, err := s.ws.ws.ReadDir(dir)
-		if err != nil {
-			continue // isort skips a missing or unreadable src path
-		}
-		l := abi.DirListing{Name: filepath.Base(filepath.Join(s.ws.ws.Root(), dir)), Entries: make([]abi.DirEntry, len(entries))}
-		for i, e := range entries {
-			l.Entries[i] = abi.DirEntry{Name: e.Name, Dir: e.Dir}
-		}
-		c.SrcDirs = append(c.SrcDirs, l)
-	}
-	return c, nil
-}
-
 func runFormat(ctx context.Context, s *Session, a toolspec.Args) (any, error) {
 	if err := s.ws.requireLoaded(fault.WorkspaceNotLoaded); err != nil {
 		return nil, err
@@ -69,7 +46,7 @@ func runFormat(ctx context.Context, s *Session, a toolspec.Args) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := s.formatConfig(opts)
+	cfg, err := pyproject.FormatConfig(s.ws.ws, opts)
 	if err != nil {
 		return nil, err
 	}
