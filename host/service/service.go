@@ -1,9 +1,9 @@
-// Package service is the kernel's front door: the table of operations and
-// the code that runs them for a caller. It resolves the caller's workspace,
-// confines and reads files through host/workspace, hands analyzer work to
-// the plugin runtime, writes only through host/edits, and enforces the
-// tier's caps on results. The api package calls Run and renders what comes
-// back; it decides nothing about tools.
+// Package service is the kernel's front door and orchestration only: the
+// operation table's rows (toolspec specs and their handlers) and the code
+// that runs them for a caller. It resolves the caller's workspace, reads
+// through host/workspace, routes to the index or a plugin (whose answers
+// host/pluginresult checks), writes only through host/edits, and enforces
+// the tier's caps. The api calls Run and renders what comes back.
 package service
 
 import (
