@@ -13,32 +13,30 @@ import (
 	"github.com/pyws/pyws/host/service"
 	"github.com/pyws/pyws/host/tenants"
 	"github.com/pyws/pyws/host/tiers"
+	"github.com/pyws/pyws/host/toolspec"
 	"github.com/pyws/pyws/plugin-sdk/abi"
 )
 
 // typeDefinitionRow is a tool the table does not have, declared the way
 // the next ones will be: its row and its handler, nothing else.
 func typeDefinitionRow() service.Operation {
-	position := []service.Param{
-		{Name: "uri", Type: service.TypeString, Required: true, Doc: "file URI"},
-		{Name: "line", Type: service.TypeInteger, Required: true, Min: ptr(0), Doc: "0-indexed line"},
-		{Name: "character", Type: service.TypeInteger, Required: true, Min: ptr(0), Doc: "0-indexed character"},
+	position := []toolspec.Param{
+		{Name: "uri", Type: toolspec.TypeString, Required: true, Doc: "file URI"},
+		{Name: "line", Type: toolspec.TypeInteger, Required: true, Min: toolspec.Bound(0), Doc: "0-indexed line"},
+		{Name: "character", Type: toolspec.TypeInteger, Required: true, Min: toolspec.Bound(0), Doc: "0-indexed character"},
 	}
-	return service.Operation{
-		Name: "get_type_definition", Kind: service.KindTool, Family: tiers.FamilyAnalysis,
+	return service.Operation{Spec: toolspec.Spec{
+		Name: "get_type_definition", Kind: toolspec.KindTool, Family: tiers.FamilyAnalysis,
 		Description: "Find where the type of the symbol at a position is defined.",
 		Params:      position,
 		Result:      reflect.TypeFor[service.LocationsResult](),
 		Faults:      []string{fault.NoDefinitionFound, fault.WorkspaceNotLoaded},
 		Plugin:      "get_type_definition", Health: true,
-		Run: func(_ context.Context, _ *service.Session, a service.Args) (any, error) {
-			at := abi.Position{Line: a.Int("line"), Character: a.Int("character")}
-			return service.LocationsResult{Locations: []abi.Location{{URI: a.String("uri"), Range: abi.Range{Start: at, End: at}}}}, nil
-		},
-	}
+	}, Run: func(_ context.Context, _ *service.Session, a toolspec.Args) (any, error) {
+		at := abi.Position{Line: a.Int("line"), Character: a.Int("character")}
+		return service.LocationsResult{Locations: []abi.Location{{URI: a.String("uri"), Range: abi.Range{Start: at, End: at}}}}, nil
+	}}
 }
-
-func ptr(n int) *int { return &n }
 
 // TestAddingAToolIsARowAndAHandler: a table with one more row serves it
 // on its route and the generic call with validated arguments, and the
@@ -99,11 +97,11 @@ func TestAddingAToolIsARowAndAHandler(t *testing.T) {
 		var d struct {
 			Paths map[string]map[string]struct {
 				RequestBody struct {
-					Content map[string]struct{ Schema service.Schema }
+					Content map[string]struct{ Schema toolspec.Schema }
 				}
 				Responses map[string]struct {
 					Description string
-					Content     map[string]struct{ Schema service.Schema }
+					Content     map[string]struct{ Schema toolspec.Schema }
 				}
 			}
 		}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/pyws/pyws/host/service"
+	"github.com/pyws/pyws/host/toolspec"
 )
 
 // componentsRef is where the document keeps named schemas.
@@ -28,7 +29,7 @@ func OpenAPIDocument(t *service.Table) []byte {
 		}
 		item[strings.ToLower(method)] = op
 	}
-	codesOf := map[service.Kind][]string{}
+	codesOf := map[toolspec.Kind][]string{}
 	for _, op := range t.All() {
 		codesOf[op.Kind] = append(codesOf[op.Kind], op.FaultCodes()...)
 		result := op.ResultSchema(componentsRef)
@@ -55,7 +56,7 @@ func OpenAPIDocument(t *service.Table) []byte {
 						"description": "file path relative to the workspace root", "schema": map[string]any{"type": "string"}})
 				}
 				for _, p := range op.Params {
-					if p.Name == "uri" && op.Kind == service.KindResource {
+					if p.Name == "uri" && op.Kind == toolspec.KindResource {
 						continue
 					}
 					params = append(params, map[string]any{"name": p.Name, "in": "query", "required": p.Required,
@@ -77,7 +78,7 @@ func OpenAPIDocument(t *service.Table) []byte {
 				"name":      map[string]any{"type": "string", "enum": t.ToolNames()},
 				"arguments": map[string]any{"type": "object"},
 			}}),
-		"responses": responses("the tool's result object", nil, codesOf[service.KindTool]),
+		"responses": responses("the tool's result object", nil, codesOf[toolspec.KindTool]),
 	})
 	addOp(Prefix+"/resources/read", "POST", map[string]any{
 		"operationId": "resources_read", "summary": "Generic resource read: {uri, params}.",
@@ -88,7 +89,7 @@ func OpenAPIDocument(t *service.Table) []byte {
 				"uri":    map[string]any{"type": "string", "description": "one of " + strings.Join(t.ResourceURIs(), ", ")},
 				"params": map[string]any{"type": "object"},
 			}}),
-		"responses": responses("the resource's result object", nil, codesOf[service.KindResource]),
+		"responses": responses("the resource's result object", nil, codesOf[toolspec.KindResource]),
 	})
 	doc := map[string]any{
 		"openapi": "3.1.0",
@@ -120,7 +121,7 @@ func jsonBody(schema any) map[string]any {
 
 // responses are the 200 answer (result, when known) and, per HTTP status,
 // the error codes among codes that answer with it.
-func responses(what string, result *service.Schema, codes []string) map[string]any {
+func responses(what string, result *toolspec.Schema, codes []string) map[string]any {
 	ok := map[string]any{"description": what}
 	if result != nil {
 		ok["content"] = map[string]any{"application/json": map[string]any{"schema": result}}
@@ -143,11 +144,11 @@ func responses(what string, result *service.Schema, codes []string) map[string]a
 	return out
 }
 
-func queryDoc(p service.Param) string {
+func queryDoc(p toolspec.Param) string {
 	switch p.Type {
-	case service.TypeStringArray:
+	case toolspec.TypeStringArray:
 		return strings.TrimSpace(p.Doc + " (repeat the key, or pass a JSON array)")
-	case service.TypeObject:
+	case toolspec.TypeObject:
 		return strings.TrimSpace(p.Doc + " (JSON text, e.g. {\"start\":0,\"end\":10})")
 	}
 	return p.Doc

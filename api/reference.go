@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/pyws/pyws/host/service"
+	"github.com/pyws/pyws/host/toolspec"
 )
 
 // OperationsReference renders the operation table as the API reference
@@ -21,9 +22,9 @@ func OperationsReference(t *service.Table) string {
 			b.WriteString("\n")
 		}
 		fmt.Fprintf(&b, "### `%s` (%s)\n%s\n\n", op.Name, op.Kind, op.Description)
-		fmt.Fprintf(&b, "%s; budget `%s`%s; served by %s.\n\n", routesText(op), op.Family, rateLimitText(op), servedBy(op))
+		fmt.Fprintf(&b, "%s; budget `%s`%s; served by %s.\n\n", routesText(&op.Spec), op.Family, rateLimitText(&op.Spec), servedBy(&op.Spec))
 		writeArguments(&b, op.Params)
-		writeResult(&b, op.ResultSchema(service.DefsRef))
+		writeResult(&b, op.ResultSchema(toolspec.DefsRef))
 		fmt.Fprintf(&b, "Errors: %s.\n", errorsText(op.FaultCodes()))
 	}
 	return b.String()
@@ -35,18 +36,18 @@ func OperationsSummary(t *service.Table) string {
 	b.WriteString("| tool / resource | what | served by |\n|---|---|---|\n")
 	for _, op := range t.All() {
 		name := "`" + op.Name + "`"
-		if op.Kind == service.KindResource {
+		if op.Kind == toolspec.KindResource {
 			name = "`" + strings.TrimSuffix(op.URI, "/") + "`"
 			if strings.HasSuffix(op.URI, "/") {
 				name = "`" + op.URI + "{path}`"
 			}
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s |\n", name, op.Description, servedBy(op))
+		fmt.Fprintf(&b, "| %s | %s | %s |\n", name, op.Description, servedBy(&op.Spec))
 	}
 	return b.String()
 }
 
-func routesText(op service.Operation) string {
+func routesText(op *toolspec.Spec) string {
 	var routes []string
 	for _, r := range op.Routes {
 		path := Prefix + r.Path
@@ -59,7 +60,7 @@ func routesText(op service.Operation) string {
 		}
 		routes = append(routes, fmt.Sprintf("`%s %s` (%s)", r.Method, path, how))
 	}
-	if op.Kind == service.KindTool {
+	if op.Kind == toolspec.KindTool {
 		routes = append(routes, fmt.Sprintf("`POST %s/tools/call` with `\"name\": \"%s\"`", Prefix, op.Name))
 	} else {
 		routes = append(routes, fmt.Sprintf("`POST %s/resources/read` with `\"uri\": \"%s\"`", Prefix, op.URI))
@@ -67,14 +68,14 @@ func routesText(op service.Operation) string {
 	return strings.Join(routes, ", ")
 }
 
-func rateLimitText(op service.Operation) string {
+func rateLimitText(op *toolspec.Spec) string {
 	if op.RateLimited() {
 		return ""
 	}
 	return " (never charged)"
 }
 
-func servedBy(op service.Operation) string {
+func servedBy(op *toolspec.Spec) string {
 	switch {
 	case op.Plugin == "":
 		return "the kernel"
@@ -84,14 +85,14 @@ func servedBy(op service.Operation) string {
 	return fmt.Sprintf("plugin capability `%s`", op.Plugin)
 }
 
-func writeArguments(b *strings.Builder, params []service.Param) {
+func writeArguments(b *strings.Builder, params []toolspec.Param) {
 	if len(params) == 0 {
 		b.WriteString("No arguments.\n\n")
 		return
 	}
 	b.WriteString("| argument | type | required | default | allowed | description |\n|---|---|---|---|---|---|\n")
-	var rows func(prefix string, params []service.Param)
-	rows = func(prefix string, params []service.Param) {
+	var rows func(prefix string, params []toolspec.Param)
+	rows = func(prefix string, params []toolspec.Param) {
 		for _, p := range params {
 			s := p.Schema()
 			fmt.Fprintf(b, "| `%s%s` | %s | %s | %s | %s | %s |\n", prefix, p.Name, typeText(s), yesNo(p.Required),
@@ -105,10 +106,10 @@ func writeArguments(b *strings.Builder, params []service.Param) {
 
 // writeResult lists the result's fields, two levels deep (deeper ones are
 // in the OpenAPI document).
-func writeResult(b *strings.Builder, s *service.Schema) {
+func writeResult(b *strings.Builder, s *toolspec.Schema) {
 	b.WriteString("| result field | type | always present |\n|---|---|---|\n")
-	var rows func(prefix string, s *service.Schema, depth int)
-	rows = func(prefix string, s *service.Schema, depth int) {
+	var rows func(prefix string, s *toolspec.Schema, depth int)
+	rows = func(prefix string, s *toolspec.Schema, depth int) {
 		for _, name := range s.PropertyNames() {
 			p := s.Properties[name]
 			fmt.Fprintf(b, "| `%s%s` | %s | %s |\n", prefix, name, typeText(p), yesNo(slices.Contains(s.Required, name)))
@@ -127,14 +128,14 @@ func writeResult(b *strings.Builder, s *service.Schema) {
 	b.WriteString("\n")
 }
 
-func typeText(s *service.Schema) string {
+func typeText(s *toolspec.Schema) string {
 	switch {
 	case s.Ref != "":
-		return "`" + strings.TrimPrefix(s.Ref, service.DefsRef) + "`"
+		return "`" + strings.TrimPrefix(s.Ref, toolspec.DefsRef) + "`"
 	case s.Type == "array":
 		return "array of " + typeText(s.Items)
 	case s.Type == "object" && s.AdditionalProperties != nil:
-		if v, ok := s.AdditionalProperties.(*service.Schema); ok {
+		if v, ok := s.AdditionalProperties.(*toolspec.Schema); ok {
 			return "map of " + typeText(v)
 		}
 	case s.Type == "":
@@ -145,12 +146,12 @@ func typeText(s *service.Schema) string {
 	return s.Type
 }
 
-func allowedText(s *service.Schema) string {
+func allowedText(s *toolspec.Schema) string {
 	switch {
 	case len(s.Enum) > 0:
 		return "`" + strings.Join(s.Enum, "`, `") + "`"
 	}
-	return service.BoundsText(s.Minimum, s.Maximum)
+	return toolspec.BoundsText(s.Minimum, s.Maximum)
 }
 
 func defaultText(v any) string {

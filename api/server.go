@@ -22,6 +22,7 @@ import (
 	"github.com/pyws/pyws/host/service"
 	"github.com/pyws/pyws/host/tenants"
 	"github.com/pyws/pyws/host/tiers"
+	"github.com/pyws/pyws/host/toolspec"
 )
 
 // Prefix is the versioned path every route lives under.
@@ -145,8 +146,7 @@ func New(o Options) *fiber.App {
 	v1 := app.Group(Prefix)
 	v1.Post("/tools/call", s.genericToolCall)
 	v1.Post("/resources/read", s.genericResourceRead)
-	for i := range s.table.All() {
-		op := &s.table.All()[i]
+	for _, op := range s.table.All() {
 		for _, r := range op.Routes {
 			if strings.HasSuffix(r.Path, "/*") {
 				continue // served by fileResourceByRawPath
@@ -169,7 +169,7 @@ func New(o Options) *fiber.App {
 func (s *server) call(c *fiber.Ctx, op *service.Operation, raw json.RawMessage) error {
 	start := time.Now()
 	key := callerKey(c)
-	args, err := service.DecodeArgs(op.Params, raw)
+	args, err := toolspec.DecodeArgs(op.Params, raw)
 	if err == nil && s.Limiter != nil && op.RateLimited() {
 		var headers map[string]string
 		headers, err = s.Limiter.Charge(c.UserContext(), key, op.Family)
@@ -236,17 +236,17 @@ func (s *server) genericResourceRead(c *fiber.Ctx) error {
 	return s.call(c, op, params)
 }
 
-func (s *server) dedicated(op *service.Operation, r service.Route) fiber.Handler {
+func (s *server) dedicated(op *service.Operation, r toolspec.Route) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		raw := json.RawMessage(c.Request().Body()) // as sent: no Content-Encoding is expanded
 		if r.Query {
 			var err error
-			raw, err = service.QueryToJSON(op.Params, queryValues(c))
+			raw, err = toolspec.QueryToJSON(op.Params, queryValues(c))
 			if err != nil {
 				return err
 			}
 		}
-		if op.Kind == service.KindResource {
+		if op.Kind == toolspec.KindResource {
 			var err error
 			if raw, err = withURI(raw, op.URI); err != nil {
 				return err
@@ -270,7 +270,7 @@ func (s *server) fileResourceByRawPath(c *fiber.Ctx) error {
 	}
 	path, _, _ := strings.Cut(strings.TrimPrefix(raw, route), "?")
 	op, _ := s.table.Resource(service.FileURIPrefix)
-	query, err := service.QueryToJSON(op.Params, queryValues(c))
+	query, err := toolspec.QueryToJSON(op.Params, queryValues(c))
 	if err != nil {
 		return err
 	}

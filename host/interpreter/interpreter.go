@@ -24,6 +24,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"sync"
 	"time"
 )
@@ -206,4 +207,29 @@ func (p *Prober) ask(path string) *Info {
 		return nil
 	}
 	return info
+}
+
+// InstalledOf narrows the interpreter's top-level modules to those named
+// by imports, the specs a file imports ("numpy.linalg"; a relative one,
+// ".local", names none): the diagnostics plugin only asks about the
+// imports the kernel answered in imports, and a list of hundreds of names decoded on
+// every call cost the plugin more than analysing a small file (0.8 of
+// 2.1 ms for 8 KB). Never nil: an empty list still says an interpreter is
+// known.
+func (info *Info) InstalledOf(imports map[string]int) []string {
+	tops := make(map[string]bool, len(imports))
+	for spec := range imports {
+		if strings.HasPrefix(spec, ".") {
+			continue
+		}
+		top, _, _ := strings.Cut(spec, ".")
+		tops[top] = true
+	}
+	out := []string{}
+	for _, m := range info.Installed {
+		if tops[m] {
+			out = append(out, m)
+		}
+	}
+	return out
 }

@@ -172,3 +172,14 @@ func waitFor(t *testing.T, cond func() bool) {
 		time.Sleep(5 * time.Millisecond)
 	}
 }
+
+func TestInstalledOf(t *testing.T) {
+	info := &Info{Installed: []string{"numpy", "requests", "yaml", "django"}}
+	got := info.InstalledOf(map[string]int{"numpy.linalg": 0, "yaml": 0, ".local": 2, "os.path": 0})
+	if strings.Join(got, ",") != "numpy,yaml" {
+		t.Errorf("got %v, want numpy,yaml", got)
+	}
+	if got := info.InstalledOf(nil); got == nil || len(got) != 0 {
+		t.Errorf("no imports: got %#v, want an empty, non-nil list", got)
+	}
+}

@@ -2,9 +2,11 @@ package pyproject
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/pyws/pyws/host/fault"
+	"github.com/pyws/pyws/host/workspace"
 	"github.com/pyws/pyws/plugin-sdk/abi"
 )
 
@@ -32,11 +34,13 @@ type FormatRequest struct {
 // `isort --profile black` forces it. isort's line length does not follow
 // [tool.black] (the reference command does not either) but does follow the
 // request's lineLength. A pyproject.toml that is not TOML, or a value of
-// the wrong type, is INVALID_OPTIONS naming it.
-func FormatConfig(root string, req FormatRequest) (abi.FormatConfig, error) {
+// the wrong type, is INVALID_OPTIONS naming it. The directories isort's
+// src_paths name (src/, then the root) are listed through the workspace's
+// confined reader; the plugin derives the first-party names from them.
+func FormatConfig(ws *workspace.Workspace, req FormatRequest) (abi.FormatConfig, error) {
 	c := abi.FormatConfig{LineLength: DefaultLineLength, IsortLineLength: DefaultLineLength,
 		TabSize: req.TabSize, InsertSpaces: req.InsertSpaces}
-	pp, err := Load(root)
+	pp, err := load(ws)
 	if err != nil {
 		return c, fault.New(fault.InvalidOptions, fault.Details{"option": FileName, "reason": err.Error()},
 			"the workspace's %s cannot be read: %v", FileName, err)
@@ -66,6 +70,17 @@ func FormatConfig(root string, req FormatRequest) (abi.FormatConfig, error) {
 	}
 	if req.LineLength > 0 {
 		c.LineLength, c.IsortLineLength = req.LineLength, req.LineLength
+	}
+	for _, dir := range []string{"src", ""} {
+		entries, err := ws.ReadDir(dir)
+		if err != nil {
+			continue // isort skips a missing or unreadable src path
+		}
+		l := abi.DirListing{Name: filepath.Base(filepath.Join(ws.Root(), dir)), Entries: make([]abi.DirEntry, len(entries))}
+		for i, e := range entries {
+			l.Entries[i] = abi.DirEntry{Name: e.Name, Dir: e.Dir}
+		}
+		c.SrcDirs = append(c.SrcDirs, l)
 	}
 	return c, nil
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/pyws/pyws/host/fault"
+	"github.com/pyws/pyws/host/workspace"
 	"github.com/pyws/pyws/plugin-sdk/abi"
 )
 
@@ -46,7 +47,12 @@ func TestFormatConfig(t *testing.T) {
 			if c.pyproject != "" {
 				os.WriteFile(filepath.Join(root, "pyproject.toml"), []byte(c.pyproject), 0o644)
 			}
-			got, err := FormatConfig(root, c.req)
+			ws, err := workspace.Open(root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ws.Close()
+			got, err := FormatConfig(ws, c.req)
 			if c.errOption != "" {
 				fe, ok := fault.As(err)
 				if !ok || fe.Code != fault.InvalidOptions || fe.Details["option"] != c.errOption {
@@ -109,5 +115,36 @@ func TestWatchedRereadsOnChange(t *testing.T) {
 	os.Chtimes(p, time.Now().Add(time.Minute), time.Now().Add(time.Minute))
 	if got := w.Config(); got == first || len(got.Raw) != 0 {
 		t.Fatalf("invalid TOML is read as empty, got %v", got.Raw)
+	}
+}
+
+// TestFormatConfigListsSrcPaths: the plugin gets the request's options
+// merged with pyproject.toml, and the listings of src/ and the root made
+// through the workspace's reader, src/ first as isort's src_paths.
+func TestFormatConfigListsSrcPaths(t *testing.T) {
+	root := t.TempDir()
+	os.MkdirAll(filepath.Join(root, "pkg"), 0o755)
+	os.MkdirAll(filepath.Join(root, "src", "app"), 0o755)
+	os.WriteFile(filepath.Join(root, "mod.py"), nil, 0o644)
+	os.WriteFile(filepath.Join(root, "pyproject.toml"), []byte("[tool.black]\nline-length = 100\n"), 0o644)
+	ws, err := workspace.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	got, err := FormatConfig(ws, FormatRequest{TabSize: 2, InsertSpaces: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []abi.DirListing{
+		{Name: "src", Entries: []abi.DirEntry{{Name: "app", Dir: true}}},
+		{Name: filepath.Base(ws.Root()), Entries: []abi.DirEntry{{Name: "mod.py"}, {Name: "pkg", Dir: true}, {Name: "pyproject.toml"}, {Name: "src", Dir: true}}},
+	}
+	if got.LineLength != 100 || got.TabSize != 2 || !reflect.DeepEqual(got.SrcDirs, want) {
+		t.Fatalf("got %+v\nwant src dirs %+v", got, want)
+	}
+	os.RemoveAll(filepath.Join(root, "src"))
+	if got, _ := FormatConfig(ws, FormatRequest{}); len(got.SrcDirs) != 1 {
+		t.Fatalf("a missing src/ is listed: %+v", got.SrcDirs)
 	}
 }

@@ -1,8 +1,12 @@
 // Package pyproject reads a workspace's pyproject.toml for the tools that
 // honour project configuration (format_document reads [tool.black] and
-// [tool.isort]; diagnostics may read their own tables). It returns the raw
-// tables and leaves their meaning to each tool: Load parses the file once
-// with github.com/pelletier/go-toml/v2 and Table walks dotted names.
+// [tool.isort]; diagnostics may read their own tables): Load parses the
+// file once with github.com/pelletier/go-toml/v2 and Table walks dotted
+// names. It gives the settings the kernel itself acts on their meaning:
+// [tool.pyws] and the target Python version (python.go), and
+// format_document's configuration, the request's options
+// (FormatOptionParams, ParseFormatRequest) over [tool.black] and
+// [tool.isort] over the defaults (FormatConfig).
 //
 // A missing file is not an error (Load returns an empty Config); a file
 // that is not valid TOML is, with the position go-toml reports, so callers
@@ -44,6 +48,11 @@ func Load(root string) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
+	return load(ws)
+}
+
+// load reads pyproject.toml from the root of ws.
+func load(ws *workspace.Workspace) (*Config, error) {
 	path := filepath.Join(ws.Root(), FileName)
 	data, err := ws.ReadBytes(path, MaxBytes)
 	if fault.CodeOf(err) == fault.FileNotFound {

@@ -3,13 +3,13 @@ package service
 import (
 	"context"
 	"encoding/json"
-	"net/url"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/pyws/pyws/host/fault"
 	"github.com/pyws/pyws/host/metrics"
+	"github.com/pyws/pyws/host/toolspec"
+	"github.com/pyws/pyws/host/workspace"
 	"github.com/pyws/pyws/plugin-sdk/abi"
 	"github.com/pyws/pyws/plugin-sdk/textpos"
 )
@@ -33,37 +33,15 @@ func (s *Session) readPython(uri string, maxBytes int64) (*sourceFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !isPython(abs, text) {
+	if !workspace.IsPythonSource(abs, text) {
 		return nil, fault.New(fault.InvalidPython, fault.Details{"path": abs},
 			"%s is not a Python file: expected a .py or .pyi file, or a script with a python shebang line", rel)
 	}
-	return &sourceFile{abs: abs, rel: rel, uri: fileURI(abs), text: text, index: textpos.New(text)}, nil
-}
-
-// isPython accepts .py and .pyi files, and extensionless scripts whose
-// shebang names python; text with NUL bytes is never Python source.
-func isPython(path string, text []byte) bool {
-	if strings.IndexByte(string(text), 0) >= 0 {
-		return false
-	}
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".py", ".pyi", ".pyw":
-		return true
-	case "":
-		first, _, _ := strings.Cut(string(text), "\n")
-		return strings.HasPrefix(first, "#!") && strings.Contains(first, "python")
-	}
-	return false
-}
-
-// fileURI renders an absolute path as a file:// URI, percent-encoding what
-// a URI must not carry raw.
-func fileURI(abs string) string {
-	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String()
+	return &sourceFile{abs: abs, rel: rel, uri: workspace.FileURI(abs), text: text, index: textpos.New(text)}, nil
 }
 
 // checkPosition refuses a line or character outside the file.
-func checkPosition(f *sourceFile, a Args) (int, error) {
+func checkPosition(f *sourceFile, a toolspec.Args) (int, error) {
 	line, char := a.Int("line"), a.Int("character")
 	if line >= f.index.LineCount() {
 		return 0, fault.New(fault.InvalidPosition, fault.Details{"line": line, "character": char, "lineCount": f.index.LineCount()},
@@ -78,7 +56,7 @@ func checkPosition(f *sourceFile, a Args) (int, error) {
 }
 
 // callPlugin sends one file and the arguments to the plugin serving tool.
-func (s *Session) callPlugin(ctx context.Context, tool string, a Args, files ...*sourceFile) (json.RawMessage, error) {
+func (s *Session) callPlugin(ctx context.Context, tool string, a toolspec.Args, files ...*sourceFile) (json.RawMessage, error) {
 	argJSON, err := json.Marshal(a)
 	if err != nil {
 		return nil, err

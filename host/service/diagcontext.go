@@ -7,8 +7,10 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/pyws/pyws/host/diagcache"
 	"github.com/pyws/pyws/host/interpreter"
 	"github.com/pyws/pyws/host/pyproject"
+	"github.com/pyws/pyws/host/workspace"
 	"github.com/pyws/pyws/plugin-sdk/abi"
 )
 
@@ -32,16 +34,14 @@ const (
 type diagState struct {
 	config  *pyproject.Watched
 	interps *interpreter.Prober
-	results *boundedCache // the plugin's answers
-	facts   *boundedCache // what it said about context modules
+	cache   *diagcache.Cache
 }
 
 func newDiagState(root string, log *slog.Logger) *diagState {
 	return &diagState{
 		config:  pyproject.Watch(root, log),
 		interps: interpreter.NewProber(0, 0, log),
-		results: newDiagCache(),
-		facts:   newFactsCache(),
+		cache:   diagcache.New(),
 	}
 }
 
@@ -74,7 +74,7 @@ func (s *Session) diagnosticsArgs(ctx context.Context, f *sourceFile) (*abi.Diag
 	a.PythonVersion = cfg.TargetPython(version)
 	defer func() {
 		if interp != nil { // an empty list still says an interpreter is known
-			a.Installed = installedImported(interp.Installed, a.Imports)
+			a.Installed = interp.InstalledOf(a.Imports)
 		}
 	}()
 
@@ -97,7 +97,7 @@ func (s *Session) diagnosticsArgs(ctx context.Context, f *sourceFile) (*abi.Diag
 			continue
 		}
 		sent[im.Rel] = true
-		cf, err := s.readPython(fileURI(filepath.Join(root, filepath.FromSlash(im.Rel))), maxContextBytes)
+		cf, err := s.readPython(workspace.FileURI(filepath.Join(root, filepath.FromSlash(im.Rel))), maxContextBytes)
 		if err != nil {
 			continue
 		}
@@ -105,28 +105,4 @@ func (s *Session) diagnosticsArgs(ctx context.Context, f *sourceFile) (*abi.Diag
 		a.Context = append(a.Context, abi.DiagnosticsContextFile{Path: im.Rel, Module: im.Name, IsPackageInit: im.RelIsInit})
 	}
 	return a, files
-}
-
-// installedImported narrows the interpreter's top-level modules to those
-// the file imports absolutely: the plugin only asks about the imports the
-// kernel answered in imports, and a list of hundreds of names decoded on
-// every call cost the plugin more than analysing a small file (0.8 of
-// 2.1 ms for 8 KB). Never nil: an empty list still says an interpreter is
-// known.
-func installedImported(installed []string, imports map[string]int) []string {
-	tops := make(map[string]bool, len(imports))
-	for spec := range imports {
-		if strings.HasPrefix(spec, ".") {
-			continue
-		}
-		top, _, _ := strings.Cut(spec, ".")
-		tops[top] = true
-	}
-	out := []string{}
-	for _, m := range installed {
-		if tops[m] {
-			out = append(out, m)
-		}
-	}
-	return out
 }

@@ -1,9 +1,9 @@
 package service
 
 // format_document, kernel side. The plugin (plugins/formatter) does the
-// formatting; the kernel validates options (INVALID_OPTIONS), reads the
-// file under the tier's size cap, resolves configuration (request options
-// over pyproject.toml over defaults, first-party names from the workspace),
+// formatting; the kernel validates options (host/pyproject, INVALID_OPTIONS),
+// reads the file under the tier's size cap, resolves configuration (request
+// options over pyproject.toml over defaults, first-party names from the workspace),
 // drives the plugin's phases, refuses results that do not parse or are not
 // equivalent to the original, and turns the final text into minimal edits
 // (host/textdiff) that it remembers for FILE_MODIFIED. It never writes.
@@ -16,13 +16,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
-	"sort"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/pyws/pyws/host/fault"
+	"github.com/pyws/pyws/host/pluginresult"
 	"github.com/pyws/pyws/host/pyproject"
 	"github.com/pyws/pyws/host/textdiff"
+	"github.com/pyws/pyws/host/toolspec"
 	"github.com/pyws/pyws/host/workspace/textenc"
 	"github.com/pyws/pyws/plugin-sdk/abi"
 )
@@ -33,168 +33,12 @@ type FormatResult struct {
 	TotalEdits int            `json:"totalEdits"`
 }
 
-// FormatOptions are the request's options, validated.
-type FormatOptions struct {
-	TabSize      int
-	InsertSpaces bool
-	LineLength   int // 0: not given
-}
-
-// Option bounds and defaults: format_document's row (formatOptions).
-var (
-	minTabSize, maxTabSize       = formatOptionBounds("tabSize")
-	minLineLength, maxLineLength = formatOptionBounds("lineLength")
-	formatOptionNames            = paramNames(formatOptions)
-)
-
-func invalidOption(option string, value any, reason string, extra fault.Details) *fault.Error {
-	d := fault.Details{"option": option, "reason": reason}
-	if value != nil {
-		d["value"] = value
-	}
-	for k, v := range extra {
-		d[k] = v
-	}
-	return fault.New(fault.InvalidOptions, d, "invalid formatting option %s: %s", option, reason)
-}
-
-// ParseFormatOptions validates the options argument: an object with the
-// optional members tabSize (integer 1-16), insertSpaces (boolean) and
-// lineLength (integer 1-1000); null members count as absent. Anything else
-// is INVALID_OPTIONS with details {option, value, reason}.
-func ParseFormatOptions(v any) (FormatOptions, error) {
-	o := FormatOptions{TabSize: formatOption("tabSize").Default.(int), InsertSpaces: formatOption("insertSpaces").Default.(bool)}
-	var raw json.RawMessage
-	switch x := v.(type) {
-	case nil:
-		return o, nil
-	case Args:
-		if len(x) == 0 {
-			return o, nil
-		}
-		b, err := json.Marshal(x)
-		if err != nil {
-			return o, err
-		}
-		raw = b
-	case json.RawMessage:
-		raw = x
-	default:
-		return o, fmt.Errorf("options of type %T", v)
-	}
-	trimmed := bytes.TrimSpace(raw)
-	if len(trimmed) == 0 || string(trimmed) == "null" {
-		return o, nil
-	}
-	members := map[string]json.RawMessage{}
-	dec := json.NewDecoder(bytes.NewReader(trimmed))
-	dec.UseNumber()
-	if trimmed[0] != '{' || dec.Decode(&members) != nil {
-		return o, invalidOption("options", string(clipBytes(trimmed, 200)), "options must be a JSON object", nil)
-	}
-	names := make([]string, 0, len(members))
-	for k := range members {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		mraw := bytes.TrimSpace(members[name])
-		if string(mraw) == "null" {
-			continue
-		}
-		var val any
-		d := json.NewDecoder(bytes.NewReader(mraw))
-		d.UseNumber()
-		if err := d.Decode(&val); err != nil {
-			return o, invalidOption(name, nil, "not valid JSON", nil)
-		}
-		switch name {
-		case "tabSize", "lineLength":
-			lo, hi := minTabSize, maxTabSize
-			if name == "lineLength" {
-				lo, hi = minLineLength, maxLineLength
-			}
-			bounds := fault.Details{"min": lo, "max": hi}
-			num, ok := val.(json.Number)
-			if !ok {
-				return o, invalidOption(name, val, fmt.Sprintf("must be an integer from %d to %d, got %s", lo, hi, jsonTypeName(val)), bounds)
-			}
-			n, err := num.Int64()
-			if err != nil {
-				f, ferr := num.Float64()
-				if ferr != nil || f != float64(int64(f)) {
-					return o, invalidOption(name, num.String(), fmt.Sprintf("must be an integer from %d to %d", lo, hi), bounds)
-				}
-				n = int64(f)
-			}
-			if n < int64(lo) || n > int64(hi) {
-				return o, invalidOption(name, n, fmt.Sprintf("must be from %d to %d", lo, hi), bounds)
-			}
-			if name == "tabSize" {
-				o.TabSize = int(n)
-			} else {
-				o.LineLength = int(n)
-			}
-		case "insertSpaces":
-			b, ok := val.(bool)
-			if !ok {
-				return o, invalidOption(name, val, "must be a boolean, got "+jsonTypeName(val), nil)
-			}
-			o.InsertSpaces = b
-		default:
-			return o, invalidOption(name, nil, "unknown option; allowed: "+strings.Join(formatOptionNames, ", "),
-				fault.Details{"allowed": formatOptionNames})
-		}
-	}
-	return o, nil
-}
-
-func clipBytes(b []byte, n int) []byte {
-	if len(b) > n {
-		return b[:n]
-	}
-	return b
-}
-
-// formatConfig is the plugin's configuration for the file: the request's
-// options over pyproject.toml over defaults (host/pyproject), and the
-// directories isort's src_paths name, listed through the workspace's
-// confined reader (the plugin derives the first-party names).
-func (s *Session) formatConfig(opts FormatOptions) (abi.FormatConfig, error) {
-	c, err := pyproject.FormatConfig(s.ws.ws.Root(), pyproject.FormatRequest(opts))
-	if err != nil {
-		return c, err
-	}
-	for _, dir := range []string{"src", ""} {
-		entries, err := s.ws.ws.ReadDir(dir)
-		if err != nil {
-			continue // isort skips a missing or unreadable src path
-		}
-		l := abi.DirListing{Name: filepath.Base(filepath.Join(s.ws.ws.Root(), dir)), Entries: make([]abi.DirEntry, len(entries))}
-		for i, e := range entries {
-			l.Entries[i] = abi.DirEntry{Name: e.Name, Dir: e.Dir}
-		}
-		c.SrcDirs = append(c.SrcDirs, l)
-	}
-	return c, nil
-}
-
-// pluginFormatResult mirrors plugins/formatter Result.
-type pluginFormatResult struct {
-	Text       *string `json:"text"`
-	NeedsBlack bool    `json:"needsBlack"`
-	Signature  *struct {
-		Hash  string `json:"hash"`
-		Items int    `json:"items"`
-	} `json:"signature"`
-	ParseError *abi.Position `json:"parseError"`
-}
-
-func runFormat(ctx context.Context, s *Session, a Args) (any, error) {
+func runFormat(ctx context.Context, s *Session, a toolspec.Args) (any, error) {
 	if err := s.ws.requireLoaded(fault.WorkspaceNotLoaded); err != nil {
 		return nil, err
 	}
-	opts, err := ParseFormatOptions(a["options"])
+	raw, _ := a["options"].(json.RawMessage) // absent: the row's default, toolspec.Args{}
+	opts, err := pyproject.ParseFormatRequest(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -202,7 +46,7 @@ func runFormat(ctx context.Context, s *Session, a Args) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := s.formatConfig(opts)
+	cfg, err := pyproject.FormatConfig(s.ws.ws, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -255,23 +99,18 @@ func (s *Session) formatText(ctx context.Context, f *sourceFile, cfg abi.FormatC
 	if bytes.Contains(src, []byte("\r\n")) {
 		src = bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n"))
 	}
-	call := func(phase string, text []byte) (*pluginFormatResult, error) {
+	call := func(phase string, text []byte) (*pluginresult.Format, error) {
 		sf := *f
 		sf.text = text
-		out, err := s.callPlugin(ctx, "format_document", Args{"uri": f.uri, "phase": phase, "config": cfg}, &sf)
+		out, err := s.callPlugin(ctx, "format_document", toolspec.Args{"uri": f.uri, "phase": phase, "config": cfg}, &sf)
 		if err != nil {
 			return nil, err
 		}
-		var r pluginFormatResult
-		if err := json.Unmarshal(out, &r); err != nil {
-			return nil, formatterBroken(f, "the formatter returned an invalid result: "+err.Error())
+		r, err := pluginresult.DecodeFormat(out, len(text))
+		if err != nil {
+			return nil, formatterBroken(f, err.Error())
 		}
-		if r.Text != nil {
-			if !utf8.ValidString(*r.Text) || strings.IndexByte(*r.Text, 0) >= 0 || len(*r.Text) > 4*len(text)+1<<20 {
-				return nil, formatterBroken(f, "the formatter returned text that is not plausible source")
-			}
-		}
-		return &r, nil
+		return r, nil
 	}
 
 	first, err := call("format", src)
@@ -294,7 +133,7 @@ func (s *Session) formatText(ctx context.Context, f *sourceFile, cfg abi.FormatC
 	}
 	reindent := cfg.TabSize != 4 || !cfg.InsertSpaces
 	if reindent || !bytes.Equal(text, src) {
-		check := func(candidate []byte) (*pluginFormatResult, error) {
+		check := func(candidate []byte) (*pluginresult.Format, error) {
 			r, err := call("check", candidate)
 			if err != nil {
 				return nil, err

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/pyws/pyws/host/metrics"
+	"github.com/pyws/pyws/host/toolspec"
 )
 
 // Health statuses.
@@ -43,7 +44,7 @@ type WorkspaceInfo struct {
 // workspace is gone, or no plugin worker can run); degraded when some are
 // refused (workspace still loading, workers missing, tools without a
 // plugin, maintenance); healthy otherwise.
-func runHealth(ctx context.Context, s *Session, a Args) (any, error) {
+func runHealth(ctx context.Context, s *Session, a toolspec.Args) (any, error) {
 	svc := s.svc
 	r := HealthReport{Status: Healthy, Server: ServerInfo{
 		Version:       svc.cfg.Version,

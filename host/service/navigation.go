@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"fmt"
 	"path/filepath"
 	"sort"
 	"time"
@@ -13,7 +12,10 @@ import (
 	"github.com/pyws/pyws/host/fault"
 	"github.com/pyws/pyws/host/index"
 	"github.com/pyws/pyws/host/metrics"
+	"github.com/pyws/pyws/host/pluginresult"
 	"github.com/pyws/pyws/host/plugins"
+	"github.com/pyws/pyws/host/toolspec"
+	"github.com/pyws/pyws/host/workspace"
 	"github.com/pyws/pyws/plugin-sdk/abi"
 	"github.com/pyws/pyws/plugin-sdk/navindex"
 	"github.com/pyws/pyws/plugin-sdk/pylex"
@@ -54,23 +56,14 @@ func (s pluginSummarizer) Summarize(ctx context.Context, files []index.Source) (
 	for _, f := range files {
 		// The URI other tools use for the file: the runtime sends later
 		// calls about it to the worker that has its tree.
-		uri := fileURI(filepath.Join(s.root, filepath.FromSlash(f.Rel)))
+		uri := workspace.FileURI(filepath.Join(s.root, filepath.FromSlash(f.Rel)))
 		req.Files = append(req.Files, abi.File{URI: uri, Path: f.Rel, Source: f.Text})
 	}
 	raw, err := observePluginCall(s.metrics, IndexTool, func() (json.RawMessage, error) { return s.p.Call(ctx, IndexTool, req) })
 	if err != nil {
 		return nil, err
 	}
-	var res struct {
-		Summaries [][]byte `json:"summaries"`
-	}
-	if err := json.Unmarshal(raw, &res); err != nil {
-		return nil, fmt.Errorf("indexer result: %w", err)
-	}
-	if len(res.Summaries) != len(files) {
-		return nil, fmt.Errorf("indexer returned %d summaries for %d files", len(res.Summaries), len(files))
-	}
-	return res.Summaries, nil
+	return pluginresult.DecodeSummaries(raw, len(files))
 }
 
 // serves reports whether a plugin serves tool.
@@ -121,7 +114,7 @@ func (s *Service) newIndex(st *workspaceState) *index.Index {
 // navQuery is what every navigation tool does first: the index must be
 // built, the file readable Python, the position inside it, and the index
 // fresh for everything the answer depends on.
-func navQuery(ctx context.Context, s *Session, a Args, notReady string) (*sourceFile, *index.Index, *index.Hit, error) {
+func navQuery(ctx context.Context, s *Session, a toolspec.Args, notReady string) (*sourceFile, *index.Index, *index.Hit, error) {
 	if err := s.ws.requireLoaded(notReady); err != nil {
 		return nil, nil, nil, err
 	}
@@ -170,7 +163,7 @@ func toRange(sp navindex.Span) abi.Range {
 func toLocations(locs []index.Location) []abi.Location {
 	out := make([]abi.Location, 0, len(locs))
 	for _, l := range locs {
-		out = append(out, abi.Location{URI: fileURI(l.Abs), Range: toRange(l.Span)})
+		out = append(out, abi.Location{URI: workspace.FileURI(l.Abs), Range: toRange(l.Span)})
 	}
 	return out
 }
@@ -181,12 +174,12 @@ type LocationsResult struct {
 	TotalCount *int           `json:"totalCount,omitempty"`
 }
 
-func noSymbol(code, name string, a Args) error {
+func noSymbol(code, name string, a toolspec.Args) error {
 	return fault.New(code, fault.Details{"line": a.Int("line"), "character": a.Int("character")},
 		"no symbol at line %d, character %d (keywords, literals, comments, strings and whitespace have none)", a.Int("line"), a.Int("character"))
 }
 
-func runDefinition(ctx context.Context, s *Session, a Args) (any, error) {
+func runDefinition(ctx context.Context, s *Session, a toolspec.Args) (any, error) {
 	ctx, cancel := withNavDeadline(ctx)
 	defer cancel()
 	_, x, h, err := navQuery(ctx, s, a, fault.WorkspaceNotLoaded)
@@ -203,7 +196,7 @@ func runDefinition(ctx context.Context, s *Session, a Args) (any, error) {
 	return LocationsResult{Locations: toLocations(locs)}, nil
 }
 
-func runReferences(ctx context.Context, s *Session, a Args) (any, error) {
+func runReferences(ctx context.Context, s *Session, a toolspec.Args) (any, error) {
 	ctx, cancel := withNavDeadline(ctx)
 	defer cancel()
 	_, x, h, err := navQuery(ctx, s, a, fault.WorkspaceNotIndexed)
@@ -235,7 +228,7 @@ type RenameResult struct {
 	FilesAffected int                       `json:"filesAffected"`
 }
 
-func runRename(ctx context.Context, s *Session, a Args) (any, error) {
+func runRename(ctx context.Context, s *Session, a toolspec.Args) (any, error) {
 	ctx, cancel := withNavDeadline(ctx)
 	defer cancel()
 	f, x, h, err := navQuery(ctx, s, a, fault.WorkspaceNotIndexed)
@@ -273,7 +266,7 @@ func runRename(ctx context.Context, s *Session, a Args) (any, error) {
 		if s.svc.cfg.Edits != nil {
 			s.svc.cfg.Edits.Remember(abs, byFile[abs], hex.EncodeToString(sum[:]))
 		}
-		res.Changes[fileURI(abs)] = byFile[abs]
+		res.Changes[workspace.FileURI(abs)] = byFile[abs]
 	}
 	return res, nil
 }
@@ -282,7 +275,7 @@ func runRename(ctx context.Context, s *Session, a Args) (any, error) {
 // position where the index found no symbol (a soft keyword there is in its
 // keyword role: as a name it would be a symbol); nil otherwise, also in
 // strings and comments, which stay NO_SYMBOL_FOUND.
-func keywordAt(f *sourceFile, a Args) error {
+func keywordAt(f *sourceFile, a toolspec.Args) error {
 	off, err := f.index.Offset(a.Int("line"), a.Int("character"))
 	if err != nil {
 		return nil
@@ -305,7 +298,7 @@ type HoverResult struct {
 	Range    abi.Range `json:"range"`
 }
 
-func runHover(ctx context.Context, s *Session, a Args) (any, error) {
+func runHover(ctx context.Context, s *Session, a toolspec.Args) (any, error) {
 	ctx, cancel := withNavDeadline(ctx)
 	defer cancel()
 	_, x, h, err := navQuery(ctx, s, a, fault.WorkspaceNotLoaded)

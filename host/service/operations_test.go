@@ -14,17 +14,20 @@ import (
 	"github.com/pyws/pyws/host/fault"
 	"github.com/pyws/pyws/host/tenants"
 	"github.com/pyws/pyws/host/tiers"
+	"github.com/pyws/pyws/host/toolspec"
 )
 
 // validRow is a row NewTable accepts; the cases below break one thing each.
 func validRow(name string) Operation {
-	return Operation{
-		Name: name, Kind: KindTool, Description: "a tool for the test", Family: tiers.FamilyAnalysis,
+	return Operation{Spec: toolspec.Spec{
+		Name: name, Kind: toolspec.KindTool, Description: "a tool for the test", Family: tiers.FamilyAnalysis,
 		Params: withPosition(), Result: reflect.TypeFor[HoverResult](),
-		Run: func(context.Context, *Session, Args) (any, error) { return HoverResult{}, nil },
-	}
+	}, Run: func(context.Context, *Session, toolspec.Args) (any, error) { return HoverResult{}, nil }}
 }
 
+// TestNewTableRefusesRowsItCannotServe: a row without a handler, or whose
+// spec toolspec refuses (TestSpecCheck has every case), or that repeats
+// another row's name or route.
 func TestNewTableRefusesRowsItCannotServe(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -33,13 +36,9 @@ func TestNewTableRefusesRowsItCannotServe(t *testing.T) {
 	}{
 		{"no handler", func(op *Operation) { op.Run = nil }, "no handler"},
 		{"no result type", func(op *Operation) { op.Result = nil }, "no result type"},
-		{"no description", func(op *Operation) { op.Description = "" }, "description"},
-		{"health without a plugin", func(op *Operation) { op.Health = true }, "served by a plugin"},
-		{"parameter twice", func(op *Operation) { op.Params = append(op.Params, uriParam) }, `parameter "uri" declared twice`},
 		{"name of another tool", func(op *Operation) { op.Name = "get_hover" }, "tool get_hover already belongs to another row"},
-		{"route of another tool", func(op *Operation) { op.Routes = []Route{{Method: "POST", Path: "/tools/get_hover"}} },
+		{"route of another tool", func(op *Operation) { op.Routes = []toolspec.Route{{Method: "POST", Path: "/tools/get_hover"}} },
 			"route POST /tools/get_hover already belongs to another row"},
-		{"resource without a URI", func(op *Operation) { op.Kind = KindResource }, "svc:// URI"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -59,7 +58,7 @@ func TestNewTableRefusesRowsItCannotServe(t *testing.T) {
 func TestNewTableRoutesEveryTool(t *testing.T) {
 	table := NewTable(append(Operations(), validRow("get_test_tool")))
 	for _, op := range table.All() {
-		if op.Kind == KindTool && !slices.Contains(op.Routes, Route{Method: "POST", Path: "/tools/" + op.Name}) {
+		if op.Kind == toolspec.KindTool && !slices.Contains(op.Routes, toolspec.Route{Method: "POST", Path: "/tools/" + op.Name}) {
 			t.Errorf("%s: routes %v lack POST /tools/%s", op.Name, op.Routes, op.Name)
 		}
 	}
@@ -127,28 +126,6 @@ func TestUnservedCapabilities(t *testing.T) {
 	}
 }
 
-// TestFormatOptionBoundsAreTheRows: ParseFormatOptions refuses exactly
-// outside the bounds the row declares (and documents).
-func TestFormatOptionBoundsAreTheRows(t *testing.T) {
-	for _, name := range []string{"tabSize", "lineLength"} {
-		lo, hi := formatOptionBounds(name)
-		for _, n := range []int{lo - 1, lo, hi, hi + 1} {
-			raw, _ := json.Marshal(map[string]int{name: n})
-			_, err := ParseFormatOptions(json.RawMessage(raw))
-			fe, refused := fault.As(err)
-			if wantRefused := n < lo || n > hi; refused != wantRefused {
-				t.Errorf("%s=%d: err %v, want refused %v", name, n, err, wantRefused)
-			}
-			if refused && (fe.Details["min"] != lo || fe.Details["max"] != hi) {
-				t.Errorf("%s=%d: details %v, want min %d max %d", name, n, fe.Details, lo, hi)
-			}
-		}
-	}
-	if o, _ := ParseFormatOptions(nil); o.TabSize != formatOption("tabSize").Default || o.InsertSpaces != formatOption("insertSpaces").Default {
-		t.Errorf("defaults %+v are not the row's", o)
-	}
-}
-
 // TestKernelOperationsReturnTheirDeclaredResult runs each operation the
 // kernel answers alone and checks its answer is of the row's Result type,
 // so the documented schema is the one sent.
@@ -181,11 +158,11 @@ func TestKernelOperationsReturnTheirDeclaredResult(t *testing.T) {
 			if !ok {
 				t.Fatalf("no arguments for %s in this test", op.Name)
 			}
-			a, err := DecodeArgs(op.Params, json.RawMessage(raw))
+			a, err := toolspec.DecodeArgs(op.Params, json.RawMessage(raw))
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := svc.Run(context.Background(), key, &op, a)
+			res, err := svc.Run(context.Background(), key, op, a)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -194,58 +171,6 @@ func TestKernelOperationsReturnTheirDeclaredResult(t *testing.T) {
 				t.Fatalf("answered a %v, row declares %v", got, op.Result)
 			}
 		})
-	}
-}
-
-type schemaNode struct {
-	Name     string          `json:"name" doc:"what it is called"`
-	Children []*schemaNode   `json:"children,omitzero"`
-	Size     *int64          `json:"size,omitempty"`
-	Tags     map[string]int  `json:"tags"`
-	Extra    json.RawMessage `json:"extra"`
-	Hidden   int             `json:"-"`
-	schemaEmbedded
-}
-
-type schemaEmbedded struct {
-	Depth int `json:"depth"`
-}
-
-func TestResultSchemaReflectsTheJSONEncoding(t *testing.T) {
-	s := schemaOfType(reflect.TypeFor[*schemaNode](), DefsRef)
-	if s.Ref != DefsRef+"service.schemaNode" {
-		t.Fatalf("a recursive type is named by a $ref, got %+v", s)
-	}
-	def := s.Defs["service.schemaNode"]
-	if def == nil {
-		t.Fatalf("no $defs entry: %+v", s.Defs)
-	}
-	if got, want := def.PropertyNames(), []string{"name", "children", "size", "tags", "extra", "depth"}; !reflect.DeepEqual(got, want) {
-		t.Errorf("properties %v, want %v (json:\"-\" left out, embedded fields flattened)", got, want)
-	}
-	if got, want := def.Required, []string{"name", "tags", "extra", "depth"}; !reflect.DeepEqual(got, want) {
-		t.Errorf("required %v, want %v (omitempty and omitzero are optional)", got, want)
-	}
-	checks := []struct {
-		field string
-		got   any
-		want  any
-	}{
-		{"name doc", def.Properties["name"].Description, "what it is called"},
-		{"children items", def.Properties["children"].Items.Ref, DefsRef + "service.schemaNode"},
-		{"pointer", def.Properties["size"].Type, "integer"},
-		{"map values", def.Properties["tags"].AdditionalProperties.(*Schema).Type, "integer"},
-		{"raw JSON is any", def.Properties["extra"].Type, ""},
-	}
-	for _, c := range checks {
-		if c.got != c.want {
-			t.Errorf("%s: %v, want %v", c.field, c.got, c.want)
-		}
-	}
-	// A standalone schema is valid JSON with its definitions inside.
-	b, err := json.Marshal(s)
-	if err != nil || !strings.Contains(string(b), `"$defs":{"service.schemaNode"`) {
-		t.Fatalf("marshal: %s %v", b, err)
 	}
 }
 

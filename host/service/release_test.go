@@ -14,6 +14,7 @@ import (
 	"weak"
 
 	"github.com/pyws/pyws/host/tiers"
+	"github.com/pyws/pyws/host/toolspec"
 	"github.com/pyws/pyws/plugin-sdk/abi"
 )
 
@@ -52,11 +53,11 @@ func TestDroppedWorkspacesAreReleased(t *testing.T) {
 		}
 		waitUntil(t, st.loaded.Load)
 		sess := &Session{svc: svc, ws: st, Limits: tiers.For(tiers.Pro)}
-		if _, err := runDiagnostics(context.Background(), sess, Args{"uri": "a.py"}); err != nil {
+		if _, err := runDiagnostics(context.Background(), sess, toolspec.Args{"uri": "a.py"}); err != nil {
 			t.Fatalf("workspace %d: %v", i, err)
 		}
-		if len(st.diag.results.m) != 1 {
-			t.Fatalf("workspace %d: %d cached answers, want 1", i, len(st.diag.results.m))
+		if answers, _ := st.diag.cache.Len(); answers != 1 {
+			t.Fatalf("workspace %d: %d cached answers, want 1", i, answers)
 		}
 		states = append(states, weak.Make(st))
 		diags = append(diags, weak.Make(st.diag))
@@ -133,7 +134,7 @@ func TestIdleWorkspacesAreReleased(t *testing.T) {
 		}
 		waitUntil(t, st.loaded.Load)
 		sess := &Session{svc: svc, ws: st, Limits: tiers.For(tiers.Pro)}
-		if _, err := runDiagnostics(context.Background(), sess, Args{"uri": "a.py"}); err != nil {
+		if _, err := runDiagnostics(context.Background(), sess, toolspec.Args{"uri": "a.py"}); err != nil {
 			t.Fatal(err)
 		}
 		return st

@@ -6,10 +6,11 @@ import (
 	"strings"
 
 	"github.com/pyws/pyws/host/fault"
+	"github.com/pyws/pyws/host/toolspec"
 	"github.com/pyws/pyws/host/workspace"
 )
 
-func runStructure(ctx context.Context, s *Session, a Args) (any, error) {
+func runStructure(ctx context.Context, s *Session, a toolspec.Args) (any, error) {
 	if err := checkResourceURI(a, StructureURI); err != nil {
 		return nil, err
 	}
@@ -23,7 +24,7 @@ func runStructure(ctx context.Context, s *Session, a Args) (any, error) {
 	})
 }
 
-func runListFiles(ctx context.Context, s *Session, a Args) (any, error) {
+func runListFiles(ctx context.Context, s *Session, a toolspec.Args) (any, error) {
 	if err := checkResourceURI(a, FilesURI); err != nil {
 		return nil, err
 	}
@@ -34,19 +35,19 @@ func runListFiles(ctx context.Context, s *Session, a Args) (any, error) {
 	})
 }
 
-func runReadFile(ctx context.Context, s *Session, a Args) (any, error) {
+func runReadFile(ctx context.Context, s *Session, a toolspec.Args) (any, error) {
 	uri := a.String("uri")
 	if !strings.HasPrefix(uri, FileURIPrefix) {
-		return nil, invalid("uri", uri, "the read file resource takes a URI of the form %s{path}", FileURIPrefix)
+		return nil, toolspec.Invalid("uri", uri, "the read file resource takes a URI of the form %s{path}", FileURIPrefix)
 	}
 	// The path is percent-decoded exactly once, here; confinement then
 	// judges the decoded path.
 	path, err := url.PathUnescape(strings.TrimPrefix(uri, FileURIPrefix))
 	if err != nil {
-		return nil, invalid("uri", uri, "the file path in %q is not valid percent-encoding", uri)
+		return nil, toolspec.Invalid("uri", uri, "the file path in %q is not valid percent-encoding", uri)
 	}
 	if path == "" {
-		return nil, invalid("uri", uri, "the URI names no file: use %s{path} with a path relative to the workspace root", FileURIPrefix)
+		return nil, toolspec.Invalid("uri", uri, "the URI names no file: use %s{path} with a path relative to the workspace root", FileURIPrefix)
 	}
 	o := workspace.ReadOptions{
 		Path:         path,
@@ -61,7 +62,7 @@ func runReadFile(ctx context.Context, s *Session, a Args) (any, error) {
 }
 
 // checkResourceURI refuses a uri parameter naming another resource.
-func checkResourceURI(a Args, want string) error {
+func checkResourceURI(a toolspec.Args, want string) error {
 	if got := a.String("uri"); got != "" && got != want {
 		return fault.New(fault.InvalidParameter, fault.Details{"parameter": "uri", "value": got},
 			"this resource is %s, not %s", want, got)

@@ -1,9 +1,9 @@
-// Package service is the kernel's front door: the table of operations and
-// the code that runs them for a caller. It resolves the caller's workspace,
-// confines and reads files through host/workspace, hands analyzer work to
-// the plugin runtime, writes only through host/edits, and enforces the
-// tier's caps on results. The api package calls Run and renders what comes
-// back; it decides nothing about tools.
+// Package service is the kernel's front door and orchestration only: the
+// operation table's rows (toolspec specs and their handlers) and the code
+// that runs them for a caller. It resolves the caller's workspace, reads
+// through host/workspace, routes to the index or a plugin (whose answers
+// host/pluginresult checks), writes only through host/edits, and enforces
+// the tier's caps. The api calls Run and renders what comes back.
 package service
 
 import (
@@ -22,6 +22,7 @@ import (
 	"github.com/pyws/pyws/host/plugins"
 	"github.com/pyws/pyws/host/tenants"
 	"github.com/pyws/pyws/host/tiers"
+	"github.com/pyws/pyws/host/toolspec"
 	"github.com/pyws/pyws/host/workspace"
 	"github.com/pyws/pyws/plugin-sdk/abi"
 )
@@ -132,8 +133,8 @@ type Session struct {
 const UndeclaredFaultLog = "operation answered a code its table row does not declare"
 
 // Run executes op for the caller holding key.
-func (s *Service) Run(ctx context.Context, key *tenants.Key, op *Operation, args Args) (any, error) {
-	if s.maintenance.Load() && op.needsWorkspace() {
+func (s *Service) Run(ctx context.Context, key *tenants.Key, op *Operation, args toolspec.Args) (any, error) {
+	if s.maintenance.Load() && op.NeedsWorkspace() {
 		return nil, fault.New(fault.MaintenanceMode, nil, "the server is under maintenance; retry later")
 	}
 	sess := &Session{Key: key, Limits: tiers.For(key.Tier), svc: s}
@@ -142,7 +143,7 @@ func (s *Service) Run(ctx context.Context, key *tenants.Key, op *Operation, args
 		root = s.cfg.DefaultWorkspace
 	}
 	ws, err := s.use(root)
-	if err != nil && op.needsWorkspace() {
+	if err != nil && op.NeedsWorkspace() {
 		return nil, err
 	}
 	if ws != nil {

@@ -1,7 +1,9 @@
 package workspace
 
 import (
+	"bytes"
 	"io/fs"
+	"path/filepath"
 	"strings"
 	"syscall"
 )
@@ -53,6 +55,23 @@ func Language(name string) string {
 		return "python-stub"
 	}
 	return ""
+}
+
+// IsPythonSource reports whether a file is Python source the analyzers
+// take: a .py, .pyi or .pyw file, or an extensionless script whose shebang
+// names python; text with NUL bytes never is.
+func IsPythonSource(path string, text []byte) bool {
+	if bytes.IndexByte(text, 0) >= 0 {
+		return false
+	}
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".py", ".pyi", ".pyw":
+		return true
+	case "":
+		first, _, _ := bytes.Cut(text, []byte("\n"))
+		return bytes.HasPrefix(first, []byte("#!")) && bytes.Contains(first, []byte("python"))
+	}
+	return false
 }
 
 // IsTest applies the spec's rule to a base name: it contains "test_" or

@@ -258,3 +258,22 @@ func TestWatchIgnoresExcluded(t *testing.T) {
 		t.Fatal("no notification")
 	}
 }
+
+func TestIsPythonSource(t *testing.T) {
+	for _, c := range []struct {
+		path, text string
+		want       bool
+	}{
+		{"a.py", "x = 1\n", true},
+		{"a.PYI", "", true},
+		{"a.pyw", "", true},
+		{"script", "#!/usr/bin/env python3\nprint()\n", true},
+		{"script", "#!/bin/sh\necho\n", false},
+		{"notes.txt", "x = 1\n", false},
+		{"a.py", "x = 1\x00\n", false},
+	} {
+		if got := IsPythonSource(c.path, []byte(c.text)); got != c.want {
+			t.Errorf("%s %q: %v, want %v", c.path, c.text, got, c.want)
+		}
+	}
+}

@@ -79,6 +79,12 @@ func (w *Workspace) ResolveURI(uri string) (abs, rel string, err error) {
 	return r.abs, r.rel, nil
 }
 
+// FileURI renders an absolute path as the file:// URI ResolveURI reads
+// back, percent-encoding what a URI must not carry raw.
+func FileURI(abs string) string {
+	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String()
+}
+
 func uriPath(uri string) (string, error) {
 	if strings.IndexByte(uri, 0) >= 0 {
 		return "", denied(uri, ReasonNUL)

@@ -275,3 +275,25 @@ func checkConfined(t *testing.T, root, abs string) {
 		}
 	}
 }
+
+// TestFileURIRoundTrips: ResolveURI reads back what FileURI writes, also
+// for names a URI must escape.
+func TestFileURIRoundTrips(t *testing.T) {
+	root := t.TempDir()
+	ws, err := Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	for _, name := range []string{"a.py", "with space.py", "per%cent#hash?.py", "é.py"} {
+		abs := filepath.Join(ws.Root(), name)
+		if err := os.WriteFile(abs, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		uri := FileURI(abs)
+		got, rel, err := ws.ResolveURI(uri)
+		if err != nil || got != abs || rel != name {
+			t.Errorf("%s: %s resolves to %q %q %v", name, uri, got, rel, err)
+		}
+	}
+}

@@ -1,4 +1,4 @@
-package service
+package toolspec
 
 import (
 	"encoding"
@@ -10,8 +10,8 @@ import (
 
 // Schema is a JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1 and of
 // MCP's inputSchema and outputSchema), limited to what the operation table
-// needs. An operation's arguments (Operation.ArgumentsSchema) and result
-// (Operation.ResultSchema) are described by one; the OpenAPI document and
+// needs. A spec's arguments (Spec.ArgumentsSchema) and result
+// (Spec.ResultSchema) are described by one; the OpenAPI document and
 // the API reference are rendered from them, never written by hand.
 type Schema struct {
 	Ref  string `json:"$ref,omitempty"`
@@ -54,12 +54,12 @@ func (s *Schema) addProperty(name string, p *Schema, required bool) {
 // name (OpenAPI moves them to #/components/schemas/).
 const DefsRef = "#/$defs/"
 
-// schemaOfType reflects t as encoding/json writes it. A struct that
+// SchemaOf reflects t as encoding/json writes it. A struct that
 // contains itself (a structure node's children) is written once under
 // Defs and named by a $ref starting with refBase; everything else is
 // inline. Fields marked omitempty or omitzero are optional; a field's
 // `doc` tag is its description.
-func schemaOfType(t reflect.Type, refBase string) *Schema {
+func SchemaOf(t reflect.Type, refBase string) *Schema {
 	r := &reflector{refBase: refBase, building: map[reflect.Type]bool{}, recursive: map[reflect.Type]bool{}, defs: map[string]*Schema{}}
 	s := r.schema(t)
 	if len(r.defs) > 0 {
@@ -185,7 +185,7 @@ func (p Param) Schema() *Schema {
 		s.Items = &Schema{Type: "string"}
 	case TypeObject:
 		if p.Fields != nil {
-			o := paramsSchema(p.Fields)
+			o := ParamsSchema(p.Fields)
 			o.Description = p.Doc
 			return o
 		}
@@ -202,9 +202,9 @@ func (p Param) Schema() *Schema {
 	return s
 }
 
-// paramsSchema is the object whose members are params; unknown members
+// ParamsSchema is the object whose members are params; unknown members
 // are refused, as DecodeArgs refuses them.
-func paramsSchema(params []Param) *Schema {
+func ParamsSchema(params []Param) *Schema {
 	s := &Schema{Type: "object", AdditionalProperties: false}
 	for _, p := range params {
 		s.addProperty(p.Name, p.Schema(), p.Required)

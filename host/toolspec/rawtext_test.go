@@ -1,4 +1,4 @@
-package service
+package toolspec
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package service
+package edits
 
 import (
 	"encoding/json"
@@ -31,7 +31,7 @@ func TestDecodeChanges(t *testing.T) {
 			if tt.wantCode != "" {
 				fe, ok := fault.As(err)
 				if !ok || fe.Code != tt.wantCode || fe.Details["parameter"] != tt.wantParam {
-					t.Fatalf("err = %v %v, want %s naming %s", err, detailsOf(err), tt.wantCode, tt.wantParam)
+					t.Fatalf("err = %v, want %s naming %s", err, tt.wantCode, tt.wantParam)
 				}
 				return
 			}

@@ -1,4 +1,4 @@
-package service
+package pluginresult
 
 import (
 	"testing"
@@ -15,11 +15,11 @@ func FuzzDecodeDiagnostics(f *testing.F) {
 	f.Add([]byte(`[]`), []byte("a"))
 	f.Fuzz(func(t *testing.T, out, src []byte) {
 		idx := textpos.New(src)
-		diags, err := DecodeDiagnostics(out, idx)
+		body, err := DecodeDiagnostics(out, idx)
 		if err != nil {
 			return
 		}
-		for _, d := range diags {
+		for _, d := range body.Diagnostics {
 			s, err1 := idx.Offset(d.Range.Start.Line, d.Range.Start.Character)
 			e, err2 := idx.Offset(d.Range.End.Line, d.Range.End.Character)
 			if err1 != nil || err2 != nil || s > e {

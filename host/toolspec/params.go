@@ -1,4 +1,4 @@
-package service
+package toolspec
 
 import (
 	"bytes"
@@ -38,17 +38,19 @@ type Param struct {
 	Doc      string
 	// Fields lists the members of an object parameter, validated the same way.
 	Fields []Param
-	// Raw hands the value to Run as undecoded JSON (json.RawMessage), once it
-	// is known to be valid JSON: Run validates it and answers with its own
-	// error code (format_document's options answer INVALID_OPTIONS). Fields
-	// and bounds then only document the parameter.
+	// Raw hands the value to the handler as undecoded JSON
+	// (json.RawMessage), once it is known to be valid JSON: the handler
+	// validates it and answers with its own error code (format_document's
+	// options answer INVALID_OPTIONS). Fields and bounds then only
+	// document the parameter.
 	Raw bool
 }
 
-func bound(v int) *int { return &v }
+// Bound is a parameter's minimum or maximum, for Param.Min and Param.Max.
+func Bound(v int) *int { return &v }
 
-// paramNames lists the names of params, in order.
-func paramNames(params []Param) []string {
+// Names lists the names of params, in order.
+func Names(params []Param) []string {
 	names := make([]string, 0, len(params))
 	for _, p := range params {
 		names = append(names, p.Name)
@@ -74,10 +76,10 @@ func (a Args) Object(name string) (Args, bool) {
 }
 func (a Args) Has(name string) bool { _, ok := a[name]; return ok }
 
-// invalid builds the INVALID_PARAMETER fault used for every malformed
+// Invalid builds the INVALID_PARAMETER fault used for every malformed
 // argument: the spec has no generic bad-request code, and this one already
 // carries details.parameter.
-func invalid(param string, value any, format string, args ...any) *fault.Error {
+func Invalid(param string, value any, format string, args ...any) *fault.Error {
 	d := fault.Details{"parameter": param}
 	if value != nil {
 		d["value"] = value
@@ -95,7 +97,7 @@ func DecodeArgs(params []Param, raw json.RawMessage) (Args, error) {
 			if path == "" {
 				path = "arguments"
 			}
-			return nil, invalid(path, nil, "parameter %q is not valid Unicode: it holds %s; nothing was done", path, what)
+			return nil, Invalid(path, nil, "parameter %q is not valid Unicode: it holds %s; nothing was done", path, what)
 		}
 	}
 	return decodeObject(params, raw, "")
@@ -114,7 +116,7 @@ func decodeObject(params []Param, raw json.RawMessage, prefix string) (Args, err
 		if name == "" {
 			name = "arguments"
 		}
-		return nil, invalid(name, nil, "%s must be a JSON object: %s", name, jsonReason(err))
+		return nil, Invalid(name, nil, "%s must be a JSON object: %s", name, jsonReason(err))
 	}
 	known := map[string]bool{}
 	out := Args{}
@@ -123,7 +125,7 @@ func decodeObject(params []Param, raw json.RawMessage, prefix string) (Args, err
 		v, ok := members[p.Name]
 		if !ok || string(bytes.TrimSpace(v)) == "null" {
 			if p.Required {
-				return nil, invalid(prefix+p.Name, nil, "missing required parameter %q", prefix+p.Name)
+				return nil, Invalid(prefix+p.Name, nil, "missing required parameter %q", prefix+p.Name)
 			}
 			if p.Default != nil {
 				out[p.Name] = p.Default
@@ -144,8 +146,8 @@ func decodeObject(params []Param, raw json.RawMessage, prefix string) (Args, err
 	}
 	if len(unknown) > 0 {
 		sort.Strings(unknown)
-		allowed := paramNames(params)
-		f := invalid(prefix+unknown[0], nil, "unknown parameter %q; allowed: %s", prefix+unknown[0], strings.Join(allowed, ", "))
+		allowed := Names(params)
+		f := Invalid(prefix+unknown[0], nil, "unknown parameter %q; allowed: %s", prefix+unknown[0], strings.Join(allowed, ", "))
 		f.Details["allowed"] = allowed
 		return nil, f
 	}
@@ -158,13 +160,13 @@ func decodeValue(p Param, raw json.RawMessage, prefix string) (any, error) {
 	dec.UseNumber()
 	var v any
 	if err := dec.Decode(&v); err != nil {
-		return nil, invalid(name, nil, "parameter %q is not valid JSON: %s", name, jsonReason(err))
+		return nil, Invalid(name, nil, "parameter %q is not valid JSON: %s", name, jsonReason(err))
 	}
 	if p.Raw {
 		return json.RawMessage(raw), nil
 	}
 	wrongType := func() error {
-		return withBounds(invalid(name, v, "parameter %q must be of type %s, got %s", name, p.Type, jsonTypeName(v)), p)
+		return withBounds(Invalid(name, v, "parameter %q must be of type %s, got %s", name, p.Type, JSONTypeName(v)), p)
 	}
 	switch p.Type {
 	case TypeString:
@@ -173,7 +175,7 @@ func decodeValue(p Param, raw json.RawMessage, prefix string) (any, error) {
 			return nil, wrongType()
 		}
 		if len(p.Enum) > 0 && !contains(p.Enum, s) {
-			f := invalid(name, s, "parameter %q must be one of %s", name, strings.Join(p.Enum, ", "))
+			f := Invalid(name, s, "parameter %q must be one of %s", name, strings.Join(p.Enum, ", "))
 			f.Details["allowed"] = p.Enum
 			return nil, f
 		}
@@ -199,7 +201,7 @@ func decodeValue(p Param, raw json.RawMessage, prefix string) (any, error) {
 		for i, it := range items {
 			s, ok := it.(string)
 			if !ok {
-				return nil, invalid(fmt.Sprintf("%s[%d]", name, i), it, "parameter %q must contain only strings", name)
+				return nil, Invalid(fmt.Sprintf("%s[%d]", name, i), it, "parameter %q must contain only strings", name)
 			}
 			out = append(out, s)
 		}
@@ -216,15 +218,27 @@ func decodeValue(p Param, raw json.RawMessage, prefix string) (any, error) {
 	return nil, fmt.Errorf("parameter %q: unsupported type %q", name, p.Type)
 }
 
+// Integer reads the text of a JSON number that must be an integer (3 and
+// 3.0, not 3.5) for the argument at path name; a value inside an argument
+// that DecodeArgs passes on undecoded (apply_workspace_edit's positions)
+// is refused in the same words as one DecodeArgs checks.
+func Integer(name, text string) (int, error) {
+	v, err := checkInt(Param{Name: name}, name, text)
+	if err != nil {
+		return 0, err
+	}
+	return v.(int), nil
+}
+
 // checkInt accepts integral JSON numbers (3 and 3.0, not 3.5) inside bounds.
 func checkInt(p Param, name, text string) (any, error) {
 	f, err := strconv.ParseFloat(text, 64)
 	if err != nil || math.IsInf(f, 0) || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
-		return nil, withBounds(invalid(name, text, "parameter %q must be an integer, got %s", name, text), p)
+		return nil, withBounds(Invalid(name, text, "parameter %q must be an integer, got %s", name, text), p)
 	}
 	n := int(f)
 	if (p.Min != nil && n < *p.Min) || (p.Max != nil && n > *p.Max) {
-		return nil, withBounds(invalid(name, n, "parameter %q is %d, outside its allowed bounds%s", name, n, boundsText(p)), p)
+		return nil, withBounds(Invalid(name, n, "parameter %q is %d, outside its allowed bounds%s", name, n, boundsText(p)), p)
 	}
 	return n, nil
 }
@@ -283,7 +297,7 @@ func QueryToJSON(params []Param, query map[string][]string) (json.RawMessage, er
 		// json.Marshal would turn bytes that are not UTF-8 into U+FFFD.
 		if !utf8.ValidString(key) || slices.ContainsFunc(values, notUTF8) {
 			name := strings.ToValidUTF8(key, "\uFFFD")
-			return nil, invalid(name, nil, "query parameter %q is not valid UTF-8 (after percent-decoding); nothing was done", name)
+			return nil, Invalid(name, nil, "query parameter %q is not valid UTF-8 (after percent-decoding); nothing was done", name)
 		}
 		last := values[len(values)-1]
 		switch types[key] {
@@ -317,7 +331,7 @@ func QueryToJSON(params []Param, query map[string][]string) (json.RawMessage, er
 	}
 	b, err := json.Marshal(obj)
 	if err != nil {
-		return nil, invalid("query", nil, "query string is not valid: %v", err)
+		return nil, Invalid("query", nil, "query string is not valid: %v", err)
 	}
 	return b, nil
 }
@@ -333,7 +347,9 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-func jsonTypeName(v any) string {
+// JSONTypeName names the JSON type of a value decoded with UseNumber, for
+// messages that say what was sent instead.
+func JSONTypeName(v any) string {
 	switch v.(type) {
 	case nil:
 		return "null"

@@ -1,4 +1,4 @@
-package service
+package toolspec
 
 import (
 	"encoding/json"
@@ -8,11 +8,41 @@ import (
 	"github.com/pyws/pyws/host/fault"
 )
 
+// Parameter lists shaped like the operation table's rows.
+var (
+	structure = []Param{
+		{Name: "uri", Type: TypeString, Default: "svc://workspace/structure"},
+		{Name: "maxDepth", Type: TypeInteger, Default: 10, Min: Bound(1), Max: Bound(20)},
+		{Name: "includeHidden", Type: TypeBoolean, Default: false},
+		{Name: "excludePatterns", Type: TypeStringArray},
+		{Name: "includeMetadata", Type: TypeBoolean, Default: true},
+	}
+	position = []Param{
+		{Name: "uri", Type: TypeString, Required: true},
+		{Name: "line", Type: TypeInteger, Required: true, Min: Bound(0)},
+		{Name: "character", Type: TypeInteger, Required: true, Min: Bound(0)},
+	}
+	file = []Param{
+		{Name: "uri", Type: TypeString, Required: true},
+		{Name: "encoding", Type: TypeString, Default: "utf-8"},
+		{Name: "includeMetadata", Type: TypeBoolean, Default: true},
+		{Name: "lineRange", Type: TypeObject, Fields: []Param{
+			{Name: "start", Type: TypeInteger, Required: true, Min: Bound(0)},
+			{Name: "end", Type: TypeInteger, Required: true, Min: Bound(0)},
+		}},
+	}
+	format = []Param{
+		{Name: "uri", Type: TypeString, Required: true},
+		{Name: "options", Type: TypeObject, Default: Args{}, Raw: true, Fields: []Param{
+			{Name: "tabSize", Type: TypeInteger, Default: 4, Min: Bound(1), Max: Bound(16)},
+		}},
+	}
+	severity = []Param{{Name: "uri", Type: TypeString, Required: true},
+		{Name: "severity", Type: TypeString, Enum: []string{"error", "warning", "information", "hint"}}}
+)
+
 func TestDecodeArgs(t *testing.T) {
-	structure := mustOp(t, "structure").Params
-	position := mustTool(t, "get_hover").Params
-	format := mustTool(t, "format_document").Params
-	file := mustOp(t, "file").Params
+	const structureURI = "svc://workspace/structure"
 	tests := []struct {
 		name      string
 		params    []Param
@@ -21,9 +51,9 @@ func TestDecodeArgs(t *testing.T) {
 		wantCode  string
 		wantParam string
 	}{
-		{"defaults", structure, `{}`, Args{"uri": StructureURI, "maxDepth": 10, "includeHidden": false, "includeMetadata": true}, "", ""},
-		{"null body is empty", structure, `null`, Args{"uri": StructureURI, "maxDepth": 10, "includeHidden": false, "includeMetadata": true}, "", ""},
-		{"integral float accepted", structure, `{"maxDepth": 3.0}`, Args{"uri": StructureURI, "maxDepth": 3, "includeHidden": false, "includeMetadata": true}, "", ""},
+		{"defaults", structure, `{}`, Args{"uri": structureURI, "maxDepth": 10, "includeHidden": false, "includeMetadata": true}, "", ""},
+		{"null body is empty", structure, `null`, Args{"uri": structureURI, "maxDepth": 10, "includeHidden": false, "includeMetadata": true}, "", ""},
+		{"integral float accepted", structure, `{"maxDepth": 3.0}`, Args{"uri": structureURI, "maxDepth": 3, "includeHidden": false, "includeMetadata": true}, "", ""},
 		{"maxDepth below range", structure, `{"maxDepth": 0}`, nil, fault.InvalidParameter, "maxDepth"},
 		{"maxDepth above range", structure, `{"maxDepth": 21}`, nil, fault.InvalidParameter, "maxDepth"},
 		{"fractional integer", structure, `{"maxDepth": 2.5}`, nil, fault.InvalidParameter, "maxDepth"},
@@ -39,11 +69,11 @@ func TestDecodeArgs(t *testing.T) {
 		{"nested unknown field", file, `{"uri": "svc://file/a.py", "lineRange": {"start": 1, "end": 2, "stop": 3}}`, nil, fault.InvalidParameter, "lineRange.stop"},
 		{"nested ok", file, `{"uri": "svc://file/a.py", "lineRange": {"start": 1, "end": 2}}`,
 			Args{"uri": "svc://file/a.py", "encoding": "utf-8", "includeMetadata": true, "lineRange": Args{"start": 1, "end": 2}}, "", ""},
-		// format_document's options are Raw: passed on as JSON for runFormat
-		// to answer INVALID_OPTIONS (TestParseFormatOptions).
+		// format_document's options are Raw: passed on as JSON for its
+		// handler to answer INVALID_OPTIONS.
 		{"raw object passed on", format, `{"uri": "a.py", "options": {"tabSize": "4"}}`, Args{"uri": "a.py", "options": json.RawMessage(`{"tabSize": "4"}`)}, "", ""},
 		{"raw object defaults", format, `{"uri": "a.py"}`, Args{"uri": "a.py", "options": Args{}}, "", ""},
-		{"enum", mustTool(t, "get_diagnostics").Params, `{"uri": "a.py", "severity": "fatal"}`, nil, fault.InvalidParameter, "severity"},
+		{"enum", severity, `{"uri": "a.py", "severity": "fatal"}`, nil, fault.InvalidParameter, "severity"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -69,7 +99,7 @@ func TestDecodeArgs(t *testing.T) {
 }
 
 func TestDecodeArgsBoundsDetails(t *testing.T) {
-	_, err := DecodeArgs(mustOp(t, "structure").Params, json.RawMessage(`{"maxDepth": 25}`))
+	_, err := DecodeArgs(structure, json.RawMessage(`{"maxDepth": 25}`))
 	fe, _ := fault.As(err)
 	if fe == nil || fe.Details["min"] != 1 || fe.Details["max"] != 20 || fe.Details["value"] != 25 {
 		t.Fatalf("details = %v, want parameter/value/min/max", detailsOf(err))
@@ -77,7 +107,7 @@ func TestDecodeArgsBoundsDetails(t *testing.T) {
 }
 
 func TestQueryToJSON(t *testing.T) {
-	params := mustOp(t, "file").Params
+	params := file
 	raw, err := QueryToJSON(params, map[string][]string{
 		"includeMetadata": {"false"},
 		"lineRange":       {`{"start":1,"end":2}`},
@@ -96,7 +126,6 @@ func TestQueryToJSON(t *testing.T) {
 		t.Fatalf("got %#v", got)
 	}
 
-	structure := mustOp(t, "structure").Params
 	raw, _ = QueryToJSON(structure, map[string][]string{"excludePatterns": {"a/**", "*.pyc"}, "maxDepth": {"x"}})
 	if _, err := DecodeArgs(structure, raw); fault.CodeOf(err) != fault.InvalidParameter {
 		t.Fatalf("maxDepth=x: err = %v", err)
@@ -114,20 +143,6 @@ func withURIForTest(raw json.RawMessage) (json.RawMessage, error) {
 	m["uri"] = "svc://file/a.py"
 	return json.Marshal(m)
 }
-
-func mustOp(t *testing.T, name string) *Operation {
-	t.Helper()
-	for _, op := range Operations() {
-		if op.Name == name {
-			op := op
-			return &op
-		}
-	}
-	t.Fatalf("no operation %q", name)
-	return nil
-}
-
-func mustTool(t *testing.T, name string) *Operation { return mustOp(t, name) }
 
 func detailsOf(err error) fault.Details {
 	if fe, ok := fault.As(err); ok {

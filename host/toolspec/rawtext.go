@@ -1,4 +1,4 @@
-package service
+package toolspec
 
 import (
 	"encoding/json"
@@ -17,7 +17,7 @@ import (
 // without a word, so such text would reach a file or a plugin silently
 // altered; it has to be found in the raw bytes. It returns where the
 // string is, as a parameter path from raw's root in the form
-// DecodeChanges uses (`changes["file:///a.py"][0].newText`), and what is
+// edits.DecodeChanges uses (`changes["file:///a.py"][0].newText`), and what is
 // wrong with it.
 func badText(raw []byte) (path, what string, found bool) {
 	type frame struct {
