@@ -47,7 +47,7 @@ func TestDroppedWorkspacesAreReleased(t *testing.T) {
 		// An interpreter that cannot run: asked once, at once.
 		os.WriteFile(filepath.Join(root, "pyproject.toml"), []byte("[tool.pyws]\npython = \"no-such-python\"\n"), 0o644)
 		os.WriteFile(filepath.Join(root, "a.py"), []byte("x = 1\n"), 0o644)
-		st, err := svc.workspace(root)
+		st, err := svc.workspaces.Get(root)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -65,11 +65,11 @@ func TestDroppedWorkspacesAreReleased(t *testing.T) {
 			t.Fatal(err)
 		}
 		// The next request for a vanished workspace drops it.
-		if _, err := svc.workspace(root); err == nil {
+		if _, err := svc.workspaces.Get(root); err == nil {
 			t.Fatalf("workspace %d reopened after its removal", i)
 		}
 	}
-	if n := len(svc.workspaces); n != 0 {
+	if n, _ := svc.Workspaces(); n != 0 {
 		t.Fatalf("%d workspaces still served", n)
 	}
 	waitUntil(t, func() bool {
@@ -126,9 +126,9 @@ func TestIdleWorkspacesAreReleased(t *testing.T) {
 	if err := svc.Preload(keptRoot); err != nil {
 		t.Fatal(err)
 	}
-	request := func(root string) *workspaceState {
+	request := func(root string) (*workspaceState, func()) {
 		t.Helper()
-		st, err := svc.use(root)
+		st, done, err := svc.workspaces.Use(root)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -137,29 +137,25 @@ func TestIdleWorkspacesAreReleased(t *testing.T) {
 		if _, err := runDiagnostics(context.Background(), sess, toolspec.Args{"uri": "a.py"}); err != nil {
 			t.Fatal(err)
 		}
-		return st
+		return st, done
 	}
-	idleState := request(idleRoot)
-	idleState.done()
+	idleState, done := request(idleRoot)
+	done()
 	gone := weak.Make(idleState)
 	idleState = nil
-	busy := request(busyRoot) // a request still running: never released under it
+	_, busyDone := request(busyRoot) // a request still running: never released under it
 
 	waitUntil(t, func() bool { _, released := svc.Workspaces(); return released == 1 })
 	time.Sleep(3 * idle) // more sweeps: the busy and the preloaded one stay
-	svc.mu.Lock()
-	_, idleOpen := svc.workspaces[idleRoot]
-	_, busyOpen := svc.workspaces[busyRoot]
-	_, keptOpen := svc.workspaces[keptRoot]
-	svc.mu.Unlock()
+	idleOpen, busyOpen, keptOpen := svc.workspaces.Has(idleRoot), svc.workspaces.Has(busyRoot), svc.workspaces.Has(keptRoot)
 	if idleOpen || !busyOpen || !keptOpen {
 		t.Fatalf("open after idling: idle %v (want false), busy %v, preloaded %v (want true)", idleOpen, busyOpen, keptOpen)
 	}
 	waitUntil(t, func() bool { runtime.GC(); return gone.Value() == nil })
 
 	// The next request opens the released workspace again.
-	again := request(idleRoot)
-	again.done()
-	busy.done()
+	_, againDone := request(idleRoot)
+	againDone()
+	busyDone()
 	waitUntil(t, func() bool { open, _ := svc.Workspaces(); return open == 1 }) // both idle now: only the preloaded one stays
 }

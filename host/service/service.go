@@ -19,6 +19,7 @@ import (
 	"github.com/pyws/pyws/host/fault"
 	"github.com/pyws/pyws/host/index"
 	"github.com/pyws/pyws/host/metrics"
+	"github.com/pyws/pyws/host/openset"
 	"github.com/pyws/pyws/host/plugins"
 	"github.com/pyws/pyws/host/tenants"
 	"github.com/pyws/pyws/host/tiers"
@@ -70,13 +71,8 @@ type Service struct {
 	table   *Table
 	started time.Time
 
-	mu          sync.Mutex
-	workspaces  map[string]*workspaceState
-	preloaded   map[string]bool // roots the operator asked to keep ready (Preload)
-	released    atomic.Uint64   // workspaces released after idling
+	workspaces  *openset.Set[*workspaceState]
 	maintenance atomic.Bool
-	stop        chan struct{} // closed by Close: ends the idle sweep
-	closeOnce   sync.Once
 }
 
 // New returns a service over cfg.
@@ -91,21 +87,14 @@ func New(cfg Config) *Service {
 	if ops == nil {
 		ops = Operations()
 	}
-	s := &Service{cfg: cfg, table: NewTable(ops), started: time.Now(), workspaces: map[string]*workspaceState{},
-		preloaded: map[string]bool{}, stop: make(chan struct{})}
-	if cfg.IdleRelease > 0 {
-		go s.sweepIdle(min(max(cfg.IdleRelease/4, 10*time.Millisecond), time.Minute))
-	}
+	s := &Service{cfg: cfg, table: NewTable(ops), started: time.Now()}
+	s.workspaces = openset.New(s.openWorkspace, cfg.IdleRelease, cfg.Logger.With("workspaces", "idle release"))
 	return s
 }
 
 // Workspaces returns how many workspaces are open now, and how many were
 // released after idling so far.
-func (s *Service) Workspaces() (open int, released uint64) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.workspaces), s.released.Load()
-}
+func (s *Service) Workspaces() (open int, released uint64) { return s.workspaces.Stats() }
 
 // Table returns the operation table.
 func (s *Service) Table() *Table { return s.table }
@@ -142,12 +131,12 @@ func (s *Service) Run(ctx context.Context, key *tenants.Key, op *Operation, args
 	if root == "" {
 		root = s.cfg.DefaultWorkspace
 	}
-	ws, err := s.use(root)
+	ws, done, err := s.workspaces.Use(root)
 	if err != nil && op.NeedsWorkspace() {
 		return nil, err
 	}
-	if ws != nil {
-		defer ws.done()
+	if done != nil {
+		defer done()
 	}
 	sess.ws = ws
 	// Plugin calls queue per tenant, so one tenant's burst waits behind
@@ -183,54 +172,23 @@ type workspaceState struct {
 	building atomic.Bool
 	// diag is get_diagnostics' configuration, interpreter and caches.
 	diag *diagState
-	// inUse counts the requests using the state; lastUsed is when the
-	// last one started or ended (unix ns). The idle sweep releases only
-	// a workspace nobody uses.
-	inUse    atomic.Int64
-	lastUsed atomic.Int64
 }
 
-// done ends one request's use of st.
-func (st *workspaceState) done() {
-	st.lastUsed.Store(time.Now().UnixNano())
-	st.inUse.Add(-1)
-}
+// The service keeps its workspaces in an openset: reopened when the root
+// vanished, never released while the first load runs, and dropping one
+// lets go of everything kept for it (index, diagnostics caches,
+// interpreter answers), which nothing else holds.
+func (st *workspaceState) Alive() bool   { return st.ws.RootExists() }
+func (st *workspaceState) Settled() bool { return st.loaded.Load() }
+func (st *workspaceState) Close()        { st.ws.Close() }
 
-// use returns root's state for a request, counted in use until done.
-func (s *Service) use(root string) (*workspaceState, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	st, err := s.workspaceLocked(root)
-	if err != nil {
-		return nil, err
-	}
-	st.inUse.Add(1)
-	st.lastUsed.Store(time.Now().UnixNano())
-	return st, nil
-}
-
-// workspace returns the state of root, opening it (and starting its
-// initial load) on first use. A workspace that vanished is reopened on the
-// next request rather than cached as broken.
-func (s *Service) workspace(root string) (*workspaceState, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.workspaceLocked(root)
-}
-
-func (s *Service) workspaceLocked(root string) (*workspaceState, error) {
-	if st, ok := s.workspaces[root]; ok {
-		if st.ws.RootExists() {
-			return st, nil
-		}
-		s.dropLocked(root)
-	}
+// openWorkspace opens root and starts its initial load.
+func (s *Service) openWorkspace(root string) (*workspaceState, error) {
 	ws, err := workspace.Open(root)
 	if err != nil {
 		return nil, err
 	}
 	st := &workspaceState{root: root, ws: ws, diag: newDiagState(ws.Root(), s.cfg.Logger)}
-	st.lastUsed.Store(time.Now().UnixNano())
 	if err := ws.Watch(); err != nil {
 		s.cfg.Logger.Warn("workspace watch unavailable; changes are seen through directory checks", "root", root, "err", err)
 	}
@@ -238,7 +196,6 @@ func (s *Service) workspaceLocked(root string) (*workspaceState, error) {
 		st.idx.Store(s.newIndex(st))
 	}
 	ws.Subscribe(func([]string) { go st.load(s.cfg.Logger, 0) })
-	s.workspaces[root] = st
 	go st.load(s.cfg.Logger, s.cfg.IndexDelay)
 	if s.serves("get_diagnostics") {
 		go st.warmDiagnostics()
@@ -246,48 +203,9 @@ func (s *Service) workspaceLocked(root string) (*workspaceState, error) {
 	return st, nil
 }
 
-// Preload opens root and starts loading it before the first request; the
-// idle sweep never releases it (the operator asked for it to be ready).
-func (s *Service) Preload(root string) error {
-	s.mu.Lock()
-	s.preloaded[root] = true
-	s.mu.Unlock()
-	_, err := s.workspace(root)
-	return err
-}
-
-// sweepIdle releases, every period until Close, the workspaces no request
-// has used for Config.IdleRelease: their index, diagnostics caches and
-// interpreter answers go, and the next request opens the workspace again
-// (the index comes back from its on-disk cache in about a second).
-func (s *Service) sweepIdle(period time.Duration) {
-	tick := time.NewTicker(period)
-	defer tick.Stop()
-	for {
-		select {
-		case <-s.stop:
-			return
-		case <-tick.C:
-		}
-		s.releaseIdle(time.Now())
-	}
-}
-
-func (s *Service) releaseIdle(now time.Time) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for root, st := range s.workspaces {
-		idle := now.Sub(time.Unix(0, st.lastUsed.Load()))
-		// A workspace still loading is busy (its build holds the state);
-		// it is released once loaded and idle.
-		if s.preloaded[root] || st.inUse.Load() > 0 || !st.loaded.Load() || idle < s.cfg.IdleRelease {
-			continue
-		}
-		s.cfg.Logger.Info("workspace released after idling", "root", root, "idle", idle.Round(time.Second))
-		s.dropLocked(root)
-		s.released.Add(1)
-	}
-}
+// Preload opens root and starts loading it before the first request; it
+// is never released for idling (the operator asked for it to be ready).
+func (s *Service) Preload(root string) error { return s.workspaces.Pin(root) }
 
 // load lists the workspace and, the first time, builds its index (loaded
 // turns true when it is built); later calls (change notifications) bring
@@ -344,22 +262,5 @@ func (st *workspaceState) requireLoaded(code string) error {
 	return fault.New(code, fault.Details{"indexingProgress": st.progress()}, "the workspace is still being indexed; retry shortly (see health_check indexingProgress)")
 }
 
-// dropLocked forgets the workspace served at root: its watcher stops, and
-// everything kept for it (index, diagnostics caches, interpreter answers)
-// goes with its state, which nothing else holds.
-func (s *Service) dropLocked(root string) {
-	if st, ok := s.workspaces[root]; ok {
-		st.ws.Close()
-		delete(s.workspaces, root)
-	}
-}
-
 // Close stops watchers and the idle sweep, and drops every workspace.
-func (s *Service) Close() {
-	s.closeOnce.Do(func() { close(s.stop) })
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for root := range s.workspaces {
-		s.dropLocked(root)
-	}
-}
+func (s *Service) Close() { s.workspaces.Close() }
