@@ -139,6 +139,17 @@ func navQuery(ctx context.Context, s *Session, a toolspec.Args, notReady string)
 	return f, x, x.At(f.abs, a.Int("line"), a.Int("character")), nil
 }
 
+// symbolQuery is navQuery for a tool that needs a symbol at the position:
+// where the index finds none it answers noSymbolCode (with the file, for a
+// caller that explains why).
+func symbolQuery(ctx context.Context, s *Session, a toolspec.Args, notReady, noSymbolCode string) (*sourceFile, *index.Index, *index.Hit, error) {
+	f, x, h, err := navQuery(ctx, s, a, notReady)
+	if err == nil && h == nil {
+		err = noSymbol(noSymbolCode, a)
+	}
+	return f, x, h, err
+}
+
 func indexError(ctx context.Context, err error) error {
 	if _, ok := fault.As(err); ok {
 		return err
@@ -174,7 +185,7 @@ type LocationsResult struct {
 	TotalCount *int           `json:"totalCount,omitempty"`
 }
 
-func noSymbol(code, name string, a toolspec.Args) error {
+func noSymbol(code string, a toolspec.Args) error {
 	return fault.New(code, fault.Details{"line": a.Int("line"), "character": a.Int("character")},
 		"no symbol at line %d, character %d (keywords, literals, comments, strings and whitespace have none)", a.Int("line"), a.Int("character"))
 }
@@ -182,12 +193,9 @@ func noSymbol(code, name string, a toolspec.Args) error {
 func runDefinition(ctx context.Context, s *Session, a toolspec.Args) (any, error) {
 	ctx, cancel := withNavDeadline(ctx)
 	defer cancel()
-	_, x, h, err := navQuery(ctx, s, a, fault.WorkspaceNotLoaded)
+	_, x, h, err := symbolQuery(ctx, s, a, fault.WorkspaceNotLoaded, fault.NoDefinitionFound)
 	if err != nil {
 		return nil, err
-	}
-	if h == nil {
-		return nil, noSymbol(fault.NoDefinitionFound, "", a)
 	}
 	locs, err := x.Definition(h)
 	if err != nil {
@@ -199,12 +207,9 @@ func runDefinition(ctx context.Context, s *Session, a toolspec.Args) (any, error
 func runReferences(ctx context.Context, s *Session, a toolspec.Args) (any, error) {
 	ctx, cancel := withNavDeadline(ctx)
 	defer cancel()
-	_, x, h, err := navQuery(ctx, s, a, fault.WorkspaceNotIndexed)
+	_, x, h, err := symbolQuery(ctx, s, a, fault.WorkspaceNotIndexed, fault.NoSymbolFound)
 	if err != nil {
 		return nil, err
-	}
-	if h == nil {
-		return nil, noSymbol(fault.NoSymbolFound, "", a)
 	}
 	include := true
 	if a.Has("includeDeclaration") {
@@ -231,15 +236,14 @@ type RenameResult struct {
 func runRename(ctx context.Context, s *Session, a toolspec.Args) (any, error) {
 	ctx, cancel := withNavDeadline(ctx)
 	defer cancel()
-	f, x, h, err := navQuery(ctx, s, a, fault.WorkspaceNotIndexed)
+	f, x, h, err := symbolQuery(ctx, s, a, fault.WorkspaceNotIndexed, fault.NoSymbolFound)
+	if fault.CodeOf(err) == fault.NoSymbolFound {
+		if kw := keywordAt(f, a); kw != nil {
+			return nil, kw
+		}
+	}
 	if err != nil {
 		return nil, err
-	}
-	if h == nil {
-		if err := keywordAt(f, a); err != nil {
-			return nil, err
-		}
-		return nil, noSymbol(fault.NoSymbolFound, "", a)
 	}
 	edits, err := x.Rename(ctx, h, a.String("newName"))
 	if err != nil {
@@ -301,12 +305,9 @@ type HoverResult struct {
 func runHover(ctx context.Context, s *Session, a toolspec.Args) (any, error) {
 	ctx, cancel := withNavDeadline(ctx)
 	defer cancel()
-	_, x, h, err := navQuery(ctx, s, a, fault.WorkspaceNotLoaded)
+	_, x, h, err := symbolQuery(ctx, s, a, fault.WorkspaceNotLoaded, fault.NoHoverInfo)
 	if err != nil {
 		return nil, err
-	}
-	if h == nil {
-		return nil, noSymbol(fault.NoHoverInfo, "", a)
 	}
 	contents, err := x.Hover(h)
 	if err != nil {

@@ -42,6 +42,8 @@
 //	func (i *Import) Prefix(k int) string           // module named by ModuleNodes[:k+1]
 //	func (b *Binding) HasDecorator(names ...string) bool
 //	func (b *Binding) IsDefinition() bool           // false for del and bare annotations
+//	func (b *Binding) IsPlainAssignment() bool      // pyflakes' Assignment: reported when unused
+//	func (i *Import) String() string                // as pyflakes prints it: "a.b as c"
 //	func Builtins(minor int) map[string]bool
 //	func CleanDoc(doc string) string                // inspect.cleandoc
 //

@@ -16,7 +16,6 @@ import (
 	"testing"
 
 	"github.com/pyws/pyws/plugin-sdk/textpos"
-	"github.com/pyws/pyws/plugin-sdk/tree"
 )
 
 // This file derives pyflakes' main findings from the model alone and
@@ -103,69 +102,6 @@ func runPyflakes(t *testing.T, files []string) (map[string][]finding, map[string
 	return res, bad
 }
 
-// inNameErrorTry reports whether n is in the body of the innermost try
-// (in the same function) whose handlers name NameError: pyflakes does not
-// report undefined names there.
-func inNameErrorTry(n tree.Node) bool {
-	child := n
-	for p := n.Parent(); !p.IsNull(); child, p = p, p.Parent() {
-		switch p.Kind() {
-		case "function_definition", "lambda":
-			return false
-		case "try_statement":
-			if child.FieldName() != "body" {
-				continue
-			}
-			for c := range p.NamedChildren() {
-				if c.Kind() != "except_clause" {
-					continue
-				}
-				found := false
-				for v := range c.NamedChildren() {
-					if v.Kind() == "block" {
-						continue
-					}
-					v.Walk(func(x tree.Node) bool {
-						if x.Kind() == "identifier" && string(x.Text()) == "NameError" {
-							found = true
-						}
-						return !found
-					})
-				}
-				if found {
-					return true
-				}
-			}
-			return false
-		}
-	}
-	return false
-}
-
-// importString renders an import binding the way pyflakes prints it.
-func importString(im *Import) string {
-	if im.Level == 0 && im.Name == "" {
-		full := im.Module
-		if im.AsName == "" {
-			return full
-		}
-		last := full[lastDot(full)+1:]
-		if last == im.AsName {
-			return full
-		}
-		return full + " as " + im.AsName
-	}
-	mod := strings.Repeat(".", im.Level) + im.Module
-	full := mod + "." + im.Name
-	if strings.HasSuffix(mod, ".") {
-		full = mod + im.Name
-	}
-	if im.AsName != "" && im.AsName != im.Name {
-		return full + " as " + im.AsName
-	}
-	return full
-}
-
 // modelFindings computes pyflakes-like findings from the model.
 func modelFindings(m *Module, path string) []finding {
 	src := m.Tree.Source()
@@ -196,7 +132,7 @@ func modelFindings(m *Module, path string) []finding {
 				}
 				continue
 			}
-			if inNameErrorTry(r.Node) {
+			if InNameErrorTry(r.Node) {
 				continue
 			}
 			off := r.Start
@@ -209,7 +145,7 @@ func modelFindings(m *Module, path string) []finding {
 				outer := m.resolve(nil, r.Binding.Scope.Parent, r.Name, r.Start, true)
 				if (outer.Binding != nil && !outer.Unbound) || outer.Builtin {
 					k := sk{r.Binding.Scope, r.Name}
-					if first := firstDef(r.Binding.Scope.Bindings[r.Name]); first != nil && r.Start < first.NameNode.StartByte() {
+					if first := FirstDefinition(r.Binding.Scope.Bindings[r.Name]); first != nil && r.Start < first.NameNode.StartByte() {
 						lastUnboundLocal[k] = r
 					}
 					continue
@@ -264,10 +200,10 @@ func modelFindings(m *Module, path string) []finding {
 			switch final.Kind {
 			case BindImport, BindImportFrom:
 				if !used {
-					add("unused-import", final.DefNode.StartByte(), importString(final.Import))
+					add("unused-import", final.DefNode.StartByte(), final.Import.String())
 				}
 			}
-			if s.Kind == ScopeFunction && !used && name != "_" && !s.UsesLocals && isPyflakesAssignment(final) {
+			if s.Kind == ScopeFunction && !used && name != "_" && !s.UsesLocals && final.IsPlainAssignment() {
 				add("unused-variable", final.NameNode.StartByte(), name)
 			}
 		}
@@ -278,41 +214,6 @@ func modelFindings(m *Module, path string) []finding {
 		}
 	}
 	return out
-}
-
-// isPyflakesAssignment: pyflakes' Assignment bindings (reported when
-// unused) are plain stores that are not loop targets nor non-literal
-// unpacking.
-func isPyflakesAssignment(b *Binding) bool {
-	switch b.Kind {
-	case BindAssignment, BindAugAssign, BindWith:
-		if b.Unpacked || b.Starred {
-			return literalUnpack(b)
-		}
-		return true
-	case BindAnnotated:
-		return !b.Value.IsNull() && !b.Unpacked
-	}
-	return false
-}
-
-func literalUnpack(b *Binding) bool {
-	if b.Kind != BindAssignment {
-		return false
-	}
-	k := b.Value.Kind()
-	if k != "tuple" && k != "list" && k != "expression_list" {
-		return false
-	}
-	// pyflakes: every target of the statement must be a tuple/list.
-	for cur := b.DefNode; cur.Kind() == "assignment"; cur = cur.ChildByField("right") {
-		switch cur.ChildByField("left").Kind() {
-		case "pattern_list", "tuple_pattern", "list_pattern", "tuple", "list":
-		default:
-			return false
-		}
-	}
-	return true
 }
 
 type counts struct{ both, onlyModel, onlyPyflakes int }

@@ -172,8 +172,9 @@ func prevDef(bs []*Binding, x *Binding) *Binding {
 	return prev
 }
 
-// firstDef returns the first binding that gives a value, else the first.
-func firstDef(bs []*Binding) *Binding {
+// FirstDefinition returns the first of bs that gives a value, else the
+// first (nil for none).
+func FirstDefinition(bs []*Binding) *Binding {
 	for _, x := range bs {
 		if x.IsDefinition() {
 			return x
@@ -213,19 +214,19 @@ func (m *Module) resolve(lk *lookup, s *Scope, name string, pos int, deferred bo
 				if deferred {
 					bd, unb := reachFrom(bs, -1, first, refPos)
 					if bd == nil {
-						return Resolution{Binding: firstDef(bs), Unbound: true}
+						return Resolution{Binding: FirstDefinition(bs), Unbound: true}
 					}
 					return Resolution{Binding: bd, Unbound: unb}
 				}
 				bd, unb := reach(bs, pos)
 				if bd == nil {
-					return Resolution{Binding: firstDef(bs), Unbound: true}
+					return Resolution{Binding: FirstDefinition(bs), Unbound: true}
 				}
 				return Resolution{Binding: bd, Unbound: unb}
 			case ScopeComprehension:
 				bd, unb := reach(bs, pos)
 				if bd == nil {
-					return Resolution{Binding: firstDef(bs)}
+					return Resolution{Binding: FirstDefinition(bs)}
 				}
 				return Resolution{Binding: bd, Unbound: unb}
 			default: // module, class: looked up by name at run time
@@ -240,7 +241,7 @@ func (m *Module) resolve(lk *lookup, s *Scope, name string, pos int, deferred bo
 				if fallback == nil {
 					fallback, fallbackUnbound = bd, true
 					if bd == nil {
-						fallback = firstDef(bs)
+						fallback = FirstDefinition(bs)
 					}
 				}
 			}
@@ -271,7 +272,7 @@ func (m *Module) resolveIn(lk *lookup, root *Scope, name string, pos int, deferr
 		if fallback == nil {
 			fallback = bd
 			if bd == nil {
-				fallback = firstDef(bs)
+				fallback = FirstDefinition(bs)
 			}
 		}
 	}
@@ -396,7 +397,7 @@ func (m *Module) resolveNonlocal(lk *lookup, s *Scope, name string, pos int) Res
 		if bs := bindingsIn(lk, p, name); len(bs) > 0 {
 			bd, _ := reachFrom(bs, -1, s, pos)
 			if bd == nil {
-				bd = firstDef(bs)
+				bd = FirstDefinition(bs)
 			}
 			return Resolution{Binding: bd}
 		}

@@ -4,10 +4,8 @@ import (
 	"encoding/json"
 	"testing"
 
-	sdk "github.com/pyws/pyws/plugin-sdk"
 	"github.com/pyws/pyws/plugin-sdk/abi"
 	"github.com/pyws/pyws/plugin-sdk/nesting/nestingtest"
-	"github.com/pyws/pyws/plugin-sdk/parsertest"
 )
 
 // TestDeepNesting: a file past CPython's nesting limits gets one
@@ -16,20 +14,7 @@ import (
 func TestDeepNesting(t *testing.T) {
 	for _, c := range nestingtest.TooDeep(10000) {
 		t.Run(c.Name, func(t *testing.T) {
-			src := []byte(c.Src)
-			blob, err := parsertest.Blob(src)
-			if err != nil {
-				t.Fatal(err)
-			}
-			msg, err := abi.EncodeRequest(&abi.Request{Tool: "get_diagnostics", Arguments: json.RawMessage(`{"pyws":{"module":"deep"}}`),
-				Files: []abi.File{{URI: "file:///w/deep.py", Path: "deep.py", Source: src, Tree: blob}}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			resp, err := abi.DecodeResponse(sdk.HandleMessage(handle, msg))
-			if err != nil {
-				t.Fatal(err)
-			}
+			resp := nestingtest.Call(t, handle, "get_diagnostics", json.RawMessage(`{"pyws":{"module":"deep"}}`), []byte(c.Src))
 			if resp.Error != nil {
 				t.Fatalf("%s: %s", resp.Error.Code, resp.Error.Message)
 			}
@@ -52,10 +37,7 @@ func TestDeepNesting(t *testing.T) {
 	}
 	// CPython 3.11: "too many nested parentheses" at line 1, offset 205
 	// (1-based) for 10,000 parentheses after "x = ".
-	src := []byte(nestingtest.TooDeep(10000)[0].Src)
-	blob, _ := parsertest.Blob(src)
-	msg, _ := abi.EncodeRequest(&abi.Request{Tool: "get_diagnostics", Files: []abi.File{{URI: "file:///w/p.py", Path: "p.py", Source: src, Tree: blob}}})
-	resp, _ := abi.DecodeResponse(sdk.HandleMessage(handle, msg))
+	resp := nestingtest.Call(t, handle, "get_diagnostics", nil, []byte(nestingtest.TooDeep(10000)[0].Src))
 	var r result
 	json.Unmarshal(resp.Result, &r)
 	if len(r.Diagnostics) != 1 || r.Diagnostics[0].Range != (abi.Range{Start: abi.Position{Line: 0, Character: 204}, End: abi.Position{Line: 0, Character: 205}}) {

@@ -8,7 +8,6 @@ import (
 	sdk "github.com/pyws/pyws/plugin-sdk"
 	"github.com/pyws/pyws/plugin-sdk/abi"
 	"github.com/pyws/pyws/plugin-sdk/nesting/nestingtest"
-	"github.com/pyws/pyws/plugin-sdk/parsertest"
 )
 
 // TestDeepNesting: format_document refuses a file past the nesting limits
@@ -16,21 +15,8 @@ import (
 // check phase reports such a candidate as not parsing.
 func TestDeepNesting(t *testing.T) {
 	call := func(t *testing.T, phase string, src []byte) *abi.Response {
-		blob, err := parsertest.Blob(src)
-		if err != nil {
-			t.Fatal(err)
-		}
 		args, _ := json.Marshal(Args{URI: "file:///w/deep.py", Phase: phase, Config: defaultConfig(t)})
-		msg, err := abi.EncodeRequest(&abi.Request{Tool: "format_document", Arguments: args,
-			Files: []abi.File{{URI: "file:///w/deep.py", Path: "deep.py", Source: src, Tree: blob}}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp, err := abi.DecodeResponse(sdk.HandleMessage(handle, msg))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return resp
+		return nestingtest.Call(t, handle, "format_document", args, src)
 	}
 	for _, c := range nestingtest.TooDeep(10000) {
 		if c.Message == "" {

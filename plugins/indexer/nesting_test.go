@@ -4,11 +4,8 @@ import (
 	"encoding/json"
 	"testing"
 
-	sdk "github.com/pyws/pyws/plugin-sdk"
-	"github.com/pyws/pyws/plugin-sdk/abi"
 	"github.com/pyws/pyws/plugin-sdk/navindex"
 	"github.com/pyws/pyws/plugin-sdk/nesting/nestingtest"
-	"github.com/pyws/pyws/plugin-sdk/parsertest"
 )
 
 // TestDeepNesting: a file past the nesting limits is indexed with an
@@ -18,20 +15,7 @@ func TestDeepNesting(t *testing.T) {
 	empty := navindex.Encode(&navindex.Summary{})
 	for _, c := range nestingtest.TooDeep(10000) {
 		t.Run(c.Name, func(t *testing.T) {
-			src := []byte(c.Src)
-			blob, err := parsertest.Blob(src)
-			if err != nil {
-				t.Fatal(err)
-			}
-			msg, err := abi.EncodeRequest(&abi.Request{Tool: "index_files", Arguments: json.RawMessage(`{}`),
-				Files: []abi.File{{URI: "file:///w/deep.py", Path: "deep.py", Source: src, Tree: blob}}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			resp, err := abi.DecodeResponse(sdk.HandleMessage(handle, msg))
-			if err != nil {
-				t.Fatal(err)
-			}
+			resp := nestingtest.Call(t, handle, "index_files", json.RawMessage(`{}`), []byte(c.Src))
 			if resp.Error != nil {
 				t.Fatalf("%s: %s", resp.Error.Code, resp.Error.Message)
 			}

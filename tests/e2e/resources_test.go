@@ -863,6 +863,15 @@ func testReadFile(t *testing.T, s *server) {
 		return s.do("GET", path, key, nil)
 	}
 	shapes := []string{"generic", "GET"}
+	// readIn reads rel asking for encoding (none when "").
+	readIn := func(key, shape, rel, encoding string) response {
+		t.Helper()
+		params := map[string]any{}
+		if encoding != "" {
+			params["encoding"] = encoding
+		}
+		return read(key, shape, rel, params)
+	}
 
 	t.Run("content and metadata", func(t *testing.T) {
 		raw := files["pkg/mod.py"]
@@ -1030,11 +1039,7 @@ func testReadFile(t *testing.T, s *server) {
 		for _, tt := range tests {
 			t.Run(tt.rel+"/"+tt.request, func(t *testing.T) {
 				for _, shape := range shapes {
-					params := map[string]any{}
-					if tt.request != "" {
-						params["encoding"] = tt.request
-					}
-					r := read(pro, shape, tt.rel, params)
+					r := readIn(pro, shape, tt.rel, tt.request)
 					mustStatus(t, r, 200, "")
 					if r.Body["content"] != tt.content {
 						t.Errorf("%s: content %q, want %q", shape, r.Body["content"], tt.content)
@@ -1064,11 +1069,7 @@ func testReadFile(t *testing.T, s *server) {
 		for _, tt := range tests {
 			t.Run(tt.rel+"/"+tt.request, func(t *testing.T) {
 				for _, shape := range shapes {
-					params := map[string]any{}
-					if tt.request != "" {
-						params["encoding"] = tt.request
-					}
-					r := read(pro, shape, tt.rel, params)
+					r := readIn(pro, shape, tt.rel, tt.request)
 					mustStatus(t, r, 422, "ENCODING_ERROR")
 					d := r.ErrDetails()
 					if d["path"] != tt.rel || d["requestedEncoding"] != tt.requested || d["detectedEncoding"] != tt.detected {

@@ -5,9 +5,14 @@
 package nestingtest
 
 import (
+	"encoding/json"
 	"strings"
+	"testing"
 
+	sdk "github.com/pyws/pyws/plugin-sdk"
+	"github.com/pyws/pyws/plugin-sdk/abi"
 	"github.com/pyws/pyws/plugin-sdk/nesting"
+	"github.com/pyws/pyws/plugin-sdk/parsertest"
 )
 
 // Case is one generated source.
@@ -90,4 +95,25 @@ func wide(n int) []Case {
 		{Name: "elif chain", Src: "if a:\n    pass\n" + r("elif a:\n    pass\n", n)},
 		{Name: "long list", Src: "x = [" + r("a, ", n) + "]\n"},
 	}
+}
+
+// Call runs handler through the SDK as a guest runs it, on one file
+// (deep.py) holding src with its tree from the parser module, and returns
+// the response; tb fails when the call cannot be made.
+func Call(tb testing.TB, handler sdk.Handler, tool string, args json.RawMessage, src []byte) *abi.Response {
+	tb.Helper()
+	blob, err := parsertest.Blob(src)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	msg, err := abi.EncodeRequest(&abi.Request{Tool: tool, Arguments: args,
+		Files: []abi.File{{URI: "file:///w/deep.py", Path: "deep.py", Source: src, Tree: blob}}})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	resp, err := abi.DecodeResponse(sdk.HandleMessage(handler, msg))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return resp
 }

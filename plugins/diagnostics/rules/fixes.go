@@ -122,7 +122,7 @@ var renameUnusedVariable = &Fix{
 			if x.Kind == pysem.BindExcept {
 				continue // renamed on its own finding
 			}
-			if !isPyflakesAssignment(x) && !x.IsWalrus() {
+			if !x.IsPlainAssignment() && !x.IsWalrus() {
 				return nil
 			}
 			out = append(out, edit{x.NameNode.StartByte(), x.NameNode.EndByte(), "_"})

@@ -41,7 +41,7 @@ func (c *checker) undefined() {
 			}
 			continue
 		}
-		if inNameErrorTry(r.Node) {
+		if pysem.InNameErrorTry(r.Node) {
 			continue
 		}
 		// An unbound local that would otherwise resolve outward is
@@ -50,7 +50,7 @@ func (c *checker) undefined() {
 			outer := r.Binding.Scope.Parent.ResolveDeferred(r.Name, r.Start)
 			if (outer.Binding != nil && !outer.Unbound) || outer.Builtin {
 				k := key{r.Binding.Scope, r.Name}
-				if first := firstDef(r.Binding.Symbol()); first != nil && r.Start < first.NameNode.StartByte() {
+				if first := pysem.FirstDefinition(r.Binding.Symbol()); first != nil && r.Start < first.NameNode.StartByte() {
 					if _, seen := lastUnboundLocal[k]; !seen {
 						order = append(order, k)
 					}
@@ -69,89 +69,6 @@ func (c *checker) undefined() {
 		}
 		c.add(UndefinedVariable, r.Start, r.End, "local variable '%s' defined in enclosing scope%s referenced before assignment", r.Name, where)
 	}
-}
-
-func firstDef(bs []*pysem.Binding) *pysem.Binding {
-	for _, x := range bs {
-		if x.IsDefinition() {
-			return x
-		}
-	}
-	if len(bs) > 0 {
-		return bs[0]
-	}
-	return nil
-}
-
-// inNameErrorTry reports whether n is in the body of the innermost try (in
-// the same function) whose handlers name NameError: pyflakes does not
-// report undefined names there (`try: unicode except NameError: ...`).
-func inNameErrorTry(n tree.Node) bool {
-	child := n
-	for p := n.Parent(); !p.IsNull(); child, p = p, p.Parent() {
-		switch p.Kind() {
-		case "function_definition", "lambda":
-			return false
-		case "try_statement":
-			if child.FieldName() != "body" {
-				continue
-			}
-			return handlerNames(p, "NameError")
-		}
-	}
-	return false
-}
-
-// handlerNames reports whether an except clause of try names one of names
-// in its exception expression.
-func handlerNames(try tree.Node, names ...string) bool {
-	found := false
-	for c := range try.NamedChildren() {
-		if c.Kind() != "except_clause" {
-			continue
-		}
-		for v := range c.NamedChildren() {
-			if v.Kind() == "block" {
-				continue
-			}
-			v.Walk(func(x tree.Node) bool {
-				if x.Kind() == "identifier" {
-					t := string(x.Text())
-					for _, n := range names {
-						if t == n {
-							found = true
-						}
-					}
-				}
-				return !found
-			})
-		}
-	}
-	return found
-}
-
-// importString renders an import the way pyflakes prints it.
-func importString(im *pysem.Import) string {
-	if im.Level == 0 && im.Name == "" {
-		full := im.Module
-		if im.AsName == "" {
-			return full
-		}
-		last := full[strings.LastIndexByte(full, '.')+1:]
-		if last == im.AsName {
-			return full
-		}
-		return full + " as " + im.AsName
-	}
-	mod := strings.Repeat(".", im.Level) + im.Module
-	full := mod + "." + im.Name
-	if strings.HasSuffix(mod, ".") {
-		full = mod + im.Name
-	}
-	if im.AsName != "" && im.AsName != im.Name {
-		return full + " as " + im.AsName
-	}
-	return full
 }
 
 // importRange is the part of an import statement that names the binding:
@@ -245,10 +162,10 @@ func (c *checker) unused() {
 					if c.env.IsPackageInit && s == m.Root {
 						msg += "; to re-export it, add it to __all__ or import it as itself (import x as x)"
 					}
-					c.add(UnusedImport, start, end, msg, importString(final.Import))
+					c.add(UnusedImport, start, end, msg, final.Import.String())
 				}
 			}
-			if c.on(UnusedVariable) && s.Kind == pysem.ScopeFunction && !strings.HasPrefix(name, "_") && !s.UsesLocals && isPyflakesAssignment(final) {
+			if c.on(UnusedVariable) && s.Kind == pysem.ScopeFunction && !strings.HasPrefix(name, "_") && !s.UsesLocals && final.IsPlainAssignment() {
 				c.addNodeMsg(UnusedVariable, final.NameNode, "local variable '"+name+"' is assigned to but never used")
 			}
 		}
@@ -260,41 +177,6 @@ func (c *checker) unused() {
 			}
 		}
 	}
-}
-
-// isPyflakesAssignment: pyflakes' Assignment bindings (reported when
-// unused) are plain stores that are not loop targets nor non-literal
-// unpacking.
-func isPyflakesAssignment(b *pysem.Binding) bool {
-	switch b.Kind {
-	case pysem.BindAssignment, pysem.BindAugAssign, pysem.BindWith:
-		if b.Unpacked || b.Starred {
-			return literalUnpack(b)
-		}
-		return true
-	case pysem.BindAnnotated:
-		return !b.Value.IsNull() && !b.Unpacked
-	}
-	return false
-}
-
-func literalUnpack(b *pysem.Binding) bool {
-	if b.Kind != pysem.BindAssignment {
-		return false
-	}
-	k := b.Value.Kind()
-	if k != "tuple" && k != "list" && k != "expression_list" {
-		return false
-	}
-	// pyflakes: every target of the statement must be a tuple/list.
-	for cur := b.DefNode; cur.Kind() == "assignment"; cur = cur.ChildByField("right") {
-		switch cur.ChildByField("left").Kind() {
-		case "pattern_list", "tuple_pattern", "list_pattern", "tuple", "list":
-		default:
-			return false
-		}
-	}
-	return true
 }
 
 // duplicates reports pyflakes' "redefinition of unused name" when the
