@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/pyws/pyws/plugin-sdk/knowndiff"
 )
 
 var update = flag.Bool("update", false, "rewrite the .golden files by running black")
@@ -147,26 +149,23 @@ func TestFormatFile(t *testing.T) {
 }
 
 // TestCorpus compares Format with black over every .py file of the
-// directories in $PYWS_BLACK_CORPUS (colon-separated). Black runs once
-// per directory on a temporary copy.
+// directories in $PYWS_BLACK_CORPUS (colon-separated; Debian's
+// /usr/lib/python3/dist-packages/{requests,flask,django} are recorded).
+// Black runs once per directory on a temporary copy. The files that
+// differ or that Format refuses must be exactly those listed in
+// testdata/corpus/<directory name>.known (re-record with -update).
 func TestCorpus(t *testing.T) {
 	dirs := os.Getenv("PYWS_BLACK_CORPUS")
 	if dirs == "" {
 		t.Skip("PYWS_BLACK_CORPUS not set")
 	}
 	for _, dir := range strings.Split(dirs, ":") {
-		corpusDir(t, dir)
+		t.Run(filepath.Base(dir), func(t *testing.T) { corpusDir(t, dir) })
 	}
 }
 
 func corpusDir(t *testing.T, dir string) {
-	tmp := t.TempDir()
-	if out, err := exec.Command("cp", "-r", dir, tmp).CombinedOutput(); err != nil {
-		t.Fatalf("cp: %v %s", err, out)
-	}
-	copyRoot := filepath.Join(tmp, filepath.Base(dir))
-	cmd := exec.Command("black", "-q", "--fast", "-l", "88", copyRoot)
-	cmd.Run() // black exits 123 when some file fails; those are skipped below
+	copyRoot := blackCopy(t, dir)
 	var files []string
 	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".py") {
@@ -175,11 +174,14 @@ func corpusDir(t *testing.T, dir string) {
 		return nil
 	})
 	sort.Strings(files)
-	same, differ, refused, blackFailed := 0, 0, 0, 0
+	if len(files) == 0 {
+		t.Fatalf("no .py files under %s", dir)
+	}
+	same, blackFailed := 0, 0
+	known := map[string]string{} // "differs rel" or "refused rel" -> what shows it
 	causes := map[string]int{}
 	examples := map[string]string{}
 	var elapsed time.Duration
-	var diffFiles []string
 	for _, f := range files {
 		rel, _ := filepath.Rel(dir, f)
 		src, _ := os.ReadFile(f)
@@ -195,26 +197,48 @@ func corpusDir(t *testing.T, dir string) {
 		start := time.Now()
 		got, err := Format(src, tr, Options{})
 		elapsed += time.Since(start)
-		if err != nil {
-			refused++
+		switch {
+		case err != nil:
+			known["refused "+rel] = err.Error()
 			causes["refused: "+err.Error()]++
-			continue
-		}
-		if bytes.Equal(got, want) {
+		case bytes.Equal(got, want):
 			same++
-			continue
-		}
-		differ++
-		diffFiles = append(diffFiles, rel)
-		key := diffKey(string(want), string(got))
-		causes[key]++
-		if _, ok := examples[key]; !ok {
-			examples[key] = rel + "\n" + firstDiff(string(want), string(got))
+		default:
+			diff := firstDiff(string(want), string(got))
+			known["differs "+rel] = diff
+			key := diffKey(string(want), string(got))
+			causes[key]++
+			if _, ok := examples[key]; !ok {
+				examples[key] = rel + "\n" + diff
+			}
 		}
 	}
-	total := same + differ + refused
-	t.Logf("%s: %d/%d files identical (%.1f%%), %d differ, %d refused, %d skipped (black failed); format time %v",
-		dir, same, total, 100*float64(same)/float64(max(total, 1)), differ, refused, blackFailed, elapsed)
+	total := same + len(known)
+	t.Logf("%s: %d/%d files identical (%.1f%%), %d differ or refused, %d skipped (black failed); format time %v",
+		dir, same, total, 100*float64(same)/float64(max(total, 1)), len(known), blackFailed, elapsed)
+	logCauses(t, causes, examples)
+	knowndiff.List{
+		Path:   filepath.Join("testdata", "corpus", filepath.Base(dir)+".known"),
+		Header: "Files of " + dir + " that Format formats differently from black 23.1 (--fast -l 88), or refuses.\nRecorded by TestCorpus -update (PYWS_BLACK_CORPUS).",
+		Record: "PYWS_BLACK_CORPUS=" + dir + " go test ./plugins/formatter/black -run TestCorpus -update",
+	}.Check(t, known, *update)
+}
+
+// blackCopy runs black over a copy of dir and returns the copy's root.
+func blackCopy(t *testing.T, dir string) string {
+	tmp := t.TempDir()
+	if out, err := exec.Command("cp", "-r", dir, tmp).CombinedOutput(); err != nil {
+		t.Fatalf("cp: %v %s", err, out)
+	}
+	copyRoot := filepath.Join(tmp, filepath.Base(dir))
+	cmd := exec.Command("black", "-q", "--fast", "-l", "88", copyRoot)
+	cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+t.TempDir()) // black skips files its cache says are formatted
+	cmd.Run()                                                     // black exits 123 when some file fails; those are skipped
+	return copyRoot
+}
+
+// logCauses logs the commonest first differences, with an example each.
+func logCauses(t *testing.T, causes map[string]int, examples map[string]string) {
 	type kv struct {
 		k string
 		v int
@@ -229,9 +253,6 @@ func corpusDir(t *testing.T, dir string) {
 			break
 		}
 		t.Logf("%4d  %s\n%s", c.v, c.k, examples[c.k])
-	}
-	if os.Getenv("PYWS_BLACK_LIST") != "" {
-		t.Logf("differing: %s", strings.Join(diffFiles, " "))
 	}
 }
 
