@@ -44,18 +44,7 @@ func TestGolden(t *testing.T) {
 			o, flags := fixtureOptions(name)
 			o.IsPyi = isPyi
 			if *update {
-				args := append([]string{"-q", "-l", fmt.Sprint(o.LineLength)}, flags...)
-				args = append(args, "-")
-				if isPyi {
-					args = append([]string{"--pyi"}, args...)
-				}
-				cmd := exec.Command("black", args...)
-				cmd.Stdin = bytes.NewReader(src)
-				out, err := cmd.Output()
-				if err != nil {
-					t.Fatalf("black: %v", err)
-				}
-				if err := os.WriteFile(golden, out, 0o644); err != nil {
+				if err := os.WriteFile(golden, blackOutput(t, src, o, flags), 0o644); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -131,7 +120,27 @@ func firstDiff(want, got string) string {
 	return "(no line difference)"
 }
 
-// TestFormatFile prints Format($PYWS_FMT) for development.
+// blackOutput is black's output for src with o's line length and stub
+// rules and the flags given.
+func blackOutput(tb testing.TB, src []byte, o Options, flags []string) []byte {
+	tb.Helper()
+	args := append([]string{"-q", "-l", fmt.Sprint(o.LineLength)}, flags...)
+	args = append(args, "-")
+	if o.IsPyi {
+		args = append([]string{"--pyi"}, args...)
+	}
+	cmd := exec.Command("black", args...)
+	cmd.Stdin = bytes.NewReader(src)
+	out, err := cmd.Output()
+	if err != nil {
+		tb.Fatalf("black: %v", err)
+	}
+	return out
+}
+
+// TestFormatFile compares Format($PYWS_FMT) with black's output for that
+// file (options as in fixture names, see fixtureOptions), for looking
+// into one difference.
 func TestFormatFile(t *testing.T) {
 	f := os.Getenv("PYWS_FMT")
 	if f == "" {
@@ -141,11 +150,16 @@ func TestFormatFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := format(t, src, Options{IsPyi: strings.HasSuffix(f, ".pyi")})
+	o, flags := fixtureOptions(filepath.Base(f))
+	o.IsPyi = strings.HasSuffix(f, ".pyi")
+	want := blackOutput(t, src, o, flags)
+	got, err := format(t, src, o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	os.Stdout.Write(out)
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s: Format differs from black:\n%s", f, firstDiff(string(want), string(got)))
+	}
 }
 
 // TestCorpus compares Format with black over every .py file of the
@@ -318,6 +332,9 @@ func TestIdempotentCorpus(t *testing.T) {
 		}
 		return nil
 	})
+	if n == 0 {
+		t.Fatalf("no parsable .py files under %s", dir)
+	}
 	t.Logf("%d files, %d unstable", n, bad)
 }
 

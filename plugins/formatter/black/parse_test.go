@@ -3,6 +3,7 @@ package black
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -21,8 +22,13 @@ func dumpNode(b *strings.Builder, n tree.Node, depth int) {
 	if n.ChildCount() == 0 {
 		fmt.Fprintf(b, " %q", n.Text())
 	}
-	if n.IsExtra() {
-		b.WriteString(" (extra)")
+	for _, flag := range []struct {
+		set  bool
+		name string
+	}{{n.IsExtra(), "extra"}, {n.IsMissing(), "missing"}, {n.IsError(), "error"}, {n.HasError(), "has error"}} {
+		if flag.set {
+			b.WriteString(" (" + flag.name + ")")
+		}
 	}
 	b.WriteByte('\n')
 	for c := range n.Children() {
@@ -30,17 +36,37 @@ func dumpNode(b *strings.Builder, n tree.Node, depth int) {
 	}
 }
 
-// TestDump prints the tree of $PYWS_DUMP (a file) for development.
-func TestDump(t *testing.T) {
-	f := os.Getenv("PYWS_DUMP")
-	if f == "" {
-		t.Skip("PYWS_DUMP not set")
+// TestTreeShapes pins the trees the engine reads (kinds, field names,
+// comments as extras, string parts, error nodes) for the snippets in
+// testdata/trees: a parser change that alters them fails here, before it
+// shows as a formatting difference. To see the tree of some code, add a
+// snippet and run with -update.
+func TestTreeShapes(t *testing.T) {
+	files, _ := filepath.Glob("testdata/trees/*.py")
+	if len(files) == 0 {
+		t.Fatal("no testdata/trees/*.py")
 	}
-	src, err := os.ReadFile(f)
-	if err != nil {
-		t.Fatal(err)
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			src, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var b strings.Builder
+			dumpNode(&b, parse(t, src).Root(), 0)
+			golden := strings.TrimSuffix(f, ".py") + ".tree"
+			if *update {
+				if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run with -update)", err)
+			}
+			if got := b.String(); got != string(want) {
+				t.Errorf("tree differs from %s:\n%s", golden, firstDiff(string(want), got))
+			}
+		})
 	}
-	var b strings.Builder
-	dumpNode(&b, parse(t, src).Root(), 0)
-	fmt.Print(b.String())
 }
