@@ -43,7 +43,6 @@
 package isort
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/pyws/pyws/plugins/formatter/pytext"
@@ -357,9 +356,4 @@ func isCodeSortComment(s string) bool {
 		return true
 	}
 	return false
-}
-
-// String renders a Config for test names and logs.
-func (c Config) String() string {
-	return fmt.Sprintf("isort{line_length=%d first_party=%v src=%d pyi=%v}", c.LineLength, c.KnownFirstParty, len(c.SrcModules), c.Pyi)
 }
