@@ -2,10 +2,10 @@ package pysem
 
 import (
 	"flag"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/pyws/pyws/plugin-sdk/markertest"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/dump/*.dump")
@@ -15,42 +15,8 @@ var update = flag.Bool("update", false, "rewrite testdata/dump/*.dump")
 // golden each. To see the model of some code, add a file and run with
 // -update.
 func TestDump(t *testing.T) {
-	files, _ := filepath.Glob("testdata/dump/*.py")
-	if len(files) == 0 {
-		t.Fatal("no testdata/dump/*.py")
-	}
-	for _, f := range files {
-		t.Run(filepath.Base(f), func(t *testing.T) {
-			src, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := dump(Analyze(parse(t, string(src)), optsFor(f)))
-			golden := strings.TrimSuffix(f, ".py") + ".dump"
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with -update)", err)
-			}
-			if got != string(want) {
-				gl, wl := strings.Split(got, "\n"), strings.Split(string(want), "\n")
-				for i := range max(len(gl), len(wl)) {
-					if i >= len(gl) || i >= len(wl) || gl[i] != wl[i] {
-						t.Fatalf("model differs from %s at line %d:\n got: %s\nwant: %s", golden, i+1, line(gl, i), line(wl, i))
-					}
-				}
-			}
-		})
-	}
-}
-
-func line(lines []string, i int) string {
-	if i < len(lines) {
-		return lines[i]
-	}
-	return "(end)"
+	markertest.Run(t, []string{"testdata/dump/*.py"}, func(t *testing.T, c markertest.Case) {
+		got := dump(Analyze(parse(t, string(c.Files[0].Src)), optsFor(c.Path)))
+		markertest.Golden(t, strings.TrimSuffix(c.Path, ".py")+".dump", []byte(got), *update)
+	})
 }

@@ -2,12 +2,11 @@ package black
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/pyws/pyws/host/parser/parsertest"
+	"github.com/pyws/pyws/plugin-sdk/markertest"
 	"github.com/pyws/pyws/plugin-sdk/tree"
 )
 
@@ -42,31 +41,9 @@ func dumpNode(b *strings.Builder, n tree.Node, depth int) {
 // shows as a formatting difference. To see the tree of some code, add a
 // snippet and run with -update.
 func TestTreeShapes(t *testing.T) {
-	files, _ := filepath.Glob("testdata/trees/*.py")
-	if len(files) == 0 {
-		t.Fatal("no testdata/trees/*.py")
-	}
-	for _, f := range files {
-		t.Run(filepath.Base(f), func(t *testing.T) {
-			src, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var b strings.Builder
-			dumpNode(&b, parse(t, src).Root(), 0)
-			golden := strings.TrimSuffix(f, ".py") + ".tree"
-			if *update {
-				if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with -update)", err)
-			}
-			if got := b.String(); got != string(want) {
-				t.Errorf("tree differs from %s:\n%s", golden, firstDiff(string(want), got))
-			}
-		})
-	}
+	markertest.Run(t, []string{"testdata/trees/*.py"}, func(t *testing.T, c markertest.Case) {
+		var b strings.Builder
+		dumpNode(&b, parse(t, c.Files[0].Src).Root(), 0)
+		markertest.Golden(t, strings.TrimSuffix(c.Path, ".py")+".tree", []byte(b.String()), *update)
+	})
 }
