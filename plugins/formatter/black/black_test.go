@@ -16,7 +16,7 @@ import (
 	"github.com/pyws/pyws/plugin-sdk/knowndiff"
 )
 
-var update = flag.Bool("update", false, "rewrite the .golden files by running black")
+var update = flag.Bool("update", false, "rewrite the .golden files by running black, testdata/trees/*.tree, and the corpus lists of known differences")
 
 func format(tb testing.TB, src []byte, o Options) ([]byte, error) {
 	tb.Helper()
