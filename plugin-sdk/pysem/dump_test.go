@@ -1,14 +1,11 @@
 package pysem
 
 import (
-	"flag"
 	"strings"
 	"testing"
 
 	"github.com/pyws/pyws/plugin-sdk/markertest"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/dump/*.dump")
 
 // TestDump pins the whole model (scopes, bindings, references and what
 // they resolve to, attributes) of the files in testdata/dump, one .dump

@@ -3,6 +3,7 @@ package pysem
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +15,8 @@ import (
 	"github.com/pyws/pyws/host/parser/parsertest"
 	"github.com/pyws/pyws/plugin-sdk/tree"
 )
+
+var update = flag.Bool("update", false, "rewrite testdata/dump/*.dump")
 
 // parseBlob parses src with the kernel's wasm parser and returns the blob.
 func parseBlob(tb testing.TB, src []byte) ([]byte, error) { return parsertest.Blob(src) }
