@@ -23,6 +23,8 @@
 // Lines starting with `# name: value` are directives (Directive), for the
 // settings of a case (configuration, environment).
 //
+// Golden compares a case's rendered answer with its golden file.
+//
 // It imports only the standard library: tests of every layer may use it.
 package markertest
 
@@ -285,3 +287,36 @@ func Occurrence(s, name string, k int) int {
 }
 
 func utf16Len(s string) int { return len(utf16.Encode([]rune(s))) }
+
+// Golden compares got, a case's rendered answer, with the golden file at
+// path, or writes it there when update is set (the tests' -update flag).
+// A difference fails the test and shows the first differing line.
+func Golden(r Reporter, path string, got []byte, update bool) {
+	r.Helper()
+	if update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			r.Errorf("%v", err)
+			return
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		r.Errorf("%v (record it with -update)", err)
+		return
+	}
+	if string(got) == string(want) {
+		return
+	}
+	gl, wl := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
+	line := func(lines []string, i int) string {
+		if i < len(lines) {
+			return lines[i]
+		}
+		return "(end of file)"
+	}
+	i := 0
+	for i < len(gl) && i < len(wl) && gl[i] == wl[i] {
+		i++
+	}
+	r.Errorf("differs from %s at line %d:\n got: %s\nwant: %s", path, i+1, line(gl, i), line(wl, i))
+}

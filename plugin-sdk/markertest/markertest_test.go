@@ -143,3 +143,21 @@ func TestLoad(t *testing.T) {
 		t.Errorf("file case: %+v %v", one, err)
 	}
 }
+
+func TestGolden(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "case.golden")
+	r := &recorder{}
+	if Golden(r, path, []byte("a\n"), false); !r.failed {
+		t.Error("a missing golden file passed")
+	}
+	r = &recorder{}
+	Golden(r, path, []byte("a\nb\n"), true)
+	Golden(r, path, []byte("a\nb\n"), false)
+	if r.failed {
+		t.Fatalf("the recorded answer fails: %q", r.msgs)
+	}
+	Golden(r, path, []byte("a\nc\n"), false)
+	if !r.failed || !strings.Contains(r.msgs[0], "line 2:\n got: c\nwant: b") {
+		t.Errorf("a changed line: %q", r.msgs)
+	}
+}

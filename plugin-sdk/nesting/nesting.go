@@ -93,12 +93,6 @@ func Check(src []byte, t *tree.Tree) (Excess, bool) {
 	return e, deep
 }
 
-// Tree reports the first node, in preorder, deeper than MaxTreeDepth.
-func Tree(t *tree.Tree) (Excess, bool) {
-	_, e, deep := treeDepth(t)
-	return e, deep
-}
-
 // treeDepth returns the depth of t and reports its first node deeper
 // than MaxTreeDepth.
 func treeDepth(t *tree.Tree) (int, Excess, bool) {

@@ -150,13 +150,6 @@ func (b *builder) pop() {
 	}
 }
 
-// siteBinds records bindings by the scope they are written in, for
-// global/nonlocal placement and property grouping.
-type siteKey struct {
-	s    *Scope
-	name string
-}
-
 func (b *builder) bind(id tree.Node, kind BindingKind, def, value tree.Node, at int) *Binding {
 	if !b.validIdent(id) {
 		return nil

@@ -1,17 +1,19 @@
 package pysem
 
 import (
-	"os"
+	"strings"
 	"testing"
+
+	"github.com/pyws/pyws/plugin-sdk/markertest"
 )
 
-// PYSRC='...' go test -run TestDump -v prints the tree and the model.
+// TestDump pins the whole model (scopes, bindings, references and what
+// they resolve to, attributes) of the files in testdata/dump, one .dump
+// golden each. To see the model of some code, add a file and run with
+// -update.
 func TestDump(t *testing.T) {
-	src := os.Getenv("PYSRC")
-	if src == "" {
-		t.Skip()
-	}
-	tr := parse(t, src)
-	t.Log(tr.Root().String())
-	t.Log("\n" + dump(Analyze(tr, Options{})))
+	markertest.Run(t, []string{"testdata/dump/*.py"}, func(t *testing.T, c markertest.Case) {
+		got := dump(Analyze(parse(t, string(c.Files[0].Src)), optsFor(c.Path)))
+		markertest.Golden(t, strings.TrimSuffix(c.Path, ".py")+".dump", []byte(got), *update)
+	})
 }

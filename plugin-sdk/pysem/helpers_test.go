@@ -3,6 +3,7 @@ package pysem
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"flag"
 	"os"
 	"path/filepath"
 	"sync"
@@ -11,6 +12,8 @@ import (
 	"github.com/pyws/pyws/plugin-sdk/parsertest"
 	"github.com/pyws/pyws/plugin-sdk/tree"
 )
+
+var update = flag.Bool("update", false, "rewrite testdata/dump/*.dump")
 
 // parseBlob parses src with the kernel's wasm parser and returns the blob.
 func parseBlob(tb testing.TB, src []byte) ([]byte, error) { return parsertest.Blob(src) }

@@ -48,5 +48,8 @@ func TestEquivCorpus(t *testing.T) {
 		}
 		return nil
 	})
+	if n == 0 {
+		t.Fatalf("no orig/ and ref/ pairs under %s", root)
+	}
 	t.Logf("%d files compared", n)
 }

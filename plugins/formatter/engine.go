@@ -19,9 +19,3 @@ func realBlack(src []byte, t *tree.Tree, c Config) ([]byte, error) {
 		IsPyi:                   c.Pyi,
 	})
 }
-
-// identityBlack is the stand-in used before the engine existed; tests use
-// it to check the isort stage alone.
-func identityBlack(src []byte, _ *tree.Tree, _ Config) ([]byte, error) {
-	return src, nil
-}

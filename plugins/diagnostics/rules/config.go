@@ -116,7 +116,7 @@ func ParseConfig(raw map[string]any) (Config, []string) {
 				bad("[tool.pyws] ignore-noqa must be a boolean")
 			}
 		case "python":
-			// the interpreter: read by the kernel (host/service/diaginterp.go)
+			// the interpreter: read by the kernel (host/interpreter)
 		case MissingTypeHint:
 			t, _ := v.(map[string]any)
 			for opt, ov := range t {

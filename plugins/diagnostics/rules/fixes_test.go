@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -85,19 +84,7 @@ func TestFixes(t *testing.T) {
 				t.Fatalf("after fix %d: %d %s diagnostics, want %d\n%s", applied, after, code, before-applied, src)
 			}
 		}
-		golden := c.Path + ".golden"
-		if *update {
-			if err := os.WriteFile(golden, src, 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		want, err := os.ReadFile(golden)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if string(src) != string(want) {
-			t.Errorf("fixed file:\n%s\nwant (%s):\n%s", src, golden, want)
-		}
+		markertest.Golden(t, c.Path+".golden", src, *update)
 		if applied == 0 && !strings.Contains(c.Path, "kept") {
 			t.Error("no fix applied: name the fixture *_kept.py when that is the point")
 		}

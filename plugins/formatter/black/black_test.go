@@ -12,9 +12,11 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/pyws/pyws/plugin-sdk/knowndiff"
 )
 
-var update = flag.Bool("update", false, "rewrite the .golden files by running black")
+var update = flag.Bool("update", false, "rewrite the .golden files by running black, testdata/trees/*.tree, and the corpus lists of known differences")
 
 func format(tb testing.TB, src []byte, o Options) ([]byte, error) {
 	tb.Helper()
@@ -42,18 +44,7 @@ func TestGolden(t *testing.T) {
 			o, flags := fixtureOptions(name)
 			o.IsPyi = isPyi
 			if *update {
-				args := append([]string{"-q", "-l", fmt.Sprint(o.LineLength)}, flags...)
-				args = append(args, "-")
-				if isPyi {
-					args = append([]string{"--pyi"}, args...)
-				}
-				cmd := exec.Command("black", args...)
-				cmd.Stdin = bytes.NewReader(src)
-				out, err := cmd.Output()
-				if err != nil {
-					t.Fatalf("black: %v", err)
-				}
-				if err := os.WriteFile(golden, out, 0o644); err != nil {
+				if err := os.WriteFile(golden, blackOutput(t, src, o, flags), 0o644); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -129,7 +120,27 @@ func firstDiff(want, got string) string {
 	return "(no line difference)"
 }
 
-// TestFormatFile prints Format($PYWS_FMT) for development.
+// blackOutput is black's output for src with o's line length and stub
+// rules and the flags given.
+func blackOutput(tb testing.TB, src []byte, o Options, flags []string) []byte {
+	tb.Helper()
+	args := append([]string{"-q", "-l", fmt.Sprint(o.LineLength)}, flags...)
+	args = append(args, "-")
+	if o.IsPyi {
+		args = append([]string{"--pyi"}, args...)
+	}
+	cmd := exec.Command("black", args...)
+	cmd.Stdin = bytes.NewReader(src)
+	out, err := cmd.Output()
+	if err != nil {
+		tb.Fatalf("black: %v", err)
+	}
+	return out
+}
+
+// TestFormatFile compares Format($PYWS_FMT) with black's output for that
+// file (options as in fixture names, see fixtureOptions), for looking
+// into one difference.
 func TestFormatFile(t *testing.T) {
 	f := os.Getenv("PYWS_FMT")
 	if f == "" {
@@ -139,34 +150,36 @@ func TestFormatFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := format(t, src, Options{IsPyi: strings.HasSuffix(f, ".pyi")})
+	o, flags := fixtureOptions(filepath.Base(f))
+	o.IsPyi = strings.HasSuffix(f, ".pyi")
+	want := blackOutput(t, src, o, flags)
+	got, err := format(t, src, o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	os.Stdout.Write(out)
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s: Format differs from black:\n%s", f, firstDiff(string(want), string(got)))
+	}
 }
 
 // TestCorpus compares Format with black over every .py file of the
-// directories in $PYWS_BLACK_CORPUS (colon-separated). Black runs once
-// per directory on a temporary copy.
+// directories in $PYWS_BLACK_CORPUS (colon-separated; Debian's
+// /usr/lib/python3/dist-packages/{requests,flask,django} are recorded).
+// Black runs once per directory on a temporary copy. The files that
+// differ or that Format refuses must be exactly those listed in
+// testdata/corpus/<directory name>.known (re-record with -update).
 func TestCorpus(t *testing.T) {
 	dirs := os.Getenv("PYWS_BLACK_CORPUS")
 	if dirs == "" {
 		t.Skip("PYWS_BLACK_CORPUS not set")
 	}
 	for _, dir := range strings.Split(dirs, ":") {
-		corpusDir(t, dir)
+		t.Run(filepath.Base(dir), func(t *testing.T) { corpusDir(t, dir) })
 	}
 }
 
 func corpusDir(t *testing.T, dir string) {
-	tmp := t.TempDir()
-	if out, err := exec.Command("cp", "-r", dir, tmp).CombinedOutput(); err != nil {
-		t.Fatalf("cp: %v %s", err, out)
-	}
-	copyRoot := filepath.Join(tmp, filepath.Base(dir))
-	cmd := exec.Command("black", "-q", "--fast", "-l", "88", copyRoot)
-	cmd.Run() // black exits 123 when some file fails; those are skipped below
+	copyRoot := blackCopy(t, dir)
 	var files []string
 	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".py") {
@@ -175,11 +188,14 @@ func corpusDir(t *testing.T, dir string) {
 		return nil
 	})
 	sort.Strings(files)
-	same, differ, refused, blackFailed := 0, 0, 0, 0
+	if len(files) == 0 {
+		t.Fatalf("no .py files under %s", dir)
+	}
+	same, blackFailed := 0, 0
+	known := map[string]string{} // "differs rel" or "refused rel" -> what shows it
 	causes := map[string]int{}
 	examples := map[string]string{}
 	var elapsed time.Duration
-	var diffFiles []string
 	for _, f := range files {
 		rel, _ := filepath.Rel(dir, f)
 		src, _ := os.ReadFile(f)
@@ -195,26 +211,48 @@ func corpusDir(t *testing.T, dir string) {
 		start := time.Now()
 		got, err := Format(src, tr, Options{})
 		elapsed += time.Since(start)
-		if err != nil {
-			refused++
+		switch {
+		case err != nil:
+			known["refused "+rel] = err.Error()
 			causes["refused: "+err.Error()]++
-			continue
-		}
-		if bytes.Equal(got, want) {
+		case bytes.Equal(got, want):
 			same++
-			continue
-		}
-		differ++
-		diffFiles = append(diffFiles, rel)
-		key := diffKey(string(want), string(got))
-		causes[key]++
-		if _, ok := examples[key]; !ok {
-			examples[key] = rel + "\n" + firstDiff(string(want), string(got))
+		default:
+			diff := firstDiff(string(want), string(got))
+			known["differs "+rel] = diff
+			key := diffKey(string(want), string(got))
+			causes[key]++
+			if _, ok := examples[key]; !ok {
+				examples[key] = rel + "\n" + diff
+			}
 		}
 	}
-	total := same + differ + refused
-	t.Logf("%s: %d/%d files identical (%.1f%%), %d differ, %d refused, %d skipped (black failed); format time %v",
-		dir, same, total, 100*float64(same)/float64(max(total, 1)), differ, refused, blackFailed, elapsed)
+	total := same + len(known)
+	t.Logf("%s: %d/%d files identical (%.1f%%), %d differ or refused, %d skipped (black failed); format time %v",
+		dir, same, total, 100*float64(same)/float64(max(total, 1)), len(known), blackFailed, elapsed)
+	logCauses(t, causes, examples)
+	knowndiff.List{
+		Path:   filepath.Join("testdata", "corpus", filepath.Base(dir)+".known"),
+		Header: "Files of " + dir + " that Format formats differently from black 23.1 (--fast -l 88), or refuses.\nRecorded by TestCorpus -update (PYWS_BLACK_CORPUS).",
+		Record: "PYWS_BLACK_CORPUS=" + dir + " go test ./plugins/formatter/black -run TestCorpus -update",
+	}.Check(t, known, *update)
+}
+
+// blackCopy runs black over a copy of dir and returns the copy's root.
+func blackCopy(t *testing.T, dir string) string {
+	tmp := t.TempDir()
+	if out, err := exec.Command("cp", "-r", dir, tmp).CombinedOutput(); err != nil {
+		t.Fatalf("cp: %v %s", err, out)
+	}
+	copyRoot := filepath.Join(tmp, filepath.Base(dir))
+	cmd := exec.Command("black", "-q", "--fast", "-l", "88", copyRoot)
+	cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+t.TempDir()) // black skips files its cache says are formatted
+	cmd.Run()                                                     // black exits 123 when some file fails; those are skipped
+	return copyRoot
+}
+
+// logCauses logs the commonest first differences, with an example each.
+func logCauses(t *testing.T, causes map[string]int, examples map[string]string) {
 	type kv struct {
 		k string
 		v int
@@ -229,9 +267,6 @@ func corpusDir(t *testing.T, dir string) {
 			break
 		}
 		t.Logf("%4d  %s\n%s", c.v, c.k, examples[c.k])
-	}
-	if os.Getenv("PYWS_BLACK_LIST") != "" {
-		t.Logf("differing: %s", strings.Join(diffFiles, " "))
 	}
 }
 
@@ -297,6 +332,9 @@ func TestIdempotentCorpus(t *testing.T) {
 		}
 		return nil
 	})
+	if n == 0 {
+		t.Fatalf("no parsable .py files under %s", dir)
+	}
 	t.Logf("%d files, %d unstable", n, bad)
 }
 

@@ -96,8 +96,6 @@ type leaf struct {
 	opening *leaf
 }
 
-func (l *leaf) String() string { return l.prefix + l.value }
-
 func (l *leaf) isMultilineString() bool {
 	return l.typ == tSTRING && strings.Contains(l.value, "\n") && hasTripleQuotes(l.value)
 }

@@ -2,10 +2,10 @@ package black
 
 import (
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 
+	"github.com/pyws/pyws/plugin-sdk/markertest"
 	"github.com/pyws/pyws/plugin-sdk/parsertest"
 	"github.com/pyws/pyws/plugin-sdk/tree"
 )
@@ -21,8 +21,13 @@ func dumpNode(b *strings.Builder, n tree.Node, depth int) {
 	if n.ChildCount() == 0 {
 		fmt.Fprintf(b, " %q", n.Text())
 	}
-	if n.IsExtra() {
-		b.WriteString(" (extra)")
+	for _, flag := range []struct {
+		set  bool
+		name string
+	}{{n.IsExtra(), "extra"}, {n.IsMissing(), "missing"}, {n.IsError(), "error"}, {n.HasError(), "has error"}} {
+		if flag.set {
+			b.WriteString(" (" + flag.name + ")")
+		}
 	}
 	b.WriteByte('\n')
 	for c := range n.Children() {
@@ -30,17 +35,15 @@ func dumpNode(b *strings.Builder, n tree.Node, depth int) {
 	}
 }
 
-// TestDump prints the tree of $PYWS_DUMP (a file) for development.
-func TestDump(t *testing.T) {
-	f := os.Getenv("PYWS_DUMP")
-	if f == "" {
-		t.Skip("PYWS_DUMP not set")
-	}
-	src, err := os.ReadFile(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b strings.Builder
-	dumpNode(&b, parse(t, src).Root(), 0)
-	fmt.Print(b.String())
+// TestTreeShapes pins the trees the engine reads (kinds, field names,
+// comments as extras, string parts, error nodes) for the snippets in
+// testdata/trees: a parser change that alters them fails here, before it
+// shows as a formatting difference. To see the tree of some code, add a
+// snippet and run with -update.
+func TestTreeShapes(t *testing.T) {
+	markertest.Run(t, []string{"testdata/trees/*.py"}, func(t *testing.T, c markertest.Case) {
+		var b strings.Builder
+		dumpNode(&b, parse(t, c.Files[0].Src).Root(), 0)
+		markertest.Golden(t, strings.TrimSuffix(c.Path, ".py")+".tree", []byte(b.String()), *update)
+	})
 }

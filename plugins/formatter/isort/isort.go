@@ -43,7 +43,6 @@
 package isort
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/pyws/pyws/plugins/formatter/pytext"
@@ -117,195 +116,237 @@ var commentIndicators = []string{`"""`, `'''`, `'`, `"`, "#"}
 
 // process is core.process. It reports skipped for isort: skip_file.
 func process(src string, c *Config) (string, bool) {
-	pl := newPlacer(c)
-	base := profile{lineLength: c.LineLength, linesAfterImports: -1, pyi: c.Pyi}
-	in := &lineReader{lines: strings.SplitAfter(src, "\n")}
-	if n := len(in.lines); n > 0 && in.lines[n-1] == "" {
-		in.lines = in.lines[:n-1]
+	pr := &processor{
+		pl:                 newPlacer(c),
+		base:               profile{lineLength: c.LineLength, linesAfterImports: -1, pyi: c.Pyi},
+		in:                 &lineReader{lines: strings.SplitAfter(src, "\n")},
+		firstImportSection: true,
 	}
-	var out strings.Builder
-	lineSep := ""
-	importSection, nextImportSection := "", ""
-	inQuote := ""
-	containsImports, inTopComment, firstImportSection := false, false, true
-	indent := ""
-	isortOff := false
-	strippedLine := ""
+	if n := len(pr.in.lines); n > 0 && pr.in.lines[n-1] == "" {
+		pr.in.lines = pr.in.lines[:n-1]
+	}
 	for index := 0; ; index++ {
-		line, ok := in.next()
-		var notImports bool
-		endOfFile := false
+		line, ok := pr.in.next()
 		if !ok {
 			if index == 0 {
 				return src, false
 			}
-			notImports, endOfFile, line = true, true, ""
-			if lineSep == "" {
-				lineSep = "\n"
+			if pr.lineSep == "" {
+				pr.lineSep = "\n"
 			}
-		} else {
-			strippedLine = pyStrip(line)
-			if strippedLine != "" && lineSep == "" {
-				lineSep = strings.NewReplacer(" ", "", "\t", "").Replace(line[len(pyRStrip(line)):])
-			}
-			for _, skip := range fileSkipComments {
-				if strings.Contains(line, skip) {
-					return src, true
-				}
-			}
-			if inQuote == "" && strippedLine == "# isort: off" {
-				isortOff = true
-			}
-			if (index == 0 || ((index == 1 || index == 2) && !containsImports)) && strings.HasPrefix(strippedLine, "#") {
-				inTopComment = true
-			} else if inTopComment && !strings.HasPrefix(line, "#") {
-				inTopComment = false
-			}
-			wasInQuote := inQuote != ""
-			if ((!strings.HasPrefix(strippedLine, "#") || inQuote != "") && strings.Contains(line, `"`)) || strings.Contains(line, "'") {
-				inQuote = scanQuotes(line, inQuote)
-			}
-			notImports = inQuote != "" || wasInQuote || inTopComment || isortOff
-			if !(inQuote != "" || wasInQuote || inTopComment) {
-				switch {
-				case isortOff:
-					if strippedLine == "# isort: on" {
-						isortOff = false
-					}
-				case strings.HasSuffix(strippedLine, "# isort: split"):
-					notImports = true
-				case strings.HasPrefix(strippedLine, "# isort: ") && isCodeSortComment(strippedLine):
-					notImports = true
-				case strippedLine == "" && !containsImports:
-					notImports = true
-				case strippedLine == "" || (strings.HasPrefix(strippedLine, "#") && (indent == "" || indent+pyLStrip(line) == line)):
-					importSection += line
-				case hasPrefixAny(strippedLine, importStart...):
-					containsImports = true
-					newIndent := leadingWS(line)
-					stmt := line
-					sl := beforeHash(pyStrip(line))
-					for strings.HasSuffix(sl, "\\") || (strings.Contains(sl, "(") && !strings.Contains(sl, ")")) {
-						if strings.HasSuffix(sl, "\\") {
-							for sl != "" && strings.HasSuffix(sl, "\\") {
-								line = in.readline()
-								if line == "" {
-									panic(errUnsupported{"import continues past the end of the file"})
-								}
-								sl = beforeHash(pyStrip(line))
-								stmt += line
-							}
-						} else {
-							for !strings.Contains(sl, ")") {
-								line = in.readline()
-								if line == "" {
-									panic(errUnsupported{"unclosed parenthesis in an import"})
-								}
-								sl = beforeHash(pyStrip(line))
-								stmt += line
-							}
-						}
-					}
-					strippedLine = sl
-					if newIndent != indent && importSection != "" {
-						nextImportSection = stmt
-						stmt = ""
-						notImports = true
-						line = ""
-					}
-					indent = newIndent
-					importSection += stmt
-				default:
-					notImports = true
-				}
+			pr.endSection("")
+			return pr.out.String(), false
+		}
+		for _, skip := range fileSkipComments {
+			if strings.Contains(line, skip) {
+				return src, true
 			}
 		}
-
-		if notImports {
-			rawImportSection := importSection
-			if nextImportSection != "" && importSection == "" {
-				rawImportSection, importSection = nextImportSection, nextImportSection
-				nextImportSection = ""
-			}
-			_ = rawImportSection
-			if importSection != "" {
-				if indent == "" {
-					importSection += line
-				}
-				if !containsImports {
-					out.WriteString(importSection)
-				} else {
-					leading := leadingWS(importSection)
-					trailing := importSection[len(pyRStrip(importSection)):]
-					if firstImportSection && !hasPrefixAny(strings.TrimLeft(importSection, lineSep), commentIndicators...) {
-						importSection = strings.TrimLeft(importSection, lineSep)
-						firstImportSection = false
-					}
-					section := importSection
-					if indent != "" {
-						var b strings.Builder
-						for _, l := range pytext.SplitLines(section, true) {
-							if len(l) >= len(indent) {
-								b.WriteString(l[len(indent):])
-							}
-						}
-						section = b.String()
-					}
-					cfg := base
-					if indent != "" {
-						cfg.lineLength = max(base.lineLength-pyLen(indent), 0)
-						cfg.linesAfterImports = 1
-					}
-					sorted := sortedImports(fileContents(section, pl), cfg)
-					if !(pyStrip(section) != "" && sorted == "") {
-						if indent != "" {
-							sorted = leading + pyStrip(textwrapIndent(sorted, indent)) + trailing
-						}
-						out.WriteString(sorted)
-						if line == "" && indent == "" && nextImportSection != "" {
-							out.WriteString(lineSep)
-						}
-					}
-				}
-				if indent != "" {
-					out.WriteString(line)
-					if nextImportSection == "" {
-						indent = ""
-					}
-				}
-				containsImports = nextImportSection != ""
-				importSection, nextImportSection = nextImportSection, ""
-			} else {
-				out.WriteString(line)
-			}
-			if strippedLine != "" && inQuote == "" && importSection == "" && nextImportSection == "" {
-				if strippedLine == "yield" {
-					for strippedLine == "" || strippedLine == "yield" {
-						nl := in.readline()
-						if nl == "" {
-							break
-						}
-						out.WriteString(nl)
-						strippedLine = beforeHash(pyStrip(nl))
-					}
-				}
-				if strings.HasPrefix(strippedLine, "raise") || strings.HasPrefix(strippedLine, "yield") {
-					for strings.HasSuffix(strippedLine, "\\") {
-						nl := in.readline()
-						if nl == "" {
-							break
-						}
-						out.WriteString(nl)
-						strippedLine = beforeHash(pyStrip(nl))
-					}
-				}
-			}
-		}
-		if endOfFile {
-			break
+		if notImports, line := pr.readLine(index, line); notImports {
+			pr.endSection(line)
 		}
 	}
-	return out.String(), false
+}
+
+// processor is one run of process: the lines read, the output so far,
+// and the import section being gathered.
+type processor struct {
+	pl   *placer
+	base profile
+	in   *lineReader
+	out  strings.Builder
+	// lineSep is the first non-blank line's line ending.
+	lineSep string
+	// importSection is the import lines gathered; nextImportSection the
+	// first statement of the next one, at another indentation.
+	importSection, nextImportSection string
+	inQuote                          string // the string literal open
+	containsImports                  bool   // importSection has an import
+	inTopComment, firstImportSection bool
+	indent                           string // of importSection
+	isortOff                         bool   // between # isort: off and on
+	strippedLine                     string // the last line read, stripped
+}
+
+// readLine takes in the line at index (0-based) and reports whether it
+// ends the import section, with the line (or its last line, for an import
+// continued over several) to write after it.
+func (pr *processor) readLine(index int, line string) (bool, string) {
+	pr.strippedLine = pyStrip(line)
+	if pr.strippedLine != "" && pr.lineSep == "" {
+		pr.lineSep = strings.NewReplacer(" ", "", "\t", "").Replace(line[len(pyRStrip(line)):])
+	}
+	if pr.inQuote == "" && pr.strippedLine == "# isort: off" {
+		pr.isortOff = true
+	}
+	if (index == 0 || ((index == 1 || index == 2) && !pr.containsImports)) && strings.HasPrefix(pr.strippedLine, "#") {
+		pr.inTopComment = true
+	} else if pr.inTopComment && !strings.HasPrefix(line, "#") {
+		pr.inTopComment = false
+	}
+	wasInQuote := pr.inQuote != ""
+	if ((!strings.HasPrefix(pr.strippedLine, "#") || pr.inQuote != "") && strings.Contains(line, `"`)) || strings.Contains(line, "'") {
+		pr.inQuote = scanQuotes(line, pr.inQuote)
+	}
+	if pr.inQuote != "" || wasInQuote || pr.inTopComment {
+		return true, line
+	}
+	switch {
+	case pr.isortOff:
+		if pr.strippedLine == "# isort: on" {
+			pr.isortOff = false
+		}
+		return true, line
+	case strings.HasSuffix(pr.strippedLine, "# isort: split"):
+		return true, line
+	case strings.HasPrefix(pr.strippedLine, "# isort: ") && isCodeSortComment(pr.strippedLine):
+		return true, line
+	case pr.strippedLine == "" && !pr.containsImports:
+		return true, line
+	case pr.strippedLine == "" || (strings.HasPrefix(pr.strippedLine, "#") && (pr.indent == "" || pr.indent+pyLStrip(line) == line)):
+		pr.importSection += line
+		return false, line
+	case hasPrefixAny(pr.strippedLine, importStart...):
+		return pr.readImport(line)
+	}
+	return true, line
+}
+
+// readImport adds the import statement starting with line to the
+// section, or, at another indentation, keeps it for the next section
+// and ends this one.
+func (pr *processor) readImport(line string) (bool, string) {
+	pr.containsImports = true
+	newIndent := leadingWS(line)
+	stmt, line := pr.readStatement(line)
+	if newIndent != pr.indent && pr.importSection != "" {
+		pr.nextImportSection = stmt
+		pr.indent = newIndent
+		return true, ""
+	}
+	pr.indent = newIndent
+	pr.importSection += stmt
+	return false, line
+}
+
+// readStatement reads the lines of a statement continued by backslashes
+// or open parentheses; it returns them and the last one.
+func (pr *processor) readStatement(line string) (string, string) {
+	stmt := line
+	sl := beforeHash(pyStrip(line))
+	for strings.HasSuffix(sl, "\\") || (strings.Contains(sl, "(") && !strings.Contains(sl, ")")) {
+		if strings.HasSuffix(sl, "\\") {
+			for sl != "" && strings.HasSuffix(sl, "\\") {
+				line = pr.in.readline()
+				if line == "" {
+					panic(errUnsupported{"import continues past the end of the file"})
+				}
+				sl = beforeHash(pyStrip(line))
+				stmt += line
+			}
+		} else {
+			for !strings.Contains(sl, ")") {
+				line = pr.in.readline()
+				if line == "" {
+					panic(errUnsupported{"unclosed parenthesis in an import"})
+				}
+				sl = beforeHash(pyStrip(line))
+				stmt += line
+			}
+		}
+	}
+	pr.strippedLine = sl
+	return stmt, line
+}
+
+// endSection writes the import section gathered, sorted, then line; the
+// next section starts.
+func (pr *processor) endSection(line string) {
+	if pr.nextImportSection != "" && pr.importSection == "" {
+		pr.importSection, pr.nextImportSection = pr.nextImportSection, ""
+	}
+	if pr.importSection == "" {
+		pr.out.WriteString(line)
+	} else {
+		if pr.indent == "" {
+			pr.importSection += line
+		}
+		if !pr.containsImports {
+			pr.out.WriteString(pr.importSection)
+		} else {
+			pr.writeSorted(line)
+		}
+		if pr.indent != "" {
+			pr.out.WriteString(line)
+			if pr.nextImportSection == "" {
+				pr.indent = ""
+			}
+		}
+		pr.containsImports = pr.nextImportSection != ""
+		pr.importSection, pr.nextImportSection = pr.nextImportSection, ""
+	}
+	if pr.strippedLine != "" && pr.inQuote == "" && pr.importSection == "" && pr.nextImportSection == "" {
+		pr.copyStatementRest()
+	}
+}
+
+// writeSorted writes the import section sorted, at its indentation.
+func (pr *processor) writeSorted(line string) {
+	section := pr.importSection
+	leading := leadingWS(section)
+	trailing := section[len(pyRStrip(section)):]
+	if pr.firstImportSection && !hasPrefixAny(strings.TrimLeft(section, pr.lineSep), commentIndicators...) {
+		section = strings.TrimLeft(section, pr.lineSep)
+		pr.firstImportSection = false
+	}
+	cfg := pr.base
+	if pr.indent != "" {
+		var b strings.Builder
+		for _, l := range pytext.SplitLines(section, true) {
+			if len(l) >= len(pr.indent) {
+				b.WriteString(l[len(pr.indent):])
+			}
+		}
+		section = b.String()
+		cfg.lineLength = max(pr.base.lineLength-pyLen(pr.indent), 0)
+		cfg.linesAfterImports = 1
+	}
+	sorted := sortedImports(fileContents(section, pr.pl), cfg)
+	if pyStrip(section) != "" && sorted == "" {
+		return
+	}
+	if pr.indent != "" {
+		sorted = leading + pyStrip(textwrapIndent(sorted, pr.indent)) + trailing
+	}
+	pr.out.WriteString(sorted)
+	if line == "" && pr.indent == "" && pr.nextImportSection != "" {
+		pr.out.WriteString(pr.lineSep)
+	}
+}
+
+// copyStatementRest copies the lines that continue a yield or raise
+// statement, whose next lines must not start an import section.
+func (pr *processor) copyStatementRest() {
+	if pr.strippedLine == "yield" {
+		for pr.strippedLine == "" || pr.strippedLine == "yield" {
+			nl := pr.in.readline()
+			if nl == "" {
+				break
+			}
+			pr.out.WriteString(nl)
+			pr.strippedLine = beforeHash(pyStrip(nl))
+		}
+	}
+	if strings.HasPrefix(pr.strippedLine, "raise") || strings.HasPrefix(pr.strippedLine, "yield") {
+		for strings.HasSuffix(pr.strippedLine, "\\") {
+			nl := pr.in.readline()
+			if nl == "" {
+				break
+			}
+			pr.out.WriteString(nl)
+			pr.strippedLine = beforeHash(pyStrip(nl))
+		}
+	}
 }
 
 func isCodeSortComment(s string) bool {
@@ -315,9 +356,4 @@ func isCodeSortComment(s string) bool {
 		return true
 	}
 	return false
-}
-
-// String renders a Config for test names and logs.
-func (c Config) String() string {
-	return fmt.Sprintf("isort{line_length=%d first_party=%v src=%d pyi=%v}", c.LineLength, c.KnownFirstParty, len(c.SrcModules), c.Pyi)
 }

@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-var update = flag.Bool("update", false, "re-record the golden files with the installed isort (isort --profile black -)")
+var update = flag.Bool("update", false, "re-record the golden files with the installed isort (isort --profile black -), and the corpus lists of known differences")
 
 // TestGolden compares Sort with outputs recorded from isort 5.6.4
 // (`isort --profile black -`, run in testdata/project so mypkg, srcpkg

@@ -157,11 +157,30 @@ func isCommentAboveCandidate(last string) bool {
 // fileContents is parse.file_contents: it takes the imports out of
 // contents and categorizes them and their comments.
 func fileContents(contents string, pl *placer) *parsed {
-	lineSep := inferLineSeparator(contents)
-	inLines := pytext.SplitLines(contents, false)
+	lines := pytext.SplitLines(contents, false)
 	if contents != "" && (contents[len(contents)-1] == '\n' || contents[len(contents)-1] == '\r') {
-		inLines = append(inLines, "")
+		lines = append(lines, "")
 	}
+	f := &fileParser{p: newParsed(len(lines), inferLineSeparator(contents)), pl: pl, lines: lines}
+	for f.index < len(f.lines) {
+		line := f.lines[f.index]
+		f.index++
+		statementIndex := f.index
+		var skipping bool
+		skipping, f.inQuote = skipLine(line, f.inQuote, true)
+		if skipping {
+			f.out = append(f.out, line)
+			continue
+		}
+		for _, statement := range splitStatements(line) {
+			f.statement(statement, statementIndex)
+		}
+	}
+	f.p.linesWithoutImports = f.out
+	return f.p
+}
+
+func newParsed(lineCount int, lineSep string) *parsed {
 	p := &parsed{
 		importIndex:       -1,
 		asStraight:        map[string][]string{},
@@ -172,281 +191,325 @@ func fileContents(contents string, pl *placer) *parsed {
 		commentsNested:    map[string]map[string]string{},
 		aboveStraight:     map[string][]string{},
 		aboveFrom:         map[string][]string{},
-		originalLineCount: len(inLines),
+		originalLineCount: lineCount,
 		lineSeparator:     lineSep,
 	}
 	for _, s := range sections {
 		p.imports[s] = &sectionImports{straight: newOrderedBools(), from: map[string]*orderedBools{}}
 	}
-	var out []string
-	lineCount := len(inLines)
-	index := 0
-	inQuote := ""
-	nested := func(mod string) map[string]string {
-		m := p.commentsNested[mod]
-		if m == nil {
-			m = map[string]string{}
-			p.commentsNested[mod] = m
-		}
-		return m
-	}
-	isNestedName := func(stripped string) bool {
-		return stripped != "" && !strings.Contains(strings.ReplaceAll(stripped, " as ", ""), " ")
-	}
-	for index < lineCount {
-		line := inLines[index]
-		index++
-		statementIndex := index
-		var skipping bool
-		skipping, inQuote = skipLine(line, inQuote, true)
-		if skipping {
-			out = append(out, line)
-			continue
-		}
-
-		code, eol, hasEOL := splitFirst(line, "#")
-		var statements []string
-		if strings.Contains(code, ";") {
-			for _, s := range strings.Split(code, ";") {
-				statements = append(statements, pyStrip(s))
-			}
-		} else {
-			statements = []string{code}
-		}
-		if hasEOL {
-			statements[len(statements)-1] += "#" + eol
-		}
-
-		for _, statement := range statements {
-			line := normalizeLine(statement)
-			typ := importType(line)
-			if typ == "" {
-				out = append(out, statement)
-				continue
-			}
-			if p.importIndex == -1 {
-				p.importIndex = index - 1
-			}
-			nestedComments := map[string]string{}
-			importString, comment := parseComments(line)
-			var comments []string
-			if comment != "" {
-				comments = append(comments, comment)
-			}
-			var lineParts []string
-			for _, part := range strings.Split(pyStrip(stripSyntax(importString)), " ") {
-				if part != "" {
-					lineParts = append(lineParts, part)
-				}
-			}
-			if typ == "from" && len(lineParts) == 2 && len(comments) > 0 {
-				nestedComments[lineParts[len(lineParts)-1]] = comments[0]
-			}
-
-			collectParen := func() {
-				for !strings.HasSuffix(pyStrip(beforeHash(line)), ")") && index < lineCount {
-					var newComment string
-					line, newComment = parseComments(inLines[index])
-					index++
-					if newComment != "" {
-						comments = append(comments, newComment)
-					}
-					stripped := pyStrip(stripSyntax(line))
-					if typ == "from" && isNestedName(stripped) && newComment != "" {
-						nestedComments[stripped] = comments[len(comments)-1]
-					}
-					importString += lineSep + line
-				}
-			}
-			if h, _, _ := splitFirst(line, "#"); strings.Contains(h, "(") && index < lineCount {
-				collectParen()
-			} else {
-				for strings.HasSuffix(pyStrip(line), "\\") {
-					if index >= lineCount {
-						break
-					}
-					var newComment string
-					line, newComment = parseComments(inLines[index])
-					index++
-					if newComment != "" {
-						comments = append(comments, newComment)
-					}
-					if h := beforeHash(line); strings.Contains(h, "(") && !strings.Contains(h, ")") && index < lineCount {
-						stripped := pyStrip(stripSyntax(line))
-						if typ == "from" && isNestedName(stripped) && newComment != "" {
-							nestedComments[stripped] = comments[len(comments)-1]
-						}
-						importString += lineSep + line
-						collectParen()
-					}
-					stripped := pyStrip(stripSyntax(line))
-					if typ == "from" && isNestedName(stripped) && newComment != "" {
-						nestedComments[stripped] = comments[len(comments)-1]
-					}
-					if t := pyStrip(importString); strings.HasSuffix(t, " import") || strings.HasSuffix(t, " cimport") ||
-						hasPrefixAny(pyStrip(line), "import ", "cimport ") {
-						importString += lineSep + line
-					} else {
-						importString = strings.TrimRight(pyRStrip(importString), "\\") + " " + pyLStrip(line)
-					}
-				}
-			}
-
-			if typ == "from" {
-				importString = strings.ReplaceAll(importString, "import(", "import (")
-				importString = strings.ReplaceAll(importString, "\\", " ")
-				importString = strings.ReplaceAll(importString, "\n", " ")
-				parts := strings.Split(importString, " import ")
-				fromImport := strings.Split(parts[0], " ")
-				head := fromImport[0] + " " + strings.Join(fromImport[1:], "")
-				importString = strings.Join(append([]string{head}, parts[1:]...), " import ")
-			}
-
-			var justImports []string
-			for _, item := range pySplit(stripSyntax(importString)) {
-				justImports = append(justImports, strings.ReplaceAll(strings.ReplaceAll(item, "{|", "{ "), "|}", " }"))
-			}
-			var attachTo *[]string
-			directImports := append([]string(nil), justImports[min(1, len(justImports)):]...)
-			straightImport := true
-			if ai := indexOf(justImports, "as"); ai >= 0 && ai+1 < len(justImports) {
-				straightImport = false
-				for {
-					ai := indexOf(justImports, "as")
-					if ai < 0 {
-						break
-					}
-					if ai == 0 || ai+1 >= len(justImports) {
-						panic(errUnsupported{"malformed as-import: " + line})
-					}
-					var module, topLevel, nestedModule string
-					asName := justImports[ai+1]
-					if typ == "from" {
-						nestedModule = justImports[ai-1]
-						topLevel = justImports[0]
-						module = topLevel + "." + nestedModule
-						var ok1, ok2, ok3 bool
-						directImports, ok1 = removeFirst(directImports, nestedModule)
-						directImports, ok2 = removeFirst(directImports, asName)
-						directImports, ok3 = removeFirst(directImports, "as")
-						if !ok1 || !ok2 || !ok3 {
-							panic(errUnsupported{"malformed as-import: " + line})
-						}
-						if indexOf(p.asFrom[module], asName) < 0 {
-							p.asFrom[module] = append(p.asFrom[module], asName)
-						}
-						fullName := nestedModule + " as " + asName
-						if c, ok := nestedComments[fullName]; ok && c != "" {
-							nested(topLevel)[fullName] = c
-							if i := indexOf(comments, c); i >= 0 {
-								comments = append(comments[:i:i], comments[i+1:]...)
-							}
-						}
-					} else {
-						module = justImports[ai-1]
-						if indexOf(p.asStraight[module], asName) < 0 {
-							p.asStraight[module] = append(p.asStraight[module], asName)
-						}
-					}
-					if len(comments) > 0 && attachTo == nil {
-						attachTo = refIn(p.commentsStraight, module)
-					}
-					justImports = append(justImports[:ai:ai], justImports[ai+2:]...)
-				}
-			}
-
-			if typ == "from" {
-				if len(justImports) == 0 {
-					panic(errUnsupported{"from-import without a module: " + line})
-				}
-				importFrom := justImports[0]
-				justImports = justImports[1:]
-				placed := pl.place(importFrom)
-				sec := p.imports[placed]
-				for _, name := range justImports {
-					if c, ok := nestedComments[name]; ok && c != "" {
-						nested(importFrom)[name] = c
-						if i := indexOf(comments, c); i >= 0 {
-							comments = append(comments[:i:i], comments[i+1:]...)
-						}
-					}
-				}
-				if len(comments) > 0 && attachTo == nil {
-					attachTo = refIn(p.commentsFrom, importFrom)
-				}
-				if len(out) > max(p.importIndex, 1)-1 {
-					last := ""
-					if len(out) > 0 {
-						last = pyRStrip(out[len(out)-1])
-					}
-					for isCommentAboveCandidate(last) {
-						p.aboveFrom[importFrom] = append([]string{out[len(out)-1]}, p.aboveFrom[importFrom]...)
-						out = out[:len(out)-1]
-						last = ""
-						if len(out) > 0 {
-							last = pyRStrip(out[len(out)-1])
-						}
-					}
-					if statementIndex-1 == p.importIndex {
-						p.importIndex -= len(p.aboveFrom[importFrom])
-					}
-				}
-				root := sec.from[importFrom]
-				if root == nil {
-					root = newOrderedBools()
-					sec.from[importFrom] = root
-					sec.fromKeys = append(sec.fromKeys, importFrom)
-					for _, m := range justImports {
-						root.set(m, indexOf(directImports, m) >= 0)
-					}
-				} else {
-					for _, m := range justImports {
-						prev, _ := root.get(m)
-						root.set(m, prev || indexOf(directImports, m) >= 0)
-					}
-				}
-				if len(comments) > 0 && attachTo != nil {
-					*attachTo = append(*attachTo, comments...)
-				}
-			} else {
-				if len(comments) > 0 && attachTo != nil {
-					*attachTo = append(*attachTo, comments...)
-					comments = nil
-				}
-				for _, module := range justImports {
-					if len(comments) > 0 {
-						c := comments
-						p.commentsStraight[module] = &c
-						comments = nil
-					}
-					if len(out) > max(p.importIndex, 1)-1 {
-						last := ""
-						if len(out) > 0 {
-							last = pyRStrip(out[len(out)-1])
-						}
-						for isCommentAboveCandidate(last) {
-							p.aboveStraight[module] = append([]string{out[len(out)-1]}, p.aboveStraight[module]...)
-							out = out[:len(out)-1]
-							last = ""
-							if len(out) > 0 {
-								last = pyRStrip(out[len(out)-1])
-							}
-						}
-						if index-1 == p.importIndex {
-							p.importIndex -= len(p.aboveStraight[module])
-						}
-					}
-					placed := pl.place(module)
-					sec := p.imports[placed]
-					prev, _ := sec.straight.get(module)
-					straightImport = straightImport || prev
-					sec.straight.set(module, straightImport)
-				}
-			}
-		}
-	}
-	p.linesWithoutImports = out
 	return p
+}
+
+// nested is the nested-comment map of module mod, created when missing.
+func (p *parsed) nested(mod string) map[string]string {
+	m := p.commentsNested[mod]
+	if m == nil {
+		m = map[string]string{}
+		p.commentsNested[mod] = m
+	}
+	return m
+}
+
+// fileParser is one run of fileContents: the input lines, the next one
+// to read, and the lines that are not imports.
+type fileParser struct {
+	p       *parsed
+	pl      *placer
+	lines   []string
+	index   int // of the next line to read
+	out     []string
+	inQuote string
+}
+
+// splitStatements splits a line at its semicolons; the end-of-line
+// comment stays with the last statement.
+func splitStatements(line string) []string {
+	code, eol, hasEOL := splitFirst(line, "#")
+	var statements []string
+	if strings.Contains(code, ";") {
+		for _, s := range strings.Split(code, ";") {
+			statements = append(statements, pyStrip(s))
+		}
+	} else {
+		statements = []string{code}
+	}
+	if hasEOL {
+		statements[len(statements)-1] += "#" + eol
+	}
+	return statements
+}
+
+// statement takes in one statement of the line read at statementIndex
+// (1-based): kept as it is when not an import, recorded otherwise.
+func (f *fileParser) statement(statement string, statementIndex int) {
+	line := normalizeLine(statement)
+	typ := importType(line)
+	if typ == "" {
+		f.out = append(f.out, statement)
+		return
+	}
+	if f.p.importIndex == -1 {
+		f.p.importIndex = f.index - 1
+	}
+	imp := f.readImport(line, typ)
+	if typ == "from" {
+		imp.text = joinFromModule(imp.text)
+	}
+	var names []string
+	for _, item := range pySplit(stripSyntax(imp.text)) {
+		names = append(names, strings.ReplaceAll(strings.ReplaceAll(item, "{|", "{ "), "|}", " }"))
+	}
+	a := f.takeAliases(imp, names)
+	if typ == "from" {
+		f.addFrom(imp, a, statementIndex)
+	} else {
+		f.addStraight(imp, a)
+	}
+}
+
+// importText is one import statement as read, over all its lines.
+type importText struct {
+	typ  string // "from" or "straight"
+	text string
+	// lastLine is the last line read, without its comment (errors show it).
+	lastLine       string
+	comments       []string
+	nestedComments map[string]string // imported name -> its comment
+}
+
+// readImport reads the import statement starting with line, and its
+// continuation lines (in parentheses or after backslashes).
+func (f *fileParser) readImport(line, typ string) *importText {
+	imp := &importText{typ: typ, nestedComments: map[string]string{}}
+	var comment string
+	imp.text, comment = parseComments(line)
+	imp.lastLine = line
+	if comment != "" {
+		imp.comments = append(imp.comments, comment)
+	}
+	var parts []string
+	for _, part := range strings.Split(pyStrip(stripSyntax(imp.text)), " ") {
+		if part != "" {
+			parts = append(parts, part)
+		}
+	}
+	if typ == "from" && len(parts) == 2 && len(imp.comments) > 0 {
+		imp.nestedComments[parts[len(parts)-1]] = imp.comments[0]
+	}
+	if h, _, _ := splitFirst(line, "#"); strings.Contains(h, "(") && f.index < len(f.lines) {
+		f.readParenthesized(imp)
+		return imp
+	}
+	for strings.HasSuffix(pyStrip(imp.lastLine), "\\") && f.index < len(f.lines) {
+		comment := f.nextImportLine(imp)
+		if h := beforeHash(imp.lastLine); strings.Contains(h, "(") && !strings.Contains(h, ")") && f.index < len(f.lines) {
+			imp.noteNestedComment(comment)
+			imp.text += f.p.lineSeparator + imp.lastLine
+			f.readParenthesized(imp)
+		}
+		imp.noteNestedComment(comment)
+		if t := pyStrip(imp.text); strings.HasSuffix(t, " import") || strings.HasSuffix(t, " cimport") ||
+			hasPrefixAny(pyStrip(imp.lastLine), "import ", "cimport ") {
+			imp.text += f.p.lineSeparator + imp.lastLine
+		} else {
+			imp.text = strings.TrimRight(pyRStrip(imp.text), "\\") + " " + pyLStrip(imp.lastLine)
+		}
+	}
+	return imp
+}
+
+// readParenthesized reads lines into imp up to the closing parenthesis.
+func (f *fileParser) readParenthesized(imp *importText) {
+	for !strings.HasSuffix(pyStrip(beforeHash(imp.lastLine)), ")") && f.index < len(f.lines) {
+		comment := f.nextImportLine(imp)
+		imp.noteNestedComment(comment)
+		imp.text += f.p.lineSeparator + imp.lastLine
+	}
+}
+
+// nextImportLine reads the next line of an import into imp.lastLine and
+// its comment into imp.comments, and returns the comment.
+func (f *fileParser) nextImportLine(imp *importText) string {
+	var comment string
+	imp.lastLine, comment = parseComments(f.lines[f.index])
+	f.index++
+	if comment != "" {
+		imp.comments = append(imp.comments, comment)
+	}
+	return comment
+}
+
+// noteNestedComment records the comment of the last line read as the
+// comment of the name it holds, when it holds only one name of a
+// from-import.
+func (imp *importText) noteNestedComment(comment string) {
+	stripped := pyStrip(stripSyntax(imp.lastLine))
+	if imp.typ == "from" && isNestedName(stripped) && comment != "" {
+		imp.nestedComments[stripped] = imp.comments[len(imp.comments)-1]
+	}
+}
+
+func isNestedName(stripped string) bool {
+	return stripped != "" && !strings.Contains(strings.ReplaceAll(stripped, " as ", ""), " ")
+}
+
+// joinFromModule writes "from a . b import ..." as "from a.b import ...",
+// the statement on one line.
+func joinFromModule(text string) string {
+	text = strings.ReplaceAll(text, "import(", "import (")
+	text = strings.ReplaceAll(text, "\\", " ")
+	text = strings.ReplaceAll(text, "\n", " ")
+	parts := strings.Split(text, " import ")
+	fromImport := strings.Split(parts[0], " ")
+	head := fromImport[0] + " " + strings.Join(fromImport[1:], "")
+	return strings.Join(append([]string{head}, parts[1:]...), " import ")
+}
+
+// importNames is an import statement's names with its "as" aliases
+// taken out (and recorded in parsed).
+type importNames struct {
+	// names: for a from-import, the module then the imported names.
+	names []string
+	// direct: the names imported under their own name too.
+	direct []string
+	// attachTo: where the statement's comments go, once known.
+	attachTo *[]string
+	// straight: the statement has no alias.
+	straight bool
+}
+
+// takeAliases records the statement's "as" aliases in parsed and returns
+// its names without them.
+func (f *fileParser) takeAliases(imp *importText, names []string) importNames {
+	a := importNames{names: names, direct: append([]string(nil), names[min(1, len(names)):]...), straight: true}
+	if ai := indexOf(a.names, "as"); ai < 0 || ai+1 >= len(a.names) {
+		return a
+	}
+	a.straight = false
+	for {
+		ai := indexOf(a.names, "as")
+		if ai < 0 {
+			return a
+		}
+		if ai == 0 || ai+1 >= len(a.names) {
+			panic(errUnsupported{"malformed as-import: " + imp.lastLine})
+		}
+		var module string
+		asName := a.names[ai+1]
+		if imp.typ == "from" {
+			nestedModule := a.names[ai-1]
+			topLevel := a.names[0]
+			module = topLevel + "." + nestedModule
+			var ok1, ok2, ok3 bool
+			a.direct, ok1 = removeFirst(a.direct, nestedModule)
+			a.direct, ok2 = removeFirst(a.direct, asName)
+			a.direct, ok3 = removeFirst(a.direct, "as")
+			if !ok1 || !ok2 || !ok3 {
+				panic(errUnsupported{"malformed as-import: " + imp.lastLine})
+			}
+			if indexOf(f.p.asFrom[module], asName) < 0 {
+				f.p.asFrom[module] = append(f.p.asFrom[module], asName)
+			}
+			f.moveNestedComment(imp, topLevel, nestedModule+" as "+asName)
+		} else {
+			module = a.names[ai-1]
+			if indexOf(f.p.asStraight[module], asName) < 0 {
+				f.p.asStraight[module] = append(f.p.asStraight[module], asName)
+			}
+		}
+		if len(imp.comments) > 0 && a.attachTo == nil {
+			a.attachTo = refIn(f.p.commentsStraight, module)
+		}
+		a.names = append(a.names[:ai:ai], a.names[ai+2:]...)
+	}
+}
+
+// moveNestedComment moves the comment of name, imported from module,
+// from the statement's comments to the module's nested comments.
+func (f *fileParser) moveNestedComment(imp *importText, module, name string) {
+	if c, ok := imp.nestedComments[name]; ok && c != "" {
+		f.p.nested(module)[name] = c
+		if i := indexOf(imp.comments, c); i >= 0 {
+			imp.comments = append(imp.comments[:i:i], imp.comments[i+1:]...)
+		}
+	}
+}
+
+// addFrom records a from-import read from the line at statementIndex.
+func (f *fileParser) addFrom(imp *importText, a importNames, statementIndex int) {
+	if len(a.names) == 0 {
+		panic(errUnsupported{"from-import without a module: " + imp.lastLine})
+	}
+	importFrom, names := a.names[0], a.names[1:]
+	sec := f.p.imports[f.pl.place(importFrom)]
+	for _, name := range names {
+		f.moveNestedComment(imp, importFrom, name)
+	}
+	if len(imp.comments) > 0 && a.attachTo == nil {
+		a.attachTo = refIn(f.p.commentsFrom, importFrom)
+	}
+	f.takeCommentsAbove(f.p.aboveFrom, importFrom, statementIndex)
+	root := sec.from[importFrom]
+	if root == nil {
+		root = newOrderedBools()
+		sec.from[importFrom] = root
+		sec.fromKeys = append(sec.fromKeys, importFrom)
+		for _, m := range names {
+			root.set(m, indexOf(a.direct, m) >= 0)
+		}
+	} else {
+		for _, m := range names {
+			prev, _ := root.get(m)
+			root.set(m, prev || indexOf(a.direct, m) >= 0)
+		}
+	}
+	if len(imp.comments) > 0 && a.attachTo != nil {
+		*a.attachTo = append(*a.attachTo, imp.comments...)
+	}
+}
+
+// addStraight records the modules of a straight import.
+func (f *fileParser) addStraight(imp *importText, a importNames) {
+	comments := imp.comments
+	if len(comments) > 0 && a.attachTo != nil {
+		*a.attachTo = append(*a.attachTo, comments...)
+		comments = nil
+	}
+	straight := a.straight
+	for _, module := range a.names {
+		if len(comments) > 0 {
+			c := comments
+			f.p.commentsStraight[module] = &c
+			comments = nil
+		}
+		f.takeCommentsAbove(f.p.aboveStraight, module, f.index)
+		sec := f.p.imports[f.pl.place(module)]
+		prev, _ := sec.straight.get(module)
+		straight = straight || prev
+		sec.straight.set(module, straight)
+	}
+}
+
+// takeCommentsAbove moves the comment lines just above an import (read
+// up to line lineIndex, 1-based) from the kept lines to above[name]; the
+// import section then starts above them.
+func (f *fileParser) takeCommentsAbove(above map[string][]string, name string, lineIndex int) {
+	if len(f.out) <= max(f.p.importIndex, 1)-1 {
+		return
+	}
+	last := func() string {
+		if len(f.out) == 0 {
+			return ""
+		}
+		return pyRStrip(f.out[len(f.out)-1])
+	}
+	for isCommentAboveCandidate(last()) {
+		above[name] = append([]string{f.out[len(f.out)-1]}, above[name]...)
+		f.out = f.out[:len(f.out)-1]
+	}
+	if lineIndex-1 == f.p.importIndex {
+		f.p.importIndex -= len(above[name])
+	}
 }
 
 // refIn is dict.setdefault(key, []): the list stored under key, created

@@ -11,10 +11,9 @@ import (
 type naturalKey []keyPart
 
 type keyPart struct {
-	num   bool
-	n     string // digits without leading zeros, for numeric comparison
-	text  string
-	width int
+	num  bool
+	n    string // digits without leading zeros, for numeric comparison
+	text string
 }
 
 func naturalKeyOf(s string) naturalKey {

@@ -157,12 +157,9 @@ func (b *builder) funcSig(bd *pysem.Binding) string {
 	return string(buf)
 }
 
-// oneLine folds source text onto one line: comments dropped, runs of
-// whitespace made one space, no space just inside brackets, no trailing
-// comma before a closing bracket.
-func oneLine(src []byte) string { return string(appendOneLine(nil, src)) }
-
-// appendOneLine appends oneLine(src) to dst.
+// appendOneLine appends src folded onto one line to dst: comments
+// dropped, runs of whitespace made one space, no space just inside
+// brackets, no trailing comma before a closing bracket.
 func appendOneLine(dst, src []byte) []byte {
 	start := len(dst) // the folding looks at this call's output only
 	inStr := byte(0)

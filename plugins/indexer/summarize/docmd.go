@@ -87,192 +87,230 @@ func Markdown(doc string) string {
 	if doc == "" {
 		return ""
 	}
-	lines := strings.Split(doc, "\n")
-	var intro []string
-	var secs []*docSection
-	var cur *docSection
-	section := func(title string) *docSection {
-		title = canonical(title)
-		for _, s := range secs {
-			if s.title == title {
-				return s
-			}
-		}
-		s := &docSection{title: title}
-		secs = append(secs, s)
-		return s
-	}
-	for i := 0; i < len(lines); i++ {
-		ln := lines[i]
+	d := &docParser{lines: strings.Split(doc, "\n")}
+	for ; d.i < len(d.lines); d.i++ {
+		ln := d.lines[d.i]
 		t := strings.TrimSpace(ln)
-		// NumPy: a title underlined with dashes.
-		if i+1 < len(lines) && t != "" && isRule(lines[i+1]) && indentOf(ln) == 0 {
-			cur = section(t)
-			i++
-			// Items: "name : type" at the section indent, description indented.
-			for i+1 < len(lines) {
-				nx := lines[i+1]
-				nt := strings.TrimSpace(nx)
-				if i+2 < len(lines) && nt != "" && isRule(lines[i+2]) && indentOf(nx) == 0 {
-					break
-				}
-				i++
-				if nt == "" {
-					if len(cur.items) > 0 && !itemSection(cur.title) {
-						cur.text = append(cur.text, "")
-					} else if len(cur.text) > 0 {
-						cur.text = append(cur.text, "")
-					}
-					continue
-				}
-				if indentOf(nx) == 0 && (itemSection(cur.title) || cur.title == "Returns" || cur.title == "Yields") {
-					if m := numpyItem.FindStringSubmatch(nt); m != nil && !strings.HasSuffix(nt, ".") {
-						it := docItem{name: strings.TrimSpace(m[1]), typ: strings.TrimSpace(m[2])}
-						if cur.title == "Returns" || cur.title == "Yields" || cur.title == "Raises" {
-							if it.typ == "" { // "int" alone: a type
-								it.typ, it.name = it.name, ""
-							}
-						}
-						cur.items = append(cur.items, it)
-						continue
-					}
-				}
-				if len(cur.items) > 0 && indentOf(nx) > 0 {
-					last := &cur.items[len(cur.items)-1]
-					last.desc = append(last.desc, nt)
-					continue
-				}
-				cur.text = append(cur.text, strings.TrimRight(nx, " "))
-			}
-			continue
-		}
-		// Google: "Args:" at indent 0, entries indented below.
-		if m := matchIf(googleHeader, t, strings.HasSuffix(t, ":")); m != nil && indentOf(ln) == 0 {
-			cur = section(m[1])
-			base := -1
-			for i+1 < len(lines) {
-				nx := lines[i+1]
-				nt := strings.TrimSpace(nx)
-				if nt != "" && indentOf(nx) == 0 {
-					break
-				}
-				i++
-				if nt == "" {
-					cur.text = append(cur.text, "")
-					continue
-				}
-				ind := indentOf(nx)
-				if base < 0 {
-					base = ind
-				}
-				if itemSection(cur.title) || cur.title == "Returns" || cur.title == "Yields" {
-					if ind == base {
-						if mm := itemLine.FindStringSubmatch(nt); mm != nil && (itemSection(cur.title) || mm[2] != "") {
-							cur.items = append(cur.items, docItem{name: mm[1], typ: mm[2], desc: nonEmpty(mm[3])})
-							continue
-						}
-					} else if len(cur.items) > 0 {
-						last := &cur.items[len(cur.items)-1]
-						last.desc = append(last.desc, nt)
-						continue
-					}
-				}
-				cur.text = append(cur.text, strings.TrimRight(nx[min(base, ind):], " "))
-			}
-			continue
-		}
-		// reST fields.
-		if m := matchIf(restField, t, strings.HasPrefix(t, ":")); m != nil {
-			kind, arg, desc := m[1], strings.TrimSpace(m[2]), m[3]
-			var more []string
-			for i+1 < len(lines) && indentOf(lines[i+1]) > indentOf(ln) && strings.TrimSpace(lines[i+1]) != "" {
-				i++
-				more = append(more, strings.TrimSpace(lines[i]))
-			}
-			d := append(nonEmpty(desc), more...)
-			switch kind {
-			case "type":
-				s := section("Args")
-				found := false
-				for k := range s.items {
-					if s.items[k].name == arg {
-						s.items[k].typ, found = strings.Join(d, " "), true
-					}
-				}
-				if !found {
-					s.items = append(s.items, docItem{name: arg, typ: strings.Join(d, " ")})
-				}
-			case "rtype", "ytype":
-				s := section(kind)
-				if len(s.items) == 0 {
-					s.items = append(s.items, docItem{})
-				}
-				s.items[0].typ = strings.Join(d, " ")
-			case "returns", "return", "yields", "yield":
-				s := section(kind)
-				if len(s.items) == 0 {
-					s.items = append(s.items, docItem{})
-				}
-				s.items[0].desc = append(s.items[0].desc, d...)
-			default:
-				s := section(kind)
-				name, typ := arg, ""
-				if f := strings.Fields(arg); len(f) == 2 && kind != "raises" && kind != "raise" {
-					typ, name = f[0], f[1]
-				}
-				s.items = append(s.items, docItem{name: name, typ: typ, desc: d})
-			}
-			cur = nil
-			continue
-		}
-		if cur == nil {
-			intro = append(intro, ln)
-		} else if t == "" {
-			cur.text = append(cur.text, "")
-		} else {
-			intro = append(intro, ln)
+		switch {
+		case d.i+1 < len(d.lines) && t != "" && isRule(d.lines[d.i+1]) && indentOf(ln) == 0:
+			d.numpySection(t)
+		case d.googleSection(ln, t):
+		case d.restField(ln, t):
+		case d.cur != nil && t == "":
+			d.cur.text = append(d.cur.text, "")
+		default:
+			d.intro = append(d.intro, ln)
 		}
 	}
+	return d.render()
+}
+
+// docParser reads a docstring's lines into its description and sections.
+type docParser struct {
+	lines []string
+	i     int // the line being read
+	intro []string
+	secs  []*docSection
+	// cur is the section whose text a blank line continues.
+	cur *docSection
+}
+
+// section returns the section of that title (canonical), created last
+// when new.
+func (d *docParser) section(title string) *docSection {
+	title = canonical(title)
+	for _, s := range d.secs {
+		if s.title == title {
+			return s
+		}
+	}
+	s := &docSection{title: title}
+	d.secs = append(d.secs, s)
+	return s
+}
+
+// numpySection reads a NumPy section: the title, underlined with dashes,
+// then items, "name : type" at the section indent with the description
+// indented, or text, up to the next title.
+func (d *docParser) numpySection(title string) {
+	cur := d.section(title)
+	d.cur = cur
+	d.i++
+	for d.i+1 < len(d.lines) {
+		nx := d.lines[d.i+1]
+		nt := strings.TrimSpace(nx)
+		if d.i+2 < len(d.lines) && nt != "" && isRule(d.lines[d.i+2]) && indentOf(nx) == 0 {
+			break
+		}
+		d.i++
+		if nt == "" {
+			if len(cur.items) > 0 && !itemSection(cur.title) {
+				cur.text = append(cur.text, "")
+			} else if len(cur.text) > 0 {
+				cur.text = append(cur.text, "")
+			}
+			continue
+		}
+		if indentOf(nx) == 0 && (itemSection(cur.title) || cur.title == "Returns" || cur.title == "Yields") {
+			if m := numpyItem.FindStringSubmatch(nt); m != nil && !strings.HasSuffix(nt, ".") {
+				it := docItem{name: strings.TrimSpace(m[1]), typ: strings.TrimSpace(m[2])}
+				if cur.title == "Returns" || cur.title == "Yields" || cur.title == "Raises" {
+					if it.typ == "" { // "int" alone: a type
+						it.typ, it.name = it.name, ""
+					}
+				}
+				cur.items = append(cur.items, it)
+				continue
+			}
+		}
+		if len(cur.items) > 0 && indentOf(nx) > 0 {
+			last := &cur.items[len(cur.items)-1]
+			last.desc = append(last.desc, nt)
+			continue
+		}
+		cur.text = append(cur.text, strings.TrimRight(nx, " "))
+	}
+}
+
+// googleSection reads a Google section when line ln (trimmed: t) is its
+// header, "Args:" at indent 0, with the entries indented below.
+func (d *docParser) googleSection(ln, t string) bool {
+	m := matchIf(googleHeader, t, strings.HasSuffix(t, ":"))
+	if m == nil || indentOf(ln) != 0 {
+		return false
+	}
+	cur := d.section(m[1])
+	d.cur = cur
+	base := -1
+	for d.i+1 < len(d.lines) {
+		nx := d.lines[d.i+1]
+		nt := strings.TrimSpace(nx)
+		if nt != "" && indentOf(nx) == 0 {
+			break
+		}
+		d.i++
+		if nt == "" {
+			cur.text = append(cur.text, "")
+			continue
+		}
+		ind := indentOf(nx)
+		if base < 0 {
+			base = ind
+		}
+		if itemSection(cur.title) || cur.title == "Returns" || cur.title == "Yields" {
+			if ind == base {
+				if mm := itemLine.FindStringSubmatch(nt); mm != nil && (itemSection(cur.title) || mm[2] != "") {
+					cur.items = append(cur.items, docItem{name: mm[1], typ: mm[2], desc: nonEmpty(mm[3])})
+					continue
+				}
+			} else if len(cur.items) > 0 {
+				last := &cur.items[len(cur.items)-1]
+				last.desc = append(last.desc, nt)
+				continue
+			}
+		}
+		cur.text = append(cur.text, strings.TrimRight(nx[min(base, ind):], " "))
+	}
+	return true
+}
+
+// restField reads a reST field (":param x: ...", with its indented
+// continuation lines) when line ln (trimmed: t) is one.
+func (d *docParser) restField(ln, t string) bool {
+	m := matchIf(restField, t, strings.HasPrefix(t, ":"))
+	if m == nil {
+		return false
+	}
+	kind, arg, desc := m[1], strings.TrimSpace(m[2]), m[3]
+	var more []string
+	for d.i+1 < len(d.lines) && indentOf(d.lines[d.i+1]) > indentOf(ln) && strings.TrimSpace(d.lines[d.i+1]) != "" {
+		d.i++
+		more = append(more, strings.TrimSpace(d.lines[d.i]))
+	}
+	text := append(nonEmpty(desc), more...)
+	switch kind {
+	case "type":
+		s := d.section("Args")
+		found := false
+		for k := range s.items {
+			if s.items[k].name == arg {
+				s.items[k].typ, found = strings.Join(text, " "), true
+			}
+		}
+		if !found {
+			s.items = append(s.items, docItem{name: arg, typ: strings.Join(text, " ")})
+		}
+	case "rtype", "ytype":
+		s := d.section(kind)
+		if len(s.items) == 0 {
+			s.items = append(s.items, docItem{})
+		}
+		s.items[0].typ = strings.Join(text, " ")
+	case "returns", "return", "yields", "yield":
+		s := d.section(kind)
+		if len(s.items) == 0 {
+			s.items = append(s.items, docItem{})
+		}
+		s.items[0].desc = append(s.items[0].desc, text...)
+	default:
+		s := d.section(kind)
+		name, typ := arg, ""
+		if f := strings.Fields(arg); len(f) == 2 && kind != "raises" && kind != "raise" {
+			typ, name = f[0], f[1]
+		}
+		s.items = append(s.items, docItem{name: name, typ: typ, desc: text})
+	}
+	d.cur = nil
+	return true
+}
+
+// render writes the description, then each section that has content.
+func (d *docParser) render() string {
 	var sb strings.Builder
-	body := strings.TrimSpace(strings.Join(intro, "\n"))
-	if body != "" {
+	if body := strings.TrimSpace(strings.Join(d.intro, "\n")); body != "" {
 		sb.WriteString(renderText(body))
 	}
-	for _, s := range secs {
+	for _, s := range d.secs {
 		if len(s.items) == 0 && strings.TrimSpace(strings.Join(s.text, "\n")) == "" {
 			continue
 		}
 		if sb.Len() > 0 {
 			sb.WriteString("\n\n")
 		}
-		sb.WriteString("**" + s.title + ":**")
-		for _, it := range s.items {
-			sb.WriteString("\n- ")
-			switch {
-			case it.name != "" && it.typ != "":
-				sb.WriteString("`" + it.name + "` (`" + it.typ + "`)")
-			case it.name != "":
-				sb.WriteString("`" + it.name + "`")
-			case it.typ != "":
-				sb.WriteString("`" + it.typ + "`")
-			}
-			if d := strings.Join(it.desc, " "); d != "" {
-				if it.name != "" || it.typ != "" {
-					sb.WriteString(": ")
-				}
-				sb.WriteString(d)
-			}
-		}
-		if txt := strings.Trim(strings.Join(s.text, "\n"), "\n"); strings.TrimSpace(txt) != "" {
-			sb.WriteString("\n")
-			if s.title == "Example" || strings.Contains(txt, ">>>") {
-				sb.WriteString("```python\n" + txt + "\n```")
-			} else {
-				sb.WriteString(txt)
-			}
-		}
+		s.render(&sb)
 	}
 	return sb.String()
+}
+
+// render writes the section: its bold title, its items as a list, then
+// its text (fenced as Python when it is an example).
+func (s *docSection) render(sb *strings.Builder) {
+	sb.WriteString("**" + s.title + ":**")
+	for _, it := range s.items {
+		sb.WriteString("\n- ")
+		switch {
+		case it.name != "" && it.typ != "":
+			sb.WriteString("`" + it.name + "` (`" + it.typ + "`)")
+		case it.name != "":
+			sb.WriteString("`" + it.name + "`")
+		case it.typ != "":
+			sb.WriteString("`" + it.typ + "`")
+		}
+		if d := strings.Join(it.desc, " "); d != "" {
+			if it.name != "" || it.typ != "" {
+				sb.WriteString(": ")
+			}
+			sb.WriteString(d)
+		}
+	}
+	if txt := strings.Trim(strings.Join(s.text, "\n"), "\n"); strings.TrimSpace(txt) != "" {
+		sb.WriteString("\n")
+		if s.title == "Example" || strings.Contains(txt, ">>>") {
+			sb.WriteString("```python\n" + txt + "\n```")
+		} else {
+			sb.WriteString(txt)
+		}
+	}
 }
 
 func nonEmpty(s string) []string {

@@ -42,7 +42,7 @@ func TestMarkdown(t *testing.T) {
 	}
 }
 
-func TestOneLine(t *testing.T) {
+func TestAppendOneLine(t *testing.T) {
 	cases := []struct{ in, want string }{
 		{"(a, b)", "(a, b)"},
 		{"(\n    self,\n    a: int = 1,  # the a\n    *args,\n)", "(self, a: int = 1, *args)"},
@@ -50,8 +50,8 @@ func TestOneLine(t *testing.T) {
 		{"Dict[\n str, int\n]", "Dict[str, int]"},
 	}
 	for _, c := range cases {
-		if got := oneLine([]byte(c.in)); got != c.want {
-			t.Errorf("oneLine(%q) = %q, want %q", c.in, got, c.want)
+		if got := string(appendOneLine([]byte("x"), []byte(c.in))); got != "x"+c.want {
+			t.Errorf("appendOneLine(x, %q) = %q, want x%q", c.in, got, c.want)
 		}
 	}
 }

@@ -10,16 +10,20 @@
 // a second copy (timed, and `black .` alone on a third), serves the first
 // copy with the real pyws binary and plugins, calls format_document on
 // every .py/.pyi file over HTTP (timed, two concurrent clients as the
-// server has two workers), applies the edits, and counts the files whose
-// result is byte-identical to the reference. It prints the share per
-// project, the refusals by error code and reason, and a sample of
-// differing lines; PYWS_DIFF_REPORT=<file> writes every difference.
+// server has two workers), applies the edits, and compares each result
+// with the reference. The files that differ or are refused (with the
+// refusal's code and reason) must be exactly those recorded in
+// testdata/<project>.known; re-record with -update. It logs the share per
+// project, the refusals by error code and reason, a sample of differing
+// lines and the speeds; PYWS_DIFF_REPORT=<file> writes every difference,
+// PYWS_DIFF_FORMAT_PROJECTS=requests,flask picks projects.
 package format
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -36,9 +40,12 @@ import (
 	"time"
 
 	"github.com/pyws/pyws/plugin-sdk/abi"
+	"github.com/pyws/pyws/plugin-sdk/knowndiff"
 	"github.com/pyws/pyws/plugin-sdk/textpos"
 	"github.com/pyws/pyws/tests/internal/teststubs"
 )
+
+var update = flag.Bool("update", false, "re-record testdata/<project>.known")
 
 var projects = []string{"requests", "flask", "django"}
 
@@ -56,75 +63,95 @@ func TestDifferential(t *testing.T) {
 	scratch := t.TempDir()
 	bin, plugins := buildPyws(t, repo, scratch)
 
+	if p := os.Getenv("PYWS_DIFF_FORMAT_PROJECTS"); p != "" {
+		projects = strings.Split(p, ",")
+	}
 	var report strings.Builder
 	for _, p := range projects {
 		src := filepath.Join("/usr/lib/python3/dist-packages", p)
 		if _, err := os.Stat(src); err != nil {
-			t.Logf("%s: not installed, skipped", p)
+			t.Errorf("%s: not installed (apt-get install python3-%s)", p, p)
 			continue
 		}
-		root := filepath.Join(scratch, p)
-		ws, ref, blk := filepath.Join(root, "ws"), filepath.Join(root, "ref"), filepath.Join(root, "black")
-		for _, d := range []string{ws, ref, blk} {
-			copyTree(t, src, filepath.Join(d, p))
-		}
-		files := pythonFiles(t, filepath.Join(ws, p))
-
-		isortTime := timeCmd(t, ref, "isort", "--profile", "black", "-q", ".")
-		blackAfterIsort := timeCmd(t, ref, "black", "-q", ".")
-		blackTime := timeCmd(t, blk, "black", "-q", ".")
-
-		s := serve(t, bin, plugins, ws, filepath.Join(root, "state"))
-		results, pywsTime := formatAll(t, s, ws, files)
-		s.stop()
-
-		same := 0
-		causes := map[string]int{}
-		var samples []string
-		for _, r := range results {
-			want, err := os.ReadFile(filepath.Join(ref, r.rel))
-			if err != nil {
-				t.Fatal(err)
-			}
-			switch {
-			case r.err != "":
-				causes["refused: "+r.err]++
-				fmt.Fprintf(&report, "%s/%s: refused: %s\n", p, r.rel, r.err)
-			case bytes.Equal(r.out, want):
-				same++
-			default:
-				line, got, exp := firstDiff(r.out, want)
-				causes["differs"]++
-				fmt.Fprintf(&report, "%s/%s:%d:\n  got:  %q\n  want: %q\n", p, r.rel, line, got, exp)
-				if len(samples) < 8 {
-					samples = append(samples, fmt.Sprintf("%s:%d got %q want %q", r.rel, line, clip(got), clip(exp)))
-				}
-			}
-		}
-		n := len(results)
-		t.Logf("%s: %d/%d files identical to isort --profile black + black (%.1f%%)", p, same, n, 100*float64(same)/float64(n))
-		keys := make([]string, 0, len(causes))
-		for k := range causes {
-			keys = append(keys, k)
-		}
-		sort.Slice(keys, func(i, j int) bool { return causes[keys[i]] > causes[keys[j]] })
-		for _, k := range keys {
-			t.Logf("  %4d  %s", causes[k], k)
-		}
-		for _, s := range samples {
-			t.Logf("  e.g. %s", s)
-		}
-		fps := func(d time.Duration) float64 { return float64(n) / d.Seconds() }
-		t.Logf("%s speed, %d files: pyws %.1f files/s (%v); black %.1f files/s (%v); isort+black %.1f files/s (%v); pyws/black %.1fx, pyws/(isort+black) %.1fx",
-			p, n, fps(pywsTime), pywsTime.Round(time.Millisecond), fps(blackTime), blackTime.Round(time.Millisecond),
-			fps(isortTime+blackAfterIsort), (isortTime + blackAfterIsort).Round(time.Millisecond),
-			blackTime.Seconds()/pywsTime.Seconds(), (isortTime+blackAfterIsort).Seconds()/pywsTime.Seconds())
+		t.Run(p, func(t *testing.T) { differential(t, p, src, filepath.Join(scratch, p), bin, plugins, &report) })
 	}
 	if out := os.Getenv("PYWS_DIFF_REPORT"); out != "" {
 		if err := os.WriteFile(out, []byte(report.String()), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
+}
+
+// differential formats project p (installed at src) through pyws and with
+// isort and black, in copies under root, and checks the differences with
+// the recorded list.
+func differential(t *testing.T, p, src, root, bin, plugins string, report *strings.Builder) {
+	ws, ref, blk := filepath.Join(root, "ws"), filepath.Join(root, "ref"), filepath.Join(root, "black")
+	for _, d := range []string{ws, ref, blk} {
+		copyTree(t, src, filepath.Join(d, p))
+	}
+	files := pythonFiles(t, filepath.Join(ws, p))
+
+	isortTime := timeCmd(t, ref, "isort", "--profile", "black", "-q", ".")
+	blackAfterIsort := timeCmd(t, ref, "black", "-q", ".")
+	blackTime := timeCmd(t, blk, "black", "-q", ".")
+
+	s := serve(t, bin, plugins, ws, filepath.Join(root, "state"))
+	results, pywsTime := formatAll(t, s, ws, files)
+	s.stop()
+
+	same := 0
+	known := map[string]string{} // "differs rel" or "refused rel: reason" -> what shows it
+	causes := map[string]int{}
+	var samples []string
+	for _, r := range results {
+		want, err := os.ReadFile(filepath.Join(ref, r.rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case r.err != "":
+			known["refused "+r.rel+": "+r.err] = ""
+			causes["refused: "+r.err]++
+			fmt.Fprintf(report, "%s/%s: refused: %s\n", p, r.rel, r.err)
+		case bytes.Equal(r.out, want):
+			same++
+		default:
+			line, got, exp := firstDiff(r.out, want)
+			known["differs "+r.rel] = fmt.Sprintf("line %d:\n  got:  %q\n  want: %q", line, got, exp)
+			causes["differs"]++
+			fmt.Fprintf(report, "%s/%s:%d:\n  got:  %q\n  want: %q\n", p, r.rel, line, got, exp)
+			if len(samples) < 8 {
+				samples = append(samples, fmt.Sprintf("%s:%d got %q want %q", r.rel, line, clip(got), clip(exp)))
+			}
+		}
+	}
+	n := len(results)
+	if n == 0 {
+		t.Fatalf("%s: no files formatted", p)
+	}
+	t.Logf("%s: %d/%d files identical to isort --profile black + black (%.1f%%)", p, same, n, 100*float64(same)/float64(n))
+	keys := make([]string, 0, len(causes))
+	for k := range causes {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return causes[keys[i]] > causes[keys[j]] })
+	for _, k := range keys {
+		t.Logf("  %4d  %s", causes[k], k)
+	}
+	for _, s := range samples {
+		t.Logf("  e.g. %s", s)
+	}
+	fps := func(d time.Duration) float64 { return float64(n) / d.Seconds() }
+	t.Logf("%s speed, %d files: pyws %.1f files/s (%v); black %.1f files/s (%v); isort+black %.1f files/s (%v); pyws/black %.1fx, pyws/(isort+black) %.1fx",
+		p, n, fps(pywsTime), pywsTime.Round(time.Millisecond), fps(blackTime), blackTime.Round(time.Millisecond),
+		fps(isortTime+blackAfterIsort), (isortTime + blackAfterIsort).Round(time.Millisecond),
+		blackTime.Seconds()/pywsTime.Seconds(), (isortTime+blackAfterIsort).Seconds()/pywsTime.Seconds())
+	knowndiff.List{
+		Path:   filepath.Join("testdata", p+".known"),
+		Header: "Files of Debian's python3-" + p + " on which format_document differs from isort 5.6 --profile black then black 23.1, or refuses.\nRecorded by TestDifferential -update.",
+		Record: "PYWS_DIFF_FORMAT=1 PYWS_DIFF_FORMAT_PROJECTS=" + p + " go test ./tests/differential/format -update",
+	}.Check(t, known, *update)
 }
 
 func clip(s string) string {

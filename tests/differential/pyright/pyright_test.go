@@ -228,7 +228,8 @@ func TestDifferential(t *testing.T) {
 // TestFirstReferences times pyright from process start to its first
 // references answer on a well-used symbol, for the speed comparison with
 // pyws's cold index (BenchmarkColdIndex in host/index; run both with
-// tests/differential/pyright/speed.sh). PYWS_PYRIGHT_TIMING=django,stdlib.
+// tests/differential/pyright/speed.sh), and fails when pyright finds no
+// uses of it. PYWS_PYRIGHT_TIMING=django,stdlib.
 func TestFirstReferences(t *testing.T) {
 	which := os.Getenv("PYWS_PYRIGHT_TIMING")
 	if which == "" {
@@ -286,6 +287,11 @@ func TestFirstReferences(t *testing.T) {
 					break
 				}
 				refs = again
+			}
+			// Both targets are used across their workspace: a count this
+			// low means the position no longer names them.
+			if len(refs) < 2 {
+				t.Errorf("%s: %d references to %s:%d:%d, want the declaration and its uses", name, len(refs), tg.rel, tg.line, tg.char)
 			}
 		})
 	}

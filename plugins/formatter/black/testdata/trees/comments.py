@@ -1,0 +1,5 @@
+import os  # trailing
+# own line
+x = [
+    1,  # after one
+]

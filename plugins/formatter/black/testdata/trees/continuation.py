@@ -1,0 +1,6 @@
+x = 1 + \
+    2
+if x:
+    pass
+elif y:
+    pass

@@ -1,0 +1,3 @@
+@dec(1)
+async def f(a, *, b: int = 2, **kw) -> "T":
+    return await g(a)

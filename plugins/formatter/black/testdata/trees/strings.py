@@ -1,0 +1,3 @@
+a = "x" f"{b!r:>3}" r"\d"
+c = """doc
+string"""
