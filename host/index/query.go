@@ -329,9 +329,6 @@ type Edit struct {
 	NewText string
 }
 
-// IsKeyword reports whether s is a hard keyword of Python 3.
-func IsKeyword(s string) bool { return pylex.IsKeyword(s) }
-
 // ValidIdentifier reports whether s is a Python identifier (PEP 3131:
 // XID_Start then XID_Continue, approximated by Unicode letters, marks,
 // digits and connector punctuation) that is not a hard keyword. Soft

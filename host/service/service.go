@@ -164,12 +164,10 @@ type workspaceState struct {
 	ws     *workspace.Workspace
 	loaded atomic.Bool
 	files  atomic.Int64
-	err    error
 	// idx is the symbol index (nil without an indexer plugin); loaded
 	// turns true once its first build finished.
-	idx      atomic.Pointer[index.Index]
-	loading  sync.Mutex
-	building atomic.Bool
+	idx     atomic.Pointer[index.Index]
+	loading sync.Mutex
 	// diag is get_diagnostics' configuration, interpreter and caches.
 	diag *diagState
 }
