@@ -99,7 +99,11 @@ func TestTargetPython(t *testing.T) {
 func TestWatchedRereadsOnChange(t *testing.T) {
 	root := t.TempDir()
 	p := filepath.Join(root, FileName)
-	w := Watch(root, nil)
+	ws, err := workspace.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := Watch(ws, nil)
 	if got := w.Config().PywsTable(); len(got) != 0 {
 		t.Fatalf("no file: %v", got)
 	}

@@ -6,26 +6,28 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+
+	"github.com/pyws/pyws/host/workspace"
 )
 
 // Watched is one workspace's pyproject.toml, parsed once and again only
 // when its size or modification time changes: diagnostics read it on
 // every call.
 type Watched struct {
-	root string
-	log  *slog.Logger
+	ws  *workspace.Workspace
+	log *slog.Logger
 
 	mu    sync.Mutex
 	stamp string
 	cfg   *Config
 }
 
-// Watch returns the Watched pyproject.toml of the workspace at root.
-func Watch(root string, log *slog.Logger) *Watched {
+// Watch returns the Watched pyproject.toml of ws, read through it.
+func Watch(ws *workspace.Workspace, log *slog.Logger) *Watched {
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Watched{root: root, log: log}
+	return &Watched{ws: ws, log: log}
 }
 
 // Config returns the parsed file. A file that is not valid TOML is logged
@@ -34,7 +36,7 @@ func Watch(root string, log *slog.Logger) *Watched {
 // refuses).
 func (w *Watched) Config() *Config {
 	stamp := ""
-	if fi, err := os.Stat(filepath.Join(w.root, FileName)); err == nil {
+	if fi, err := os.Stat(filepath.Join(w.ws.Root(), FileName)); err == nil {
 		stamp = fmt.Sprint(fi.ModTime().UnixNano(), "/", fi.Size())
 	}
 	w.mu.Lock()
@@ -42,7 +44,7 @@ func (w *Watched) Config() *Config {
 	if w.cfg != nil && stamp == w.stamp {
 		return w.cfg
 	}
-	cfg, err := Load(w.root)
+	cfg, err := load(w.ws)
 	if err != nil {
 		w.log.Warn("pyproject.toml ignored by get_diagnostics", "err", err)
 		cfg = &Config{Raw: map[string]any{}}

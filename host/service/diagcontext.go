@@ -37,9 +37,9 @@ type diagState struct {
 	cache   *diagcache.Cache
 }
 
-func newDiagState(root string, log *slog.Logger) *diagState {
+func newDiagState(ws *workspace.Workspace, log *slog.Logger) *diagState {
 	return &diagState{
-		config:  pyproject.Watch(root, log),
+		config:  pyproject.Watch(ws, log),
 		interps: interpreter.NewProber(0, 0, log),
 		cache:   diagcache.New(),
 	}
