@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
 )
 
 const magic = "PYNX"
@@ -135,10 +136,20 @@ func Encode(s *Summary) []byte {
 	e.reserve(1)
 	e.u(uint64(len(s.Exprs)))
 	for _, x := range s.Exprs {
-		e.reserve(3)
+		e.reserve(7 + len(x.Args) + len(x.Keys))
 		e.u(uint64(x.Op))
 		e.i(x.A)
 		e.s(x.Name)
+		e.i(x.B)
+		e.u(uint64(len(x.Args)))
+		for _, a := range x.Args {
+			e.i(a)
+		}
+		e.u(uint64(len(x.Keys)))
+		for _, k := range x.Keys {
+			e.s(k)
+		}
+		e.s(x.Text)
 	}
 	e.reserve(1)
 	e.u(uint64(len(s.Defs)))
@@ -156,6 +167,27 @@ func Encode(s *Summary) []byte {
 		e.s(d.Sig)
 		e.s(d.Doc)
 		e.b(d.Import)
+		e.reserve(6 + 6*len(d.Params) + len(d.ReturnValues) + len(d.Decorators))
+		e.i(d.Annot)
+		e.i(d.Value)
+		e.u(uint64(len(d.Params)))
+		for _, p := range d.Params {
+			e.s(p.Name)
+			e.u(uint64(p.Kind))
+			e.i(p.Annot)
+			e.i(p.Default)
+			e.s(p.DefaultText)
+			e.b(p.HasDefault)
+		}
+		e.u(uint64(len(d.ReturnValues)))
+		for _, v := range d.ReturnValues {
+			e.i(v)
+		}
+		e.u(uint64(len(d.Decorators)))
+		for _, v := range d.Decorators {
+			e.i(v)
+		}
+		e.u(uint64(d.Flags))
 	}
 	e.reserve(1)
 	e.u(uint64(len(s.Occs)))
@@ -286,6 +318,19 @@ func (d *decoder) n() int {
 	return int(v)
 }
 
+// int32s reads a counted list of signed values (nil when empty).
+func (d *decoder) int32s() []int32 {
+	n := d.n()
+	if n == 0 {
+		return nil
+	}
+	v := make([]int32, n)
+	for j := range v {
+		v[j] = d.i()
+	}
+	return v
+}
+
 func (d *decoder) span() Span {
 	l, c := d.i(), d.i()
 	return Span{Line: l, Col: c, End: c + d.i()}
@@ -324,7 +369,16 @@ func Decode(b []byte) (*Summary, error) {
 	}
 	s.Exprs = make([]Expr, d.n())
 	for k := range s.Exprs {
-		s.Exprs[k] = Expr{Op: ExprOp(d.u()), A: d.i(), Name: d.s()}
+		x := &s.Exprs[k]
+		x.Op, x.A, x.Name, x.B = ExprOp(d.u()), d.i(), d.s(), d.i()
+		x.Args = d.int32s()
+		if nk := d.n(); nk > 0 {
+			x.Keys = make([]string, nk)
+			for j := range x.Keys {
+				x.Keys[j] = d.s()
+			}
+		}
+		x.Text = d.s()
 	}
 	s.Defs = make([]Def, d.n())
 	for k := range s.Defs {
@@ -337,6 +391,17 @@ func Decode(b []byte) (*Summary, error) {
 			}
 		}
 		df.Returns, df.Body, df.Sig, df.Doc, df.Import = d.i(), d.i(), d.s(), d.s(), d.b()
+		df.Annot, df.Value = d.i(), d.i()
+		if np := d.n(); np > 0 {
+			df.Params = make([]Param, np)
+			for j := range df.Params {
+				p := &df.Params[j]
+				p.Name, p.Kind, p.Annot, p.Default, p.DefaultText, p.HasDefault = d.s(), ParamKind(d.u()), d.i(), d.i(), d.s(), d.b()
+			}
+		}
+		df.ReturnValues = d.int32s()
+		df.Decorators = d.int32s()
+		df.Flags = DefFlags(d.u())
 	}
 	s.Occs = make([]Occ, d.n())
 	var line int32
@@ -389,13 +454,35 @@ func (s *Summary) check() error {
 		}
 	}
 	for k, x := range s.Exprs {
+		earlier := func(v int32) bool { return v >= -1 && v < int32(k) }
 		bySym := x.Op == ExprSym || x.Op == ExprSuper
-		if (bySym && (x.A < 0 || x.A >= ns)) || (!bySym && (x.A < 0 || x.A >= int32(k))) || x.Op > ExprSuper {
+		ok := x.Op <= ExprText && len(x.Keys) <= len(x.Args)
+		switch {
+		case bySym:
+			ok = ok && x.A >= 0 && x.A < ns
+		case x.Op == ExprAttr || x.Op == ExprCall:
+			ok = ok && x.A >= 0 && x.A < int32(k) // the receiver and callee are known
+		case x.Op == ExprUnpack:
+			ok = ok && earlier(x.A) // B is an element index
+		default:
+			ok = ok && earlier(x.A) && earlier(x.B)
+		}
+		for _, a := range x.Args {
+			ok = ok && earlier(a)
+		}
+		if !ok {
 			return fmt.Errorf("%w: expression %d has an index out of range", ErrMalformed, k)
 		}
 	}
 	for k, df := range s.Defs {
-		if df.Sym < 0 || df.Sym >= ns || !opt(df.Returns, ne) || !opt(df.Body, nsc) {
+		ok := df.Sym >= 0 && df.Sym < ns && opt(df.Returns, ne) && opt(df.Body, nsc) && opt(df.Annot, ne) && opt(df.Value, ne)
+		for _, p := range df.Params {
+			ok = ok && opt(p.Annot, ne) && opt(p.Default, ne)
+		}
+		for _, v := range slices.Concat(df.ReturnValues, df.Decorators) {
+			ok = ok && opt(v, ne)
+		}
+		if !ok {
 			return fmt.Errorf("%w: definition %d has an index out of range", ErrMalformed, k)
 		}
 		for _, b := range df.Bases {

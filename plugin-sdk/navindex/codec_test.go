@@ -13,8 +13,14 @@ func sample() *Summary {
 			{Kind: SymImport, Name: "x", Module: "pkg.mod", Level: 1, Scope: -1, Class: -1, Recv: -1, Target: -1, Value: -1},
 			{Kind: SymAttr, Name: "y", Recv: 0, Scope: -1, Class: -1, Target: -1, Value: -1},
 		},
-		Exprs: []Expr{{Op: ExprSym, A: 1}, {Op: ExprCall, A: 0}, {Op: ExprSuper, A: 0}},
-		Defs:  []Def{{Sym: 0, Kind: KindFunction, Name: Span{Line: 3, Col: 4, End: 5}, Bases: []int32{1, -1}, Returns: 1, Body: 1, Sig: "def f()", Doc: "**Args:**"}},
+		Exprs: []Expr{{Op: ExprSym, A: 1, B: -1}, {Op: ExprCall, A: 0, B: -1}, {Op: ExprSuper, A: 0, B: -1},
+			{Op: ExprLit, A: -1, B: -1, Name: "int", Text: "10"},
+			{Op: ExprCall, A: 0, B: -1, Args: []int32{3, 1}, Keys: []string{"key"}},
+			{Op: ExprOper, A: 3, B: 1, Name: "|"},
+			{Op: ExprUnpack, A: 4, B: 2, Name: "*"}},
+		Defs: []Def{{Sym: 0, Kind: KindFunction, Name: Span{Line: 3, Col: 4, End: 5}, Bases: []int32{1, -1}, Returns: 1, Body: 1, Sig: "def f()", Doc: "**Args:**",
+			Annot: 5, Value: -1, Params: []Param{{Name: "a", Kind: ParamPosOnly, Annot: 0, Default: 3, DefaultText: "10", HasDefault: true}, {Name: "kw", Kind: ParamVarKwargs, Annot: -1, Default: -1}},
+			ReturnValues: []int32{3, 4}, Decorators: []int32{0}, Flags: DefAsync | DefReturnsNone}},
 		Occs: []Occ{
 			{Span: Span{Line: 3, Col: 4, End: 5}, Sym: 0, Flags: OccDef, Scope: 0},
 			{Span: Span{Line: 7, Col: 0, End: 1}, Sym: 2, Flags: OccString, Scope: 1},
@@ -56,6 +62,11 @@ func TestDecodeRefuses(t *testing.T) {
 		{"unsorted occurrences", bad(func(s *Summary) { s.Occs[1].Line = 0 })},
 		{"scope parent after itself", bad(func(s *Summary) { s.Scopes[1].Parent = 1 })},
 		{"definition body out of range", bad(func(s *Summary) { s.Defs[0].Body = 5 })},
+		{"call argument forward reference", bad(func(s *Summary) { s.Exprs[4].Args[0] = 4 })},
+		{"more keys than arguments", bad(func(s *Summary) { s.Exprs[4].Keys = []string{"a", "b", "c"} })},
+		{"parameter annotation out of range", bad(func(s *Summary) { s.Defs[0].Params[0].Annot = 99 })},
+		{"return value out of range", bad(func(s *Summary) { s.Defs[0].ReturnValues[1] = 7 })},
+		{"unknown operator", bad(func(s *Summary) { s.Exprs[3].Op = 99 })},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

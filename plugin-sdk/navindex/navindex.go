@@ -35,7 +35,7 @@ package navindex
 
 // Version is the layout version; the kernel discards cached summaries of
 // another version.
-const Version = 4
+const Version = 5
 
 // SymKind says what a symbol is.
 type SymKind uint8
@@ -85,15 +85,47 @@ type ExprOp uint8
 const (
 	ExprSym   ExprOp = iota // the value of symbol A
 	ExprAttr                // attribute Name of expression A
-	ExprCall                // the result of calling expression A
+	ExprCall                // the result of calling expression A with Args (Keys)
 	ExprSuper               // super() in a method of class symbol A: its bases
+
+	// Version 5: what the type evaluator (plugin-sdk/pytypes) needs. The
+	// same operators describe values and annotations: an annotation is
+	// kept as written (`list[str] | None` is ExprOp "|" of an
+	// ExprSubscript and an ExprLit None), and the evaluator reads it as a
+	// type expression.
+
+	ExprLit       // a literal: Name its builtin type (int, str, bytes, bool, float, complex, None, ellipsis), Text its value as pyright prints it in Literal[...] ("10", "'a'", "True"); Text "" when not a literal type (f-strings, floats)
+	ExprSubscript // A[Args...] (a tuple index is split into Args)
+	ExprOper      // operator Name on A and B (B -1 for a unary one): "+", "|", "==", "in", "is", "not", "and", "or", "-" ...
+	ExprDisplay   // a display: Name "tuple", "list", "set" or "dict" (Args alternate key and value); Keys[i] "*" ("**") marks a starred element
+	ExprComp      // a comprehension: Name "list", "set", "dict" or "generator"; A the element (dict: the key, B the value)
+	ExprIter      // an element of iterating A (Name "async" for async for)
+	ExprUnpack    // element B of unpacking A into Text targets (Name "*" for the starred target)
+	ExprEnter     // what entering context manager A gives (Name "async" for async with)
+	ExprAwait     // await A
+	ExprIf        // A if ... else B
+	ExprLambda    // a lambda returning A (-1 unknown)
+	ExprText      // a string annotation the plugin could not describe: Text
 )
 
-// Expr is one symbolic expression.
+// Expr is one symbolic expression. Operands (A, B, Args) refer to
+// earlier expressions except where Op says a symbol (ExprSym,
+// ExprSuper); -1 is an operand the plugin could not describe.
 type Expr struct {
 	Op   ExprOp
 	A    int32
 	Name string
+	// B is the second operand of ExprOper, ExprComp (dict), ExprIf, or
+	// the element index of ExprUnpack.
+	B int32
+	// Args are the arguments of a call (positional first, then keyword),
+	// the indexes of a subscript, the elements of a display.
+	Args []int32
+	// Keys name the last len(Keys) Args of a call ("*" for *args, "**"
+	// for **kwargs), or mark starred display elements ("" none).
+	Keys []string
+	// Text is a literal's value or a string annotation's content.
+	Text string
 }
 
 // DefKind is the kind shown by hover.
@@ -141,6 +173,70 @@ type Def struct {
 	// Import: bound by an import statement; Stubby: in a class body
 	// without value (a declaration only).
 	Import bool
+
+	// Version 5, for the type evaluator.
+
+	// Annot is the binding's annotation as a type expression (a
+	// variable's, a parameter's, a def's return), -1 none.
+	Annot int32
+	// Value is the value this binding assigns (-1 none): the right-hand
+	// side, an ExprUnpack of it for a target in a tuple, an ExprIter of
+	// the iterable for a for target, an ExprEnter for a with target, the
+	// exception class called for `except E as e`.
+	Value int32
+	// Params are a def's parameters in order.
+	Params []Param
+	// ReturnValues are the values of a def's `return X` statements (a
+	// bare `return` is not listed: Flags has DefReturnsNone).
+	ReturnValues []int32
+	// Decorators are the decorator expressions, outermost first, other
+	// than the ones Flags already says (property, classmethod,
+	// staticmethod, overload, abstractmethod, final).
+	Decorators []int32
+	Flags      DefFlags
+}
+
+// DefFlags say how a def behaves.
+type DefFlags uint32
+
+const (
+	DefAsync         DefFlags = 1 << iota
+	DefGenerator              // the body yields
+	DefReturnsNone            // some path ends without a value (falls off the end, or a bare return)
+	DefNeverReturns           // every path raises (pyright: NoReturn)
+	DefOverload               // @overload
+	DefClassMethod            // @classmethod
+	DefStaticMethod           // @staticmethod
+	DefAbstract               // @abstractmethod
+	DefFinal                  // @final, or a Final annotation
+	DefTypeAlias              // `X: TypeAlias = ...` or `type X = ...`
+	DefStaticFalse            // under a condition false for the target (sys.version_info, sys.platform): the binding never happens
+	DefTypeChecking           // under `if TYPE_CHECKING:`
+	DefDeprecated             // @deprecated
+	DefClassVar               // a ClassVar annotation, or a value assigned in a class body
+)
+
+// ParamKind says how a parameter takes its argument.
+type ParamKind uint8
+
+const (
+	ParamNormal     ParamKind = iota
+	ParamPosOnly              // before `/` (or a `__x` name in a stub)
+	ParamVarArgs              // *args
+	ParamKwOnly               // after `*` or `*args`
+	ParamVarKwargs            // **kwargs
+)
+
+// Param is one parameter of a def.
+type Param struct {
+	Name string
+	Kind ParamKind
+	// Annot is the annotation as a type expression, Default the default
+	// value (-1 none); DefaultText the default as written, on one line
+	// ("" none), which hovers print.
+	Annot, Default int32
+	DefaultText    string
+	HasDefault     bool
 }
 
 // Occurrence flags.

@@ -349,7 +349,7 @@ func (b *builder) expr(op navindex.ExprOp, a int32, name string) int32 {
 }
 
 func (b *builder) newExpr(op navindex.ExprOp, a int32, name string) int32 {
-	b.s.Exprs = append(b.s.Exprs, navindex.Expr{Op: op, A: a, Name: name})
+	b.s.Exprs = append(b.s.Exprs, navindex.Expr{Op: op, A: a, Name: name, B: -1})
 	return int32(len(b.s.Exprs) - 1)
 }
 
@@ -795,7 +795,7 @@ func (b *builder) memberSyms() {
 				}
 			}
 			b.s.Syms[id].Value = val
-			b.s.Defs = append(b.s.Defs, navindex.Def{Sym: id, Kind: navindex.KindVariable, Name: b.span(first.Start, first.End), Returns: -1, Body: -1, Sig: sig})
+			b.s.Defs = append(b.s.Defs, navindex.Def{Sym: id, Kind: navindex.KindVariable, Name: b.span(first.Start, first.End), Returns: -1, Body: -1, Annot: -1, Value: -1, Sig: sig})
 		}
 	}
 }
