@@ -1,0 +1,397 @@
+package pytypes
+
+import (
+	"strings"
+
+	"github.com/pyws/pyws/plugin-sdk/navindex"
+)
+
+// tvScope says how type variables in an annotation are scoped: those of
+// the enclosing class by the class's name, the others by the def's.
+type tvScope struct {
+	fn    string
+	class Class
+	// header: the class's own bases, where every type variable is the
+	// class's.
+	header bool
+}
+
+// scopeOfDef is the type variable scope of annotations on def di.
+func (q *query) scopeOfDef(u Unit, di int32) tvScope {
+	d := &u.Summary().Defs[di]
+	switch d.Kind {
+	case navindex.KindFunction, navindex.KindMethod, navindex.KindProperty:
+		return tvScope{fn: u.Summary().Syms[d.Sym].Name, class: q.enclosingClass(u, di)}
+	case navindex.KindClass:
+		return tvScope{class: Class{Unit: u, Sym: d.Sym}}
+	}
+	if owner := q.ownerOf(u, d.Sym); owner >= 0 {
+		return q.scopeOfDef(u, owner)
+	}
+	return tvScope{}
+}
+
+func (q *query) scopeFor(s tvScope, name string) string {
+	if s.header {
+		return s.class.Name()
+	}
+	if s.class.Valid() {
+		if info := q.class(s.class); info != nil {
+			for _, p := range info.typeParams {
+				if p.Text() == name {
+					return s.class.Name()
+				}
+			}
+		}
+	}
+	if s.fn != "" {
+		return s.fn
+	}
+	if s.class.Valid() {
+		return s.class.Name()
+	}
+	return ""
+}
+
+// typingModules are where special forms come from.
+func isTypingModule(mod string) bool {
+	return mod == "typing" || mod == "typing_extensions" || mod == "_typeshed" || mod == "collections.abc" || mod == "types"
+}
+
+// annot is the type a value annotated with expression e of u has.
+func (q *query) annot(u Unit, e int32, s tvScope) Type {
+	if !validExpr(u, e) {
+		return unknownType
+	}
+	key := memoKey{memoAnnot, u, e}
+	if !q.enter(key) {
+		return unknownType
+	}
+	defer q.leave(key)
+	x := &u.Summary().Exprs[e]
+	switch x.Op {
+	case navindex.ExprLit:
+		switch x.Name {
+		case "None":
+			return noneType
+		case "str":
+			return q.forwardRef(u, unquote(x.Text), s)
+		}
+		return unknownType
+	case navindex.ExprText:
+		return q.forwardRef(u, x.Text, s)
+	case navindex.ExprSym, navindex.ExprAttr:
+		return q.annotName(u, e, s, nil)
+	case navindex.ExprSubscript:
+		return q.annotName(u, x.A, s, x.Args)
+	case navindex.ExprOper:
+		if x.Name == "|" {
+			return Union(q.annot(u, x.A, s), q.annot(u, x.B, s))
+		}
+	}
+	return unknownType
+}
+
+func unquote(s string) string {
+	if len(s) >= 2 && (s[0] == '\'' || s[0] == '"') && s[len(s)-1] == s[0] {
+		return s[1 : len(s)-1]
+	}
+	return s
+}
+
+// forwardRef is a string annotation: a name the module (or builtins)
+// binds; anything more complex is Unknown.
+func (q *query) forwardRef(u Unit, text string, s tvScope) Type {
+	text = strings.TrimSpace(text)
+	if !isIdentifier(text) {
+		return unknownType
+	}
+	if sym := q.scopeName(u, 0, text); sym >= 0 {
+		return q.refAsType(q.resolve(u, sym), s, nil, u)
+	}
+	return q.refAsType(q.e.prog.ModuleMember("builtins", text), s, nil, u)
+}
+
+func isIdentifier(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80 || i > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// exprRef is what a name or attribute expression refers to.
+func (q *query) exprRef(u Unit, e int32) Ref {
+	if !validExpr(u, e) {
+		return Ref{}
+	}
+	x := &u.Summary().Exprs[e]
+	switch x.Op {
+	case navindex.ExprSym:
+		return q.resolve(u, x.A)
+	case navindex.ExprAttr:
+		recv := q.expr(u, x.A)
+		if recv.Kind() == KindModule {
+			return q.e.prog.ModuleMember(recv.Text(), x.Name)
+		}
+		return q.member(recv, x.Name).Ref
+	}
+	return Ref{}
+}
+
+// annotName is the type annotation e[args] (args nil: no subscript).
+func (q *query) annotName(u Unit, e int32, s tvScope, args []int32) Type {
+	return q.refAsType(q.exprRef(u, e), s, args, u)
+}
+
+// refAsType is the type a value annotated with what r names (indexed by
+// args of unit au) has.
+func (q *query) refAsType(r Ref, s tvScope, args []int32, au Unit) Type {
+	if r.Unit == nil || !validSym(r.Unit, r.Sym) {
+		return unknownType
+	}
+	name := r.Unit.Summary().Syms[r.Sym].Name
+	if isTypingModule(r.Unit.ModuleName()) || r.Unit.ModuleName() == "builtins" {
+		if t, ok := q.specialForm(name, s, args, au); ok {
+			return t
+		}
+	}
+	if c := q.classOf(r.Unit, r.Sym); c.Valid() {
+		targs := make([]Type, len(args))
+		for i, a := range args {
+			targs[i] = q.annot(au, a, s)
+		}
+		if c.Name() == "tuple" && r.Unit.ModuleName() == "builtins" {
+			return q.tupleAnnot(au, args, s)
+		}
+		return Instance(c, q.padArgs(c, targs)...)
+	}
+	defs := q.liveDefs(r.Unit, r.Sym)
+	if len(defs) == 0 {
+		return unknownType
+	}
+	d := &r.Unit.Summary().Defs[defs[len(defs)-1]]
+	if d.Kind != navindex.KindVariable || d.Value < 0 {
+		return unknownType
+	}
+	if tv := q.typeVarDecl(r.Unit, d.Value, name); tv != "" {
+		return TypeVarType(tv, q.scopeFor(s, tv))
+	}
+	// A type alias, explicit or not: its value read as a type.
+	if d.Annot >= 0 && d.Flags&navindex.DefTypeAlias == 0 {
+		return unknownType
+	}
+	return q.annot(r.Unit, d.Value, s)
+}
+
+// typeVarDecl is the name of the type variable expression v declares
+// (`T = TypeVar("T")`), "" when it is no such call.
+func (q *query) typeVarDecl(u Unit, v int32, fallback string) string {
+	if !validExpr(u, v) {
+		return ""
+	}
+	x := &u.Summary().Exprs[v]
+	if x.Op != navindex.ExprCall || !validExpr(u, x.A) {
+		return ""
+	}
+	callee := &u.Summary().Exprs[x.A]
+	name := callee.Name
+	if callee.Op == navindex.ExprSym && validSym(u, callee.A) {
+		name = u.Summary().Syms[callee.A].Name
+	}
+	switch name {
+	case "TypeVar", "ParamSpec", "TypeVarTuple":
+	default:
+		return ""
+	}
+	if len(x.Args) > 0 && validExpr(u, x.Args[0]) {
+		if a := &u.Summary().Exprs[x.Args[0]]; a.Op == navindex.ExprLit && a.Name == "str" {
+			return unquote(a.Text)
+		}
+	}
+	return fallback
+}
+
+// builtinAliases are typing's capitalised aliases of builtin classes.
+var builtinAliases = map[string]string{"List": "list", "Dict": "dict", "Set": "set", "FrozenSet": "frozenset", "Text": "str"}
+
+var collectionsAliases = map[string]string{"DefaultDict": "defaultdict", "OrderedDict": "OrderedDict", "Counter": "Counter", "Deque": "deque", "ChainMap": "ChainMap"}
+
+// specialForm is the type of a special form of typing (or builtins'
+// type and tuple) indexed by args; ok false when name is none.
+func (q *query) specialForm(name string, s tvScope, args []int32, u Unit) (Type, bool) {
+	all := func() []Type {
+		ts := make([]Type, len(args))
+		for i, a := range args {
+			ts[i] = q.annot(u, a, s)
+		}
+		return ts
+	}
+	first := func() Type {
+		if len(args) == 0 {
+			return unknownType
+		}
+		return q.annot(u, args[0], s)
+	}
+	switch name {
+	case "Any":
+		return anyType, true
+	case "NoReturn":
+		return noReturn, true
+	case "Never":
+		return neverType, true
+	case "LiteralString":
+		t := q.instanceOf("str")
+		if t.d != nil {
+			d := *t.d
+			d.literalString = true
+			t = Type{&d}
+		}
+		return t, true
+	case "Optional":
+		return Union(first(), noneType), true
+	case "Union":
+		return Union(all()...), true
+	case "Annotated", "ClassVar", "Final", "Required", "NotRequired", "ReadOnly":
+		if len(args) == 0 {
+			return unknownType, true
+		}
+		return first(), true
+	case "TypeGuard", "TypeIs":
+		return q.instanceOf("bool"), true
+	case "Type", "type":
+		if args == nil {
+			return q.instanceOf("type"), name == "Type"
+		}
+		return classObjectOf(first()), true
+	case "Tuple", "tuple":
+		if args == nil && name == "tuple" {
+			return Type{}, false
+		}
+		return q.tupleAnnot(u, args, s), true
+	case "Callable":
+		return q.callableAnnot(u, args, s), true
+	case "Literal":
+		return q.literalAnnot(u, args), true
+	case "Self":
+		if s.class.Valid() {
+			return SelfType(s.class), true
+		}
+		return unknownType, true
+	case "TypeAlias", "Protocol", "Generic", "Unpack", "Concatenate":
+		return unknownType, true
+	}
+	if b, ok := builtinAliases[name]; ok {
+		c := q.builtinClass(b)
+		if !c.Valid() {
+			return unknownType, true
+		}
+		return Instance(c, q.padArgs(c, all())...), true
+	}
+	if b, ok := collectionsAliases[name]; ok {
+		c := q.moduleClass("collections", b)
+		if !c.Valid() {
+			return unknownType, true
+		}
+		return Instance(c, q.padArgs(c, all())...), true
+	}
+	return Type{}, false
+}
+
+// tupleAnnot is tuple[args...]: tuple[X, ...], tuple[()], fixed.
+func (q *query) tupleAnnot(u Unit, args []int32, s tvScope) Type {
+	tc := q.builtinClass("tuple")
+	if len(args) == 2 && isEllipsis(u, args[1]) {
+		return HomogeneousTuple(tc, q.annot(u, args[0], s))
+	}
+	if len(args) == 0 {
+		return HomogeneousTuple(tc, unknownType)
+	}
+	if len(args) == 1 && validExpr(u, args[0]) {
+		if x := &u.Summary().Exprs[args[0]]; x.Op == navindex.ExprDisplay && x.Name == "tuple" && len(x.Args) == 0 {
+			return TupleType(tc)
+		}
+	}
+	elems := make([]Type, len(args))
+	for i, a := range args {
+		elems[i] = q.annot(u, a, s)
+	}
+	return TupleType(tc, elems...)
+}
+
+func isEllipsis(u Unit, e int32) bool {
+	if !validExpr(u, e) {
+		return false
+	}
+	x := &u.Summary().Exprs[e]
+	return x.Op == navindex.ExprLit && x.Name == "ellipsis"
+}
+
+// callableAnnot is Callable[[params], ret] or Callable[..., ret].
+func (q *query) callableAnnot(u Unit, args []int32, s tvScope) Type {
+	if len(args) != 2 {
+		return CallableType(nil, unknownType, true)
+	}
+	ret := q.annot(u, args[1], s)
+	if isEllipsis(u, args[0]) || !validExpr(u, args[0]) {
+		return CallableType(nil, ret, true)
+	}
+	x := &u.Summary().Exprs[args[0]]
+	if x.Op != navindex.ExprDisplay || x.Name != "list" {
+		return CallableType(nil, ret, true)
+	}
+	params := make([]Type, len(x.Args))
+	for i, a := range x.Args {
+		params[i] = q.annot(u, a, s)
+	}
+	return CallableType(params, ret, false)
+}
+
+// literalAnnot is Literal[args...]: int, str, bytes, bool literals, None,
+// enum members, nested Literal.
+func (q *query) literalAnnot(u Unit, args []int32) Type {
+	var ts []Type
+	for _, a := range args {
+		if !validExpr(u, a) {
+			return unknownType
+		}
+		x := &u.Summary().Exprs[a]
+		switch x.Op {
+		case navindex.ExprLit:
+			if x.Name == "None" {
+				ts = append(ts, noneType)
+				continue
+			}
+			c := q.builtinClass(x.Name)
+			if !c.Valid() || x.Text == "" {
+				return unknownType
+			}
+			ts = append(ts, Literal(c, x.Text))
+		case navindex.ExprOper:
+			// -1 written as a unary minus of a literal.
+			if x.Name == "-" && x.B < 0 && validExpr(u, x.A) {
+				if l := &u.Summary().Exprs[x.A]; l.Op == navindex.ExprLit && l.Name == "int" {
+					ts = append(ts, Literal(q.builtinClass("int"), "-"+l.Text))
+					continue
+				}
+			}
+			return unknownType
+		case navindex.ExprAttr:
+			t := q.expr(u, a)
+			if t.Kind() != KindLiteral {
+				return unknownType
+			}
+			ts = append(ts, t)
+		case navindex.ExprSubscript:
+			ts = append(ts, q.annot(u, a, tvScope{}))
+		default:
+			return unknownType
+		}
+	}
+	return Union(ts...)
+}

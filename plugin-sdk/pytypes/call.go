@@ -1,0 +1,402 @@
+package pytypes
+
+import (
+	"github.com/pyws/pyws/plugin-sdk/navindex"
+)
+
+// call is the result of calling a value of type callee.
+func (q *query) call(callee Type, args []argument) Type {
+	switch callee.Kind() {
+	case KindAny:
+		return anyType
+	case KindClass:
+		return q.construct(callee, args)
+	case KindFunction, KindOverloaded:
+		if f, sol := q.selectOverload(callee, args); f != nil {
+			return q.returnOf(f, sol)
+		}
+	case KindCallable:
+		return callee.Return()
+	case KindInstance, KindSelf:
+		if m := q.member(callee, "__call__"); m.Found() {
+			return q.call(m.Type, args)
+		}
+	case KindUnion:
+		var ts []Type
+		for _, m := range callee.Args() {
+			ts = append(ts, q.call(m, args))
+		}
+		return Union(ts...)
+	}
+	return unknownType
+}
+
+// construct is calling class object t: an instance, its type arguments
+// given, else solved from __init__'s parameters, else Unknown.
+func (q *query) construct(t Type, args []argument) Type {
+	c := t.Class()
+	if !c.Valid() {
+		return instanceOfClassObject(t)
+	}
+	if c.Name() == "type" && c.Unit.ModuleName() == "builtins" && len(args) == 1 && args[0].key == "" {
+		return classObjectOf(args[0].t)
+	}
+	if len(t.Args()) > 0 {
+		return Instance(c, t.Args()...)
+	}
+	info := q.class(c)
+	if info == nil || len(info.typeParams) == 0 {
+		return Instance(c)
+	}
+	recv := Instance(c, info.typeParams...)
+	init := q.classMember(recv, c, info.typeParams, "__init__", false)
+	out := make([]Type, len(info.typeParams))
+	var sol map[string]Type
+	if init.Found() && init.Class != q.builtinClass("object") {
+		_, sol = q.selectOverload(init.Type, args)
+	}
+	for i, p := range info.typeParams {
+		out[i] = unknownType
+		if s, ok := sol[p.typeVarKey()]; ok {
+			out[i] = widen(s)
+		}
+	}
+	return Instance(c, out...)
+}
+
+// selectOverload picks the first overload whose parameters take the
+// arguments by arity and simple types, with the type variables it
+// solved; nil when none does.
+func (q *query) selectOverload(callee Type, args []argument) (*Function, map[string]Type) {
+	fns := []Type{callee}
+	if callee.Kind() == KindOverloaded {
+		fns = callee.Args()
+	}
+	for _, ft := range fns {
+		f := ft.Func()
+		if f == nil || !validDef(f.Unit, f.Def) {
+			continue
+		}
+		if sol, ok := q.match(f, args); ok {
+			return f, sol
+		}
+	}
+	return nil, nil
+}
+
+// match binds args to f's parameters; ok when every argument has a
+// parameter, every required parameter an argument, and each argument's
+// type is assignable to its parameter's; the solved type variables.
+func (q *query) match(f *Function, args []argument) (map[string]Type, bool) {
+	d := &f.Unit.Summary().Defs[f.Def]
+	params := d.Params
+	sol := map[string]Type{}
+	first := 0
+	if f.BoundSet && len(params) > 0 && params[0].Kind != navindex.ParamVarArgs {
+		first = 1
+		if params[0].Annot >= 0 {
+			pt := q.paramIn(f, 0)
+			if !q.assignable(f.Bound, pt) {
+				return nil, false
+			}
+			q.solve(pt, f.Bound, sol)
+		}
+	}
+	filled := make([]bool, len(params))
+	pi := first
+	for _, a := range args {
+		switch a.key {
+		case "*", "**":
+			// Unpacked arguments could fill anything: stop checking.
+			return sol, true
+		case "":
+			for pi < len(params) && (params[pi].Kind == navindex.ParamKwOnly || params[pi].Kind == navindex.ParamVarKwargs) {
+				pi++
+			}
+			if pi >= len(params) {
+				return nil, false
+			}
+			if !q.bindArg(f, pi, a.t, sol) {
+				return nil, false
+			}
+			filled[pi] = true
+			if params[pi].Kind != navindex.ParamVarArgs {
+				pi++
+			}
+		default:
+			k := -1
+			for i := first; i < len(params); i++ {
+				if params[i].Name == a.key && params[i].Kind != navindex.ParamPosOnly && params[i].Kind != navindex.ParamVarArgs && params[i].Kind != navindex.ParamVarKwargs {
+					k = i
+				}
+			}
+			if k < 0 {
+				for i := first; i < len(params); i++ {
+					if params[i].Kind == navindex.ParamVarKwargs {
+						k = i
+					}
+				}
+			}
+			if k < 0 || (filled[k] && params[k].Kind != navindex.ParamVarKwargs) {
+				return nil, false
+			}
+			if !q.bindArg(f, k, a.t, sol) {
+				return nil, false
+			}
+			filled[k] = true
+		}
+	}
+	for i := first; i < len(params); i++ {
+		p := &params[i]
+		if !filled[i] && !p.HasDefault && p.Kind != navindex.ParamVarArgs && p.Kind != navindex.ParamVarKwargs {
+			return nil, false
+		}
+	}
+	return sol, true
+}
+
+func (q *query) bindArg(f *Function, i int, t Type, sol map[string]Type) bool {
+	pt := q.paramIn(f, i)
+	if !q.assignable(t, pt) {
+		return false
+	}
+	q.solve(pt, t, sol)
+	return true
+}
+
+// paramIn is parameter i's declared type as f sees it (class arguments
+// substituted, Self its receiver), unwrapped for *args and **kwargs.
+func (q *query) paramIn(f *Function, i int) Type {
+	d := &f.Unit.Summary().Defs[f.Def]
+	if d.Params[i].Annot < 0 {
+		return unknownType
+	}
+	t := q.paramType(f.Unit, f.Def, i, false)
+	self, has := f.selfType()
+	return substitute(t, f.Subst, self, has)
+}
+
+// selfType is what Self means for f: its receiver's instance.
+func (f *Function) selfType() (Type, bool) {
+	if !f.BoundSet {
+		return Type{}, false
+	}
+	b := f.Bound
+	switch b.Kind() {
+	case KindClass:
+		return instanceOfClassObject(b), true
+	case KindLiteral:
+		return widen(b), true
+	}
+	return b, true
+}
+
+// returnOf is f's return type with its class arguments, receiver and
+// solved type variables substituted; its own unsolved ones Unknown.
+func (q *query) returnOf(f *Function, sol map[string]Type) Type {
+	r := q.returnType(f.Unit, f.Def)
+	self, has := f.selfType()
+	r = substitute(r, f.Subst, self, has)
+	if len(sol) > 0 {
+		r = substitute(r, sol, Type{}, false)
+	}
+	scope := f.Unit.Summary().Syms[f.Unit.Summary().Defs[f.Def].Sym].Name
+	return eraseTypeVars(r, scope)
+}
+
+// eraseTypeVars makes the type variables of scope Unknown.
+func eraseTypeVars(t Type, scope string) Type {
+	switch t.Kind() {
+	case KindTypeVar:
+		if t.Scope() == scope {
+			return unknownType
+		}
+		return t
+	case KindFunction:
+		return t
+	}
+	return t.mapArgs(func(a Type) Type { return eraseTypeVars(a, scope) })
+}
+
+// solve records in sol what the type variables of param stand for,
+// given an argument of type arg: simple structural matching, first
+// solution wins.
+func (q *query) solve(param, arg Type, sol map[string]Type) {
+	switch param.Kind() {
+	case KindTypeVar:
+		k := param.typeVarKey()
+		if _, ok := sol[k]; !ok && !arg.IsUnknown() {
+			sol[k] = arg
+		}
+	case KindUnion:
+		for _, m := range param.Args() {
+			if m.Kind() != KindNone && m.Kind() != KindTypeVar {
+				q.solve(m, arg, sol)
+			}
+		}
+		for _, m := range param.Args() {
+			if m.Kind() == KindTypeVar {
+				q.solve(m, withoutNone(arg), sol)
+			}
+		}
+	case KindInstance:
+		base, ok := q.asBase(arg, param.Class())
+		if !ok {
+			return
+		}
+		for i, p := range param.Args() {
+			if i < len(base.Args()) {
+				q.solve(p, base.Args()[i], sol)
+			}
+		}
+	case KindClass:
+		if arg.Kind() == KindClass {
+			if len(param.Args()) == 1 && !param.Class().Valid() {
+				q.solve(param.Args()[0], instanceOfClassObject(arg), sol)
+			}
+		}
+	case KindTuple:
+		if arg.Kind() == KindTuple {
+			for i, p := range param.Args() {
+				if i < len(arg.Args()) {
+					q.solve(p, arg.Args()[i], sol)
+				}
+			}
+		}
+	case KindCallable:
+		switch arg.Kind() {
+		case KindFunction:
+			q.solve(param.Return(), q.returnOf(arg.Func(), nil), sol)
+		case KindCallable:
+			q.solve(param.Return(), arg.Return(), sol)
+		}
+	}
+}
+
+// asBase views t as an instance of class c (through its MRO, with the
+// arguments mapped), ok false when c is not among its classes.
+func (q *query) asBase(t Type, c Class) (Type, bool) {
+	switch t.Kind() {
+	case KindLiteral:
+		t = widen(t)
+	case KindTuple:
+		elem := unknownType
+		if len(t.Args()) > 0 {
+			elem = Union(t.Args()...)
+		}
+		if !t.Class().Valid() {
+			return Type{}, false
+		}
+		t = Instance(t.Class(), elem)
+	case KindSelf:
+		info := q.class(t.Class())
+		if info == nil {
+			return Type{}, false
+		}
+		t = Instance(t.Class(), info.typeParams...)
+	}
+	if t.Kind() != KindInstance {
+		return Type{}, false
+	}
+	if t.Class() == c {
+		return t, true
+	}
+	info := q.class(t.Class())
+	if info == nil {
+		return Type{}, false
+	}
+	sub := bindParams(info.typeParams, t.Args())
+	for _, m := range info.mro {
+		if m.Class() == c {
+			return substitute(m, sub, Type{}, false), true
+		}
+	}
+	return Type{}, false
+}
+
+// numericPromotions are the implicit widenings PEP 484 allows.
+var numericPromotions = map[string][]string{"int": {"float", "complex"}, "float": {"complex"}, "bool": {"float", "complex"}}
+
+// assignable is a lenient check that a value of type src may go where
+// dst is declared: unknowns, type variables and protocols accept
+// anything, classes by MRO, one level of type arguments checked.
+func (q *query) assignable(src, dst Type) bool {
+	switch dst.Kind() {
+	case KindUnknown, KindAny, KindTypeVar, KindSelf:
+		return true
+	case KindUnion:
+		for _, m := range dst.Args() {
+			if q.assignable(src, m) {
+				return true
+			}
+		}
+		return false
+	}
+	switch src.Kind() {
+	case KindUnknown, KindAny, KindNever, KindTypeVar:
+		return true
+	case KindUnion:
+		for _, m := range src.Args() {
+			if !q.assignable(m, dst) {
+				return false
+			}
+		}
+		return true
+	}
+	switch dst.Kind() {
+	case KindNone:
+		return src.Kind() == KindNone
+	case KindLiteral:
+		return src.Kind() == KindLiteral && src.Class() == dst.Class() && src.Text() == dst.Text()
+	case KindCallable:
+		switch src.Kind() {
+		case KindFunction, KindOverloaded, KindCallable, KindClass:
+			return true
+		case KindInstance:
+			return q.member(src, "__call__").Found()
+		}
+		return false
+	case KindClass:
+		return src.Kind() == KindClass
+	case KindTuple:
+		return src.Kind() == KindTuple || src.Kind() == KindInstance && src.Class() == dst.Class()
+	case KindInstance:
+		return q.instanceAssignable(src, dst)
+	}
+	return true
+}
+
+func (q *query) instanceAssignable(src, dst Type) bool {
+	dc := dst.Class()
+	if dst.d.literalString {
+		return src.Kind() == KindLiteral && src.Class() == dc || src.Kind() == KindInstance && src.d.literalString
+	}
+	if dc.Name() == "object" && dc.Unit.ModuleName() == "builtins" {
+		return true
+	}
+	if src.Kind() == KindNone {
+		return q.isProtocol(dc)
+	}
+	base, ok := q.asBase(src, dc)
+	if !ok {
+		if src.Kind() == KindInstance || src.Kind() == KindLiteral {
+			for _, p := range numericPromotions[src.Class().Name()] {
+				if p == dc.Name() {
+					return true
+				}
+			}
+		}
+		return q.isProtocol(dc) || src.Kind() == KindFunction || src.Kind() == KindOverloaded || src.Kind() == KindCallable || src.Kind() == KindModule
+	}
+	for i, a := range dst.Args() {
+		if i < len(base.Args()) && !q.assignable(base.Args()[i], a) {
+			return false
+		}
+	}
+	return true
+}
+
+func (q *query) isProtocol(c Class) bool {
+	info := q.class(c)
+	return info != nil && info.protocol
+}

@@ -1,0 +1,315 @@
+package pytypes
+
+import (
+	"sync"
+
+	"github.com/pyws/pyws/plugin-sdk/navindex"
+)
+
+// Options bound the evaluator.
+type Options struct {
+	// MaxDepth bounds nested evaluations in one query (default 64): a
+	// deeper expression, inheritance chain or alias chain is Unknown.
+	MaxDepth int
+	// MaxSteps bounds the evaluations one query may run (default
+	// 20000), so a pathological stub never hangs a request.
+	MaxSteps int
+}
+
+// Evaluator computes types lazily over a Program and remembers them. It
+// is safe for concurrent use; drop it when the Program's units change.
+type Evaluator struct {
+	prog Program
+	opt  Options
+
+	mu      sync.Mutex
+	units   map[Unit]*unitIndex
+	memo    map[memoKey]Type
+	classes map[Class]*classInfo
+}
+
+// New returns an evaluator over prog.
+func New(prog Program, opt Options) *Evaluator {
+	if opt.MaxDepth <= 0 {
+		opt.MaxDepth = 64
+	}
+	if opt.MaxSteps <= 0 {
+		opt.MaxSteps = 20000
+	}
+	return &Evaluator{prog: prog, opt: opt, units: map[Unit]*unitIndex{}, memo: map[memoKey]Type{}, classes: map[Class]*classInfo{}}
+}
+
+// What a memo entry is the type of.
+const (
+	memoExpr uint8 = iota
+	memoSym
+	memoDef
+	memoReturn
+	memoAnnot
+	memoClass
+)
+
+type memoKey struct {
+	what uint8
+	unit Unit
+	idx  int32
+}
+
+// query is one call into the evaluator: its depth, its step budget, and
+// the entries being computed (a cycle back to one is Unknown). Results
+// computed while a bound cut evaluation short are not memoised, so a
+// cycle seen from one entry point never poisons another.
+type query struct {
+	e      *Evaluator
+	depth  int
+	steps  int
+	cuts   int
+	active map[memoKey]bool
+}
+
+func (e *Evaluator) query() *query { return &query{e: e, active: map[memoKey]bool{}} }
+
+// enter reports whether evaluation may go one level deeper for key; the
+// caller calls leave after.
+func (q *query) enter(key memoKey) bool {
+	if q.active[key] || q.depth >= q.e.opt.MaxDepth || q.steps >= q.e.opt.MaxSteps {
+		q.cuts++
+		return false
+	}
+	q.active[key] = true
+	q.depth++
+	q.steps++
+	return true
+}
+
+func (q *query) leave(key memoKey) {
+	q.depth--
+	delete(q.active, key)
+}
+
+// memoised returns the remembered type of key or computes it.
+func (q *query) memoised(key memoKey, compute func() Type) Type {
+	q.e.mu.Lock()
+	t, ok := q.e.memo[key]
+	q.e.mu.Unlock()
+	if ok {
+		return t
+	}
+	if !q.enter(key) {
+		return unknownType
+	}
+	cuts := q.cuts
+	t = compute()
+	q.leave(key)
+	if q.cuts == cuts {
+		q.e.mu.Lock()
+		q.e.memo[key] = t
+		q.e.mu.Unlock()
+	}
+	return t
+}
+
+// unitIndex is what the evaluator looks up in one unit, built in one
+// pass the first time the unit is used.
+type unitIndex struct {
+	defsOf    [][]int32 // def indexes by symbol
+	scopeDef  []int32   // the def whose body is the scope, -1
+	scopeSyms [][]int32 // the SymLocals of each scope
+	membersOf map[int32][]int32
+}
+
+func (e *Evaluator) index(u Unit) *unitIndex {
+	e.mu.Lock()
+	ix, ok := e.units[u]
+	e.mu.Unlock()
+	if ok {
+		return ix
+	}
+	s := u.Summary()
+	ix = &unitIndex{defsOf: make([][]int32, len(s.Syms)), scopeDef: make([]int32, len(s.Scopes)), scopeSyms: make([][]int32, len(s.Scopes)), membersOf: map[int32][]int32{}}
+	for i := range ix.scopeDef {
+		ix.scopeDef[i] = -1
+	}
+	for i, d := range s.Defs {
+		if d.Sym >= 0 && int(d.Sym) < len(s.Syms) {
+			ix.defsOf[d.Sym] = append(ix.defsOf[d.Sym], int32(i))
+		}
+		if d.Body >= 0 && int(d.Body) < len(s.Scopes) && (d.Kind == navindex.KindClass || d.Kind == navindex.KindFunction || d.Kind == navindex.KindMethod || d.Kind == navindex.KindProperty) {
+			ix.scopeDef[d.Body] = int32(i)
+		}
+	}
+	for i, sy := range s.Syms {
+		switch sy.Kind {
+		case navindex.SymLocal:
+			if sy.Scope >= 0 && int(sy.Scope) < len(s.Scopes) {
+				ix.scopeSyms[sy.Scope] = append(ix.scopeSyms[sy.Scope], int32(i))
+			}
+		case navindex.SymMember:
+			ix.membersOf[sy.Class] = append(ix.membersOf[sy.Class], int32(i))
+		}
+	}
+	e.mu.Lock()
+	if prev, ok := e.units[u]; ok {
+		ix = prev
+	} else {
+		e.units[u] = ix
+	}
+	e.mu.Unlock()
+	return ix
+}
+
+// liveDefs are the defs of sym that happen for the target (not under a
+// statically false condition).
+func (q *query) liveDefs(u Unit, sym int32) []int32 {
+	ix := q.e.index(u)
+	if sym < 0 || int(sym) >= len(ix.defsOf) {
+		return nil
+	}
+	all := ix.defsOf[sym]
+	defs := u.Summary().Defs
+	for i, d := range all {
+		if defs[d].Flags&navindex.DefStaticFalse != 0 {
+			out := append([]int32(nil), all[:i]...)
+			for _, d := range all[i+1:] {
+				if defs[d].Flags&navindex.DefStaticFalse == 0 {
+					out = append(out, d)
+				}
+			}
+			return out
+		}
+	}
+	return all
+}
+
+// scopeName looks up a name bound in scope sc of u.
+func (q *query) scopeName(u Unit, sc int32, name string) int32 {
+	ix := q.e.index(u)
+	if sc < 0 || int(sc) >= len(ix.scopeSyms) {
+		return -1
+	}
+	syms := u.Summary().Syms
+	for _, s := range ix.scopeSyms[sc] {
+		if syms[s].Name == name {
+			return s
+		}
+	}
+	return -1
+}
+
+func validExpr(u Unit, e int32) bool { return e >= 0 && int(e) < len(u.Summary().Exprs) }
+func validSym(u Unit, s int32) bool  { return s >= 0 && int(s) < len(u.Summary().Syms) }
+func validDef(u Unit, d int32) bool  { return d >= 0 && int(d) < len(u.Summary().Defs) }
+
+// builtinClass is the class builtins binds to name.
+func (q *query) builtinClass(name string) Class { return q.moduleClass("builtins", name) }
+
+func (q *query) moduleClass(mod, name string) Class {
+	r := q.e.prog.ModuleMember(mod, name)
+	if r.Unit == nil {
+		return Class{}
+	}
+	return q.classOf(r.Unit, r.Sym)
+}
+
+// classOf is the class sym of u binds, when its last live def is a class.
+func (q *query) classOf(u Unit, sym int32) Class {
+	defs := q.liveDefs(u, sym)
+	if len(defs) == 0 {
+		return Class{}
+	}
+	if u.Summary().Defs[defs[len(defs)-1]].Kind != navindex.KindClass {
+		return Class{}
+	}
+	return Class{Unit: u, Sym: sym}
+}
+
+// classDef is the def of c's class statement (-1 none).
+func (q *query) classDef(c Class) int32 {
+	defs := q.liveDefs(c.Unit, c.Sym)
+	for i := len(defs) - 1; i >= 0; i-- {
+		if c.Unit.Summary().Defs[defs[i]].Kind == navindex.KindClass {
+			return defs[i]
+		}
+	}
+	return -1
+}
+
+// instanceOf is an instance of builtins' class name with args, Unknown
+// when builtins lacks it.
+func (q *query) instanceOf(name string, args ...Type) Type {
+	c := q.builtinClass(name)
+	if !c.Valid() {
+		return unknownType
+	}
+	return Instance(c, q.padArgs(c, args)...)
+}
+
+// padArgs gives a generic class Unknown for each missing argument.
+func (q *query) padArgs(c Class, args []Type) []Type {
+	info := q.class(c)
+	if info == nil || len(args) >= len(info.typeParams) {
+		return args
+	}
+	out := append([]Type(nil), args...)
+	for len(out) < len(info.typeParams) {
+		out = append(out, unknownType)
+	}
+	return out
+}
+
+// ExprType is the type of expression expr of u.
+func (e *Evaluator) ExprType(u Unit, expr int32) Type {
+	if u == nil || !validExpr(u, expr) {
+		return unknownType
+	}
+	return e.query().expr(u, expr)
+}
+
+// SymType is the type of symbol sym of u: its declared type when a
+// binding is annotated, else the union of its live bindings' values.
+func (e *Evaluator) SymType(u Unit, sym int32) Type {
+	if u == nil || !validSym(u, sym) {
+		return unknownType
+	}
+	return e.query().sym(u, sym)
+}
+
+// DefType is the type binding def of u gives its symbol.
+func (e *Evaluator) DefType(u Unit, def int32) Type {
+	if u == nil || !validDef(u, def) {
+		return unknownType
+	}
+	return e.query().def(u, def)
+}
+
+// Member is attribute name of a value of type t: where it is declared
+// and its type bound to t.
+func (e *Evaluator) Member(t Type, name string) MemberInfo {
+	return e.query().member(t, name)
+}
+
+// Classes are the classes of the values t may hold (a union's members'
+// classes, in order), for type definition: instances, literals, class
+// objects (their class) and tuples.
+func (e *Evaluator) Classes(t Type) []Class {
+	var out []Class
+	for _, m := range t.Members() {
+		c := m.Class()
+		if m.Kind() == KindTuple && !c.Valid() {
+			continue
+		}
+		if c.Valid() && !containsClass(out, c) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func containsClass(cs []Class, c Class) bool {
+	for _, x := range cs {
+		if x == c {
+			return true
+		}
+	}
+	return false
+}

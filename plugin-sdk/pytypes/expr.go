@@ -1,0 +1,352 @@
+package pytypes
+
+import (
+	"strconv"
+
+	"github.com/pyws/pyws/plugin-sdk/navindex"
+)
+
+func (q *query) expr(u Unit, e int32) Type {
+	if !validExpr(u, e) {
+		return unknownType
+	}
+	return q.memoised(memoKey{memoExpr, u, e}, func() Type { return q.evalExpr(u, e) })
+}
+
+func (q *query) evalExpr(u Unit, e int32) Type {
+	x := &u.Summary().Exprs[e]
+	switch x.Op {
+	case navindex.ExprSym:
+		return q.sym(u, x.A)
+	case navindex.ExprAttr:
+		return q.member(q.expr(u, x.A), x.Name).Type
+	case navindex.ExprCall:
+		return q.call(q.expr(u, x.A), q.arguments(u, x))
+	case navindex.ExprSuper:
+		return q.superOf(u, x.A)
+	case navindex.ExprLit:
+		return q.literal(x)
+	case navindex.ExprSubscript:
+		return q.subscript(u, x)
+	case navindex.ExprOper:
+		return q.operator(u, x)
+	case navindex.ExprDisplay:
+		return q.display(u, x)
+	case navindex.ExprComp:
+		return q.comprehension(u, x)
+	case navindex.ExprIter:
+		return q.iterate(q.expr(u, x.A), x.Name == "async")
+	case navindex.ExprUnpack:
+		return q.unpack(u, x)
+	case navindex.ExprEnter:
+		return q.enterContext(q.expr(u, x.A), x.Name == "async")
+	case navindex.ExprAwait:
+		return q.await(q.expr(u, x.A))
+	case navindex.ExprIf:
+		return Union(q.expr(u, x.A), q.expr(u, x.B))
+	case navindex.ExprLambda:
+		return CallableType(nil, q.expr(u, x.A), true)
+	}
+	return unknownType
+}
+
+// argument is one argument of a call: its type and keyword ("" for a
+// positional one, "*" and "**" for unpacked ones).
+type argument struct {
+	t   Type
+	key string
+}
+
+func (q *query) arguments(u Unit, x *navindex.Expr) []argument {
+	args := make([]argument, len(x.Args))
+	npos := len(x.Args) - len(x.Keys)
+	for i, a := range x.Args {
+		args[i].t = q.expr(u, a)
+		if i >= npos && npos >= 0 {
+			args[i].key = x.Keys[i-npos]
+		}
+	}
+	return args
+}
+
+func (q *query) literal(x *navindex.Expr) Type {
+	switch x.Name {
+	case "None":
+		return noneType
+	case "ellipsis":
+		if c := q.moduleClass("types", "EllipsisType"); c.Valid() {
+			return Instance(c)
+		}
+		return q.instanceOf("ellipsis")
+	}
+	c := q.builtinClass(x.Name)
+	if !c.Valid() {
+		return unknownType
+	}
+	if x.Text != "" {
+		return Literal(c, x.Text)
+	}
+	return Instance(c)
+}
+
+// superOf is super() in a method of class symbol cls: the first base
+// after it in its MRO, as an instance.
+func (q *query) superOf(u Unit, cls int32) Type {
+	info := q.class(Class{Unit: u, Sym: cls})
+	if info == nil || len(info.mro) < 2 {
+		return unknownType
+	}
+	return info.mro[1]
+}
+
+func (q *query) subscript(u Unit, x *navindex.Expr) Type {
+	base := q.expr(u, x.A)
+	switch base.Kind() {
+	case KindClass:
+		// A class specialised as a value: list[int] is type[list[int]].
+		if t := q.annotName(u, x.A, tvScope{}, x.Args); t.Kind() == KindInstance {
+			return ClassObject(t.Class(), t.Args()...)
+		}
+		return unknownType
+	case KindTuple:
+		if len(x.Args) == 1 && !base.Variadic() && validExpr(u, x.Args[0]) {
+			if ix := &u.Summary().Exprs[x.Args[0]]; ix.Op == navindex.ExprLit && ix.Name == "int" {
+				if n, err := strconv.Atoi(ix.Text); err == nil {
+					elems := base.Args()
+					if n < 0 {
+						n += len(elems)
+					}
+					if n >= 0 && n < len(elems) {
+						return elems[n]
+					}
+				}
+			}
+		}
+	}
+	var index Type
+	if len(x.Args) == 1 {
+		index = q.expr(u, x.Args[0])
+	} else {
+		elems := make([]Type, len(x.Args))
+		for i, a := range x.Args {
+			elems[i] = q.expr(u, a)
+		}
+		index = TupleType(q.builtinClass("tuple"), elems...)
+	}
+	return q.callMethod(base, "__getitem__", index)
+}
+
+// callMethod calls dunder name of recv with args; Unknown when recv has
+// no such member.
+func (q *query) callMethod(recv Type, name string, args ...Type) Type {
+	m := q.member(recv, name)
+	if !m.Found() {
+		return unknownType
+	}
+	as := make([]argument, len(args))
+	for i, a := range args {
+		as[i].t = a
+	}
+	return q.call(m.Type, as)
+}
+
+// binaryDunders are the methods of binary operators, and their
+// reflections.
+var binaryDunders = map[string][2]string{
+	"+": {"__add__", "__radd__"}, "-": {"__sub__", "__rsub__"}, "*": {"__mul__", "__rmul__"},
+	"/": {"__truediv__", "__rtruediv__"}, "//": {"__floordiv__", "__rfloordiv__"}, "%": {"__mod__", "__rmod__"},
+	"**": {"__pow__", "__rpow__"}, "@": {"__matmul__", "__rmatmul__"}, "&": {"__and__", "__rand__"},
+	"|": {"__or__", "__ror__"}, "^": {"__xor__", "__rxor__"}, "<<": {"__lshift__", "__rlshift__"},
+	">>": {"__rshift__", "__rrshift__"},
+	"==": {"__eq__", "__eq__"}, "!=": {"__ne__", "__ne__"}, "<": {"__lt__", "__gt__"}, ">": {"__gt__", "__lt__"},
+	"<=": {"__le__", "__ge__"}, ">=": {"__ge__", "__le__"},
+}
+
+var unaryDunders = map[string]string{"-": "__neg__", "+": "__pos__", "~": "__invert__"}
+
+func (q *query) operator(u Unit, x *navindex.Expr) Type {
+	switch x.Name {
+	case "not", "is", "is not", "in", "not in":
+		return q.instanceOf("bool")
+	case "and", "or":
+		return Union(q.expr(u, x.A), q.expr(u, x.B))
+	}
+	a := q.expr(u, x.A)
+	if x.B < 0 {
+		if x.Name == "-" && a.Kind() == KindLiteral && a.Class().Name() == "int" {
+			if n, err := strconv.ParseInt(a.Text(), 10, 64); err == nil {
+				return Literal(a.Class(), strconv.FormatInt(-n, 10))
+			}
+		}
+		if m, ok := unaryDunders[x.Name]; ok {
+			return q.callMethod(a, m)
+		}
+		return unknownType
+	}
+	b := q.expr(u, x.B)
+	ms, ok := binaryDunders[x.Name]
+	if !ok {
+		return unknownType
+	}
+	var out []Type
+	for _, left := range a.Members() {
+		t := q.callMethod(left, ms[0], b)
+		if t.IsUnknown() {
+			t = q.callMethod(b, ms[1], left)
+		}
+		out = append(out, t)
+	}
+	return Union(out...)
+}
+
+// maxDisplayEntries caps the elements whose types a display's type is
+// inferred from (pyright's maxEntriesToUseForInference).
+const maxDisplayEntries = 64
+
+func (q *query) display(u Unit, x *navindex.Expr) Type {
+	args := x.Args
+	starred := func(i int) string {
+		if i < len(x.Keys) {
+			return x.Keys[i]
+		}
+		return ""
+	}
+	switch x.Name {
+	case "tuple":
+		elems := make([]Type, 0, len(args))
+		for i, a := range args {
+			if starred(i) != "" {
+				return HomogeneousTuple(q.builtinClass("tuple"), unknownType)
+			}
+			elems = append(elems, widen(q.expr(u, a)))
+		}
+		return TupleType(q.builtinClass("tuple"), elems...)
+	case "dict":
+		var keys, values []Type
+		for i := 0; i+1 < len(args) && i < 2*maxDisplayEntries; i += 2 {
+			if starred(i) != "" || starred(i+1) != "" {
+				continue
+			}
+			keys = append(keys, widen(q.expr(u, args[i])))
+			values = append(values, widen(q.expr(u, args[i+1])))
+		}
+		return q.instanceOf("dict", elementType(keys), elementType(values))
+	}
+	var elems []Type
+	for i, a := range args {
+		if i >= maxDisplayEntries {
+			break
+		}
+		t := q.expr(u, a)
+		if starred(i) != "" {
+			t = q.iterate(t, false)
+		}
+		elems = append(elems, widen(t))
+	}
+	return q.instanceOf(x.Name, elementType(elems))
+}
+
+// elementType is the type argument of a display: the union of its
+// elements, Unknown when empty.
+func elementType(ts []Type) Type {
+	if len(ts) == 0 {
+		return unknownType
+	}
+	return Union(ts...)
+}
+
+func (q *query) comprehension(u Unit, x *navindex.Expr) Type {
+	elem := widen(q.expr(u, x.A))
+	switch x.Name {
+	case "dict":
+		return q.instanceOf("dict", elem, widen(q.expr(u, x.B)))
+	case "generator":
+		return q.typingInstance("Generator", elem, noneType, noneType)
+	}
+	return q.instanceOf(x.Name, elem)
+}
+
+// iterate is an element of iterating t: through __iter__ and __next__
+// (async: __aiter__, __anext__, awaited), a tuple's elements, or
+// __getitem__ with an int.
+func (q *query) iterate(t Type, async bool) Type {
+	if t.Kind() == KindUnion {
+		var ts []Type
+		for _, m := range t.Args() {
+			ts = append(ts, q.iterate(m, async))
+		}
+		return Union(ts...)
+	}
+	if t.Kind() == KindTuple && !async {
+		if len(t.Args()) == 0 {
+			return neverType
+		}
+		return Union(t.Args()...)
+	}
+	iter, next := "__iter__", "__next__"
+	if async {
+		iter, next = "__aiter__", "__anext__"
+	}
+	if q.member(t, iter).Found() {
+		r := q.callMethod(q.callMethod(t, iter), next)
+		if async {
+			r = q.await(r)
+		}
+		return r
+	}
+	if !async && q.member(t, "__getitem__").Found() {
+		return q.callMethod(t, "__getitem__", q.instanceOf("int"))
+	}
+	return unknownType
+}
+
+// unpack is element B of unpacking A into Text targets (Name "*": the
+// starred target, a list).
+func (q *query) unpack(u Unit, x *navindex.Expr) Type {
+	t := q.expr(u, x.A)
+	if x.Name == "*" {
+		return q.instanceOf("list", widen(q.iterate(t, false)))
+	}
+	if t.Kind() == KindTuple && !t.Variadic() {
+		n, err := strconv.Atoi(x.Text)
+		if (err != nil || n == len(t.Args())) && x.B >= 0 && int(x.B) < len(t.Args()) {
+			return t.Args()[x.B]
+		}
+	}
+	return q.iterate(t, false)
+}
+
+// enterContext is what `with` binds: __enter__'s result (async: __aenter__'s,
+// awaited).
+func (q *query) enterContext(t Type, async bool) Type {
+	if async {
+		return q.await(q.callMethod(t, "__aenter__"))
+	}
+	return q.callMethod(t, "__enter__")
+}
+
+// await is the result of awaiting t: a coroutine's third argument, an
+// awaitable's through __await__'s generator return.
+func (q *query) await(t Type) Type {
+	if t.Kind() == KindUnion {
+		var ts []Type
+		for _, m := range t.Args() {
+			ts = append(ts, q.await(m))
+		}
+		return Union(ts...)
+	}
+	if t.Kind() != KindInstance {
+		return unknownType
+	}
+	switch t.Class().Name() {
+	case "Coroutine", "CoroutineType":
+		if len(t.Args()) == 3 {
+			return t.Args()[2]
+		}
+	}
+	g := q.callMethod(t, "__await__")
+	if g.Kind() == KindInstance && len(g.Args()) == 3 {
+		return g.Args()[2]
+	}
+	return unknownType
+}

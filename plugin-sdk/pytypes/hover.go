@@ -1,0 +1,156 @@
+package pytypes
+
+import (
+	"strings"
+
+	"github.com/pyws/pyws/plugin-sdk/navindex"
+)
+
+// HoverLine is the first line of pyright's hover for symbol sym of u:
+// at binding def (def -1: at a use of the symbol, which is followed
+// through imports and attributes first). "" when nothing is known.
+//
+//	(variable) x: int            (constant) X: Literal[10]
+//	(parameter) x: int           (function) def f(a: int) -> str
+//	(method) def m(self: Self@C) -> None
+//	(property) p: int            (class) C
+//	(module) os                  (type) X = int | str
+func (e *Evaluator) HoverLine(u Unit, sym int32, def int32) string {
+	if u == nil || !validSym(u, sym) {
+		return ""
+	}
+	q := e.query()
+	name := u.Summary().Syms[sym].Name
+	if def >= 0 && validDef(u, def) {
+		d := &u.Summary().Defs[def]
+		if d.Kind != navindex.KindModule {
+			return q.hoverDef(u, def, name, q.def(u, def), false)
+		}
+	}
+	// A use, or an import binding: what the name refers to.
+	sy := &u.Summary().Syms[sym]
+	var t Type
+	var r Ref
+	if sy.Kind == navindex.SymAttr {
+		if !validExpr(u, sy.Recv) {
+			return ""
+		}
+		m := q.member(q.expr(u, sy.Recv), sy.Name)
+		r, t = m.Ref, m.Type
+	} else {
+		r = q.resolve(u, sym)
+		t = q.sym(u, sym)
+	}
+	if r.Unit == nil {
+		if r.Module != "" || t.Kind() == KindModule {
+			return "(module) " + name
+		}
+		if t.IsUnknown() {
+			return ""
+		}
+		return "(variable) " + name + ": " + q.text(t, 0)
+	}
+	defs := q.liveDefs(r.Unit, r.Sym)
+	if len(defs) == 0 {
+		return "(variable) " + name + ": " + q.text(t, 0)
+	}
+	last := defs[len(defs)-1]
+	// The first declaration names the kind (a property's getter, the
+	// first overload).
+	for _, d := range defs {
+		if k := r.Unit.Summary().Defs[d].Kind; k != navindex.KindVariable {
+			last = d
+			break
+		}
+	}
+	return q.hoverDef(r.Unit, last, name, t, true)
+}
+
+// hoverDef is the hover of binding di of u named name, holding t; use
+// says the hover is at a reference, where a variable shows its
+// declared type.
+func (q *query) hoverDef(u Unit, di int32, name string, t Type, use bool) string {
+	d := &u.Summary().Defs[di]
+	switch d.Kind {
+	case navindex.KindClass:
+		return "(class) " + name
+	case navindex.KindParameter:
+		return "(parameter) " + name + ": " + q.text(t, 0)
+	case navindex.KindProperty:
+		r := t
+		if t.Kind() == KindFunction {
+			r = q.returnType(u, t.Func().Def)
+		}
+		return "(property) " + name + ": " + q.text(r, 0)
+	case navindex.KindFunction, navindex.KindMethod:
+		label := "(function) "
+		if d.Kind == navindex.KindMethod {
+			label = "(method) "
+		}
+		switch t.Kind() {
+		case KindOverloaded:
+			if len(t.Args()) > 0 {
+				t = t.Args()[0]
+			}
+		case KindFunction:
+		default:
+			return label + name + ": " + q.text(t, 0)
+		}
+		var b strings.Builder
+		b.WriteString(label)
+		f := *t.Func()
+		b.WriteString("def " + name)
+		q.printSignature(&b, &f, false, 0)
+		return b.String()
+	case navindex.KindModule:
+		return "(module) " + name
+	}
+	if d.Flags&navindex.DefTypeAlias != 0 {
+		return "(type) " + name + " = " + q.text(q.annot(u, d.Value, tvScope{}), 0)
+	}
+	label := "(variable) "
+	if IsConstantName(name) {
+		label = "(constant) "
+	}
+	if !use {
+		// At a binding: the declared type when annotated, else what this
+		// binding assigns, widened unless a constant or Final.
+		if sym := d.Sym; q.annotated(u, sym) {
+			t = q.sym(u, sym)
+		} else if !IsConstantName(name) && d.Flags&navindex.DefFinal == 0 {
+			t = widen(t)
+		}
+	}
+	return label + name + ": " + q.text(t, 0)
+}
+
+func (q *query) annotated(u Unit, sym int32) bool {
+	for _, d := range q.liveDefs(u, sym) {
+		if u.Summary().Defs[d].Annot >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func (q *query) text(t Type, flags int) string {
+	var b strings.Builder
+	q.print(&b, t, flags)
+	return b.String()
+}
+
+// Signature is `def name(params) -> R` for a function type (bound ones
+// without their receiver), the first overload's for overloads, "" for
+// other types: what signature help and call-site hovers show.
+func (e *Evaluator) Signature(t Type) string {
+	if t.Kind() == KindOverloaded && len(t.Args()) > 0 {
+		t = t.Args()[0]
+	}
+	f := t.Func()
+	if f == nil {
+		return ""
+	}
+	var b strings.Builder
+	e.query().printSignature(&b, f, true, 0)
+	return b.String()
+}

@@ -1,0 +1,233 @@
+package pytypes
+
+import (
+	"strings"
+
+	"github.com/pyws/pyws/plugin-sdk/navindex"
+)
+
+// Print is t in pyright's notation: `list[str]`, `str | None`,
+// `Literal['a', 'b']`, `type[C]`, `T@f`, `(a: int, /) -> str`.
+func (e *Evaluator) Print(t Type) string {
+	var b strings.Builder
+	e.query().print(&b, t, 0)
+	return b.String()
+}
+
+// Print flags, as pyright's printer has them.
+const (
+	parenUnion    = 1 << iota // a union in a return position: `-> (int | None)`
+	parenCallable             // a callable inside a union
+)
+
+// maxPrintDepth bounds nested printing (pyright's maxTypeRecursionCount).
+const maxPrintDepth = 16
+
+func (q *query) print(b *strings.Builder, t Type, flags int) {
+	q.printDepth(b, t, flags, 0)
+}
+
+func (q *query) printDepth(b *strings.Builder, t Type, flags, depth int) {
+	if depth > maxPrintDepth {
+		b.WriteString("...")
+		return
+	}
+	list := func(ts []Type) {
+		for i, a := range ts {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			q.printDepth(b, a, 0, depth+1)
+		}
+	}
+	switch t.Kind() {
+	case KindUnknown:
+		b.WriteString("Unknown")
+	case KindAny:
+		b.WriteString("Any")
+	case KindNever:
+		if t.IsNoReturn() {
+			b.WriteString("NoReturn")
+		} else {
+			b.WriteString("Never")
+		}
+	case KindNone:
+		b.WriteString("None")
+	case KindModule:
+		b.WriteString(`Module("` + t.Text() + `")`)
+	case KindClass:
+		b.WriteString("type[")
+		if t.Class().Valid() {
+			q.printDepth(b, Instance(t.Class(), t.Args()...), 0, depth+1)
+		} else if len(t.Args()) == 1 {
+			q.printDepth(b, t.Args()[0], 0, depth+1)
+		} else {
+			b.WriteString("Unknown")
+		}
+		b.WriteString("]")
+	case KindInstance:
+		if t.d.literalString {
+			b.WriteString("LiteralString")
+			return
+		}
+		b.WriteString(t.Class().Name())
+		if len(t.Args()) > 0 {
+			b.WriteString("[")
+			list(t.Args())
+			b.WriteString("]")
+		}
+	case KindLiteral:
+		b.WriteString("Literal[" + t.Text() + "]")
+	case KindTypeVar:
+		b.WriteString(t.Text())
+		if t.Scope() != "" {
+			b.WriteString("@" + t.Scope())
+		}
+	case KindSelf:
+		b.WriteString("Self@" + t.Class().Name())
+	case KindTuple:
+		b.WriteString("tuple[")
+		switch {
+		case t.Variadic():
+			list(t.Args())
+			b.WriteString(", ...")
+		case len(t.Args()) == 0:
+			b.WriteString("()")
+		default:
+			list(t.Args())
+		}
+		b.WriteString("]")
+	case KindCallable:
+		open(b, flags&parenCallable != 0)
+		b.WriteString("(")
+		if t.Variadic() {
+			b.WriteString("...")
+		} else {
+			list(t.Args())
+		}
+		b.WriteString(") -> ")
+		q.printDepth(b, t.Return(), parenUnion|parenCallable, depth+1)
+		closeParen(b, flags&parenCallable != 0)
+	case KindFunction:
+		open(b, flags&parenCallable != 0)
+		q.printSignature(b, t.Func(), false, depth)
+		closeParen(b, flags&parenCallable != 0)
+	case KindOverloaded:
+		b.WriteString("Overload[")
+		list(t.Args())
+		b.WriteString("]")
+	case KindUnion:
+		q.printUnion(b, t, flags, depth)
+	}
+}
+
+func open(b *strings.Builder, on bool) {
+	if on {
+		b.WriteString("(")
+	}
+}
+
+func closeParen(b *strings.Builder, on bool) {
+	if on {
+		b.WriteString(")")
+	}
+}
+
+// printUnion prints the members other than literals and None in order,
+// deduplicated by text, then the literals merged into one Literal[...],
+// then None, as pyright does.
+func (q *query) printUnion(b *strings.Builder, t Type, flags, depth int) {
+	var parts, literals []string
+	hasNone := false
+	seen := map[string]bool{}
+	for _, m := range t.Args() {
+		switch m.Kind() {
+		case KindNone:
+			hasNone = true
+		case KindLiteral:
+			if !seen["L"+m.Text()] {
+				seen["L"+m.Text()] = true
+				literals = append(literals, m.Text())
+			}
+		default:
+			var s strings.Builder
+			q.printDepth(&s, m, parenCallable, depth+1)
+			if !seen[s.String()] {
+				seen[s.String()] = true
+				parts = append(parts, s.String())
+			}
+		}
+	}
+	if len(literals) > 0 {
+		parts = append(parts, "Literal["+strings.Join(literals, ", ")+"]")
+	}
+	if hasNone {
+		parts = append(parts, "None")
+	}
+	paren := flags&parenUnion != 0 && len(parts) > 1
+	open(b, paren)
+	b.WriteString(strings.Join(parts, " | "))
+	closeParen(b, paren)
+}
+
+// printSignature prints f's parameters and return: `(a: int, /) -> str`;
+// named adds `def name` before them.
+func (q *query) printSignature(b *strings.Builder, f *Function, named bool, depth int) {
+	u := f.Unit
+	if !validDef(u, f.Def) {
+		b.WriteString("(...) -> Unknown")
+		return
+	}
+	d := &u.Summary().Defs[f.Def]
+	if named {
+		b.WriteString("def " + u.Summary().Syms[d.Sym].Name)
+	}
+	b.WriteString("(")
+	first := 0
+	if f.BoundSet && len(d.Params) > 0 && d.Params[0].Kind != navindex.ParamVarArgs {
+		first = 1
+	}
+	self, hasSelf := f.selfType()
+	n := 0
+	sep := func() {
+		if n > 0 {
+			b.WriteString(", ")
+		}
+		n++
+	}
+	sawVarArgs := false
+	for i := first; i < len(d.Params); i++ {
+		p := &d.Params[i]
+		if p.Kind == navindex.ParamKwOnly && !sawVarArgs {
+			sep()
+			b.WriteString("*")
+			sawVarArgs = true
+		}
+		sep()
+		switch p.Kind {
+		case navindex.ParamVarArgs:
+			b.WriteString("*")
+			sawVarArgs = true
+		case navindex.ParamVarKwargs:
+			b.WriteString("**")
+		}
+		b.WriteString(p.Name)
+		b.WriteString(": ")
+		pt := substitute(q.paramType(u, f.Def, i, false), f.Subst, self, hasSelf)
+		q.printDepth(b, pt, 0, depth+1)
+		if p.HasDefault {
+			text := p.DefaultText
+			if text == "" {
+				text = "..."
+			}
+			b.WriteString(" = " + text)
+		}
+		if p.Kind == navindex.ParamPosOnly && (i+1 == len(d.Params) || d.Params[i+1].Kind != navindex.ParamPosOnly) {
+			sep()
+			b.WriteString("/")
+		}
+	}
+	b.WriteString(") -> ")
+	r := substitute(q.returnType(u, f.Def), f.Subst, self, hasSelf)
+	q.printDepth(b, r, parenUnion|parenCallable, depth+1)
+}

@@ -1,0 +1,387 @@
+package pytypes
+
+import (
+	"github.com/pyws/pyws/plugin-sdk/navindex"
+)
+
+// maxDeclarations caps the bindings a variable's inferred type is the
+// union of (pyright's maxDeclarationsToUseForInference).
+const maxDeclarations = 64
+
+func (q *query) sym(u Unit, s int32) Type {
+	if !validSym(u, s) {
+		return unknownType
+	}
+	return q.memoised(memoKey{memoSym, u, s}, func() Type {
+		sy := &u.Summary().Syms[s]
+		switch sy.Kind {
+		case navindex.SymLocal:
+			if sy.Target >= 0 {
+				return q.ref(u, s, q.e.prog.Resolve(u, s))
+			}
+			return q.local(u, s)
+		case navindex.SymMember:
+			return q.local(u, s)
+		case navindex.SymImport, navindex.SymBuiltin, navindex.SymUnresolved:
+			return q.ref(u, s, q.e.prog.Resolve(u, s))
+		case navindex.SymAttr:
+			if !validExpr(u, sy.Recv) {
+				return unknownType
+			}
+			return q.member(q.expr(u, sy.Recv), sy.Name).Type
+		}
+		return unknownType
+	})
+}
+
+// ref is the type of what symbol s of u resolved to.
+func (q *query) ref(u Unit, s int32, r Ref) Type {
+	switch {
+	case r.Module != "" && r.Unit == nil:
+		return ModuleType(r.Module)
+	case r.Unit == nil:
+		return unknownType
+	case r.Unit == u && r.Sym == s:
+		return q.local(u, s)
+	}
+	return q.sym(r.Unit, r.Sym)
+}
+
+// resolve follows symbol s of u to the binding it names (itself for a
+// local that is not an import, the member for an attribute).
+func (q *query) resolve(u Unit, s int32) Ref {
+	if !validSym(u, s) {
+		return Ref{}
+	}
+	sy := &u.Summary().Syms[s]
+	switch sy.Kind {
+	case navindex.SymLocal:
+		if sy.Target < 0 {
+			return Ref{Unit: u, Sym: s}
+		}
+	case navindex.SymMember:
+		return Ref{Unit: u, Sym: s}
+	case navindex.SymAttr:
+		if !validExpr(u, sy.Recv) {
+			return Ref{}
+		}
+		return q.member(q.expr(u, sy.Recv), sy.Name).Ref
+	case navindex.SymKeyword:
+		return Ref{}
+	}
+	r := q.e.prog.Resolve(u, s)
+	if r.Unit == u && r.Sym == s {
+		return r
+	}
+	if r.Unit != nil && validSym(r.Unit, r.Sym) {
+		if k := r.Unit.Summary().Syms[r.Sym]; k.Kind == navindex.SymLocal && k.Target >= 0 {
+			return q.e.prog.Resolve(r.Unit, r.Sym)
+		}
+	}
+	return r
+}
+
+// local is the type of a symbol u binds itself: its last declaration
+// (class, def, parameter, annotation), else the union of its bindings'
+// values.
+func (q *query) local(u Unit, s int32) Type {
+	defs := q.liveDefs(u, s)
+	all := u.Summary().Defs
+	for i := len(defs) - 1; i >= 0; i-- {
+		d := &all[defs[i]]
+		switch {
+		case d.Kind == navindex.KindClass, d.Kind == navindex.KindFunction, d.Kind == navindex.KindMethod,
+			d.Kind == navindex.KindProperty, d.Kind == navindex.KindParameter:
+			return q.def(u, defs[i])
+		case d.Annot >= 0 && d.Flags&navindex.DefTypeAlias == 0:
+			return q.def(u, defs[i])
+		}
+	}
+	if len(defs) > maxDeclarations {
+		defs = defs[:maxDeclarations]
+	}
+	var ts []Type
+	for _, d := range defs {
+		ts = append(ts, q.def(u, d))
+	}
+	if len(ts) == 0 {
+		return unknownType
+	}
+	t := Union(ts...)
+	if keepsLiterals(u, s, defs) {
+		return t
+	}
+	return widen(t)
+}
+
+// keepsLiterals: constants (ALL_CAPS names) and Final variables keep
+// their literal types, as pyright's declared types do.
+func keepsLiterals(u Unit, s int32, defs []int32) bool {
+	if IsConstantName(u.Summary().Syms[s].Name) {
+		return true
+	}
+	for _, d := range defs {
+		if u.Summary().Defs[d].Flags&navindex.DefFinal != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// IsConstantName reports a name pyright shows as a constant: upper-case
+// letters, digits and underscores, with a letter.
+func IsConstantName(name string) bool {
+	letter := false
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		switch {
+		case c >= 'A' && c <= 'Z':
+			letter = true
+		case c >= '0' && c <= '9', c == '_':
+		default:
+			return false
+		}
+	}
+	return letter
+}
+
+func (q *query) def(u Unit, di int32) Type {
+	if !validDef(u, di) {
+		return unknownType
+	}
+	return q.memoised(memoKey{memoDef, u, di}, func() Type {
+		d := &u.Summary().Defs[di]
+		switch d.Kind {
+		case navindex.KindClass:
+			return ClassObject(Class{Unit: u, Sym: d.Sym})
+		case navindex.KindFunction, navindex.KindMethod, navindex.KindProperty:
+			return q.functionValue(u, di)
+		case navindex.KindParameter:
+			return q.parameterOf(u, di)
+		case navindex.KindModule:
+			return q.ref(u, d.Sym, q.e.prog.Resolve(u, d.Sym))
+		}
+		if d.Flags&navindex.DefTypeAlias != 0 {
+			return q.aliasValue(u, d.Value)
+		}
+		if d.Annot >= 0 {
+			return q.annot(u, d.Annot, q.scopeOfDef(u, di))
+		}
+		if d.Value >= 0 {
+			return q.expr(u, d.Value)
+		}
+		return unknownType
+	})
+}
+
+// aliasValue is what a type alias's name holds as a value: the class
+// object of a plain class, else Unknown (its meaning as a type is
+// annotAlias).
+func (q *query) aliasValue(u Unit, value int32) Type {
+	t := q.annot(u, value, tvScope{})
+	if t.Kind() == KindInstance {
+		return ClassObject(t.Class(), t.Args()...)
+	}
+	return unknownType
+}
+
+// functionValue is the def as a value: the def, its overloads together
+// when it is one of several, then its decorators applied.
+func (q *query) functionValue(u Unit, di int32) Type {
+	all := u.Summary().Defs
+	d := &all[di]
+	var t Type
+	if d.Flags&navindex.DefOverload != 0 || q.hasOverloads(u, d.Sym) {
+		var fns []Type
+		for _, o := range q.liveDefs(u, d.Sym) {
+			if all[o].Flags&navindex.DefOverload != 0 {
+				fns = append(fns, FunctionType(Function{Unit: u, Def: o}))
+			}
+		}
+		if len(fns) == 1 {
+			t = fns[0]
+		} else {
+			t = OverloadedType(fns...)
+		}
+	} else {
+		t = FunctionType(Function{Unit: u, Def: di})
+	}
+	// Decorators, innermost first; one whose result is unknown keeps the
+	// undecorated type, as pyright does.
+	for i := len(d.Decorators) - 1; i >= 0; i-- {
+		dec := q.expr(u, d.Decorators[i])
+		if r := q.call(dec, []argument{{t: t}}); !r.IsUnknown() {
+			t = r
+		}
+	}
+	return t
+}
+
+func (q *query) hasOverloads(u Unit, sym int32) bool {
+	all := u.Summary().Defs
+	for _, o := range q.liveDefs(u, sym) {
+		if all[o].Flags&navindex.DefOverload != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// ownerOf is the def (function or class) whose body is the scope sym of
+// u lives in, -1 at module level.
+func (q *query) ownerOf(u Unit, sym int32) int32 {
+	if !validSym(u, sym) {
+		return -1
+	}
+	sc := u.Summary().Syms[sym].Scope
+	ix := q.e.index(u)
+	if sc < 0 || int(sc) >= len(ix.scopeDef) {
+		return -1
+	}
+	return ix.scopeDef[sc]
+}
+
+// enclosingClass is the class whose body holds def di (a method), or
+// the zero Class.
+func (q *query) enclosingClass(u Unit, di int32) Class {
+	owner := q.ownerOf(u, u.Summary().Defs[di].Sym)
+	if owner < 0 {
+		return Class{}
+	}
+	od := &u.Summary().Defs[owner]
+	if od.Kind != navindex.KindClass {
+		return Class{}
+	}
+	return Class{Unit: u, Sym: od.Sym}
+}
+
+// parameterOf is the type of parameter def di: found by name in the
+// Params of the def whose body binds it.
+func (q *query) parameterOf(u Unit, di int32) Type {
+	d := &u.Summary().Defs[di]
+	owner := q.ownerOf(u, d.Sym)
+	if owner < 0 {
+		if d.Annot >= 0 {
+			return q.annot(u, d.Annot, tvScope{})
+		}
+		return unknownType
+	}
+	name := u.Summary().Syms[d.Sym].Name
+	for i, p := range u.Summary().Defs[owner].Params {
+		if p.Name == name {
+			return q.paramType(u, owner, i, true)
+		}
+	}
+	return unknownType
+}
+
+// paramType is the type of parameter i of def di; wrapped makes *args a
+// tuple and **kwargs a dict, as inside the body.
+func (q *query) paramType(u Unit, di int32, i int, wrapped bool) Type {
+	d := &u.Summary().Defs[di]
+	p := &d.Params[i]
+	var t Type
+	switch {
+	case p.Annot >= 0:
+		t = q.annot(u, p.Annot, q.scopeOfDef(u, di))
+	case i == 0 && p.Kind != navindex.ParamVarArgs && p.Kind != navindex.ParamVarKwargs && d.Flags&navindex.DefStaticMethod == 0 && q.enclosingClass(u, di).Valid():
+		self := SelfType(q.enclosingClass(u, di))
+		name := u.Summary().Syms[d.Sym].Name
+		if d.Flags&navindex.DefClassMethod != 0 || name == "__new__" || name == "__init_subclass__" || name == "__class_getitem__" {
+			return classObjectOf(self)
+		}
+		return self
+	case p.HasDefault && p.Default >= 0:
+		dt := q.expr(u, p.Default)
+		if dt.Kind() == KindNone {
+			return Union(unknownType, noneType)
+		}
+		return widen(dt)
+	default:
+		return unknownType
+	}
+	if wrapped {
+		switch p.Kind {
+		case navindex.ParamVarArgs:
+			return HomogeneousTuple(q.builtinClass("tuple"), t)
+		case navindex.ParamVarKwargs:
+			return q.instanceOf("dict", q.instanceOf("str"), t)
+		}
+	}
+	return t
+}
+
+// classObjectOf is type[t]: the class object of an instance, else a
+// type[...] of what t is (a type variable, Self).
+func classObjectOf(t Type) Type {
+	switch t.Kind() {
+	case KindInstance:
+		return ClassObject(t.Class(), t.Args()...)
+	case KindUnknown, KindAny:
+		return t
+	}
+	return Type{&typeData{kind: KindClass, args: []Type{t}}}
+}
+
+// returnType is the declared return of def di, or the one inferred from
+// its body (workspace defs only), before any binding.
+func (q *query) returnType(u Unit, di int32) Type {
+	return q.memoised(memoKey{memoReturn, u, di}, func() Type {
+		d := &u.Summary().Defs[di]
+		var r Type
+		switch {
+		case d.Annot >= 0:
+			r = q.annot(u, d.Annot, q.scopeOfDef(u, di))
+			if d.Flags&navindex.DefGenerator != 0 {
+				return r
+			}
+		case u.IsStub():
+			return unknownType
+		case u.Summary().Syms[d.Sym].Name == "__init__":
+			return noneType
+		default:
+			r = q.inferredReturn(u, d)
+		}
+		return q.wrapAsync(d, r)
+	})
+}
+
+func (q *query) inferredReturn(u Unit, d *navindex.Def) Type {
+	var ts []Type
+	for _, v := range d.ReturnValues {
+		ts = append(ts, q.expr(u, v))
+	}
+	if d.Flags&navindex.DefReturnsNone != 0 || (len(ts) == 0 && d.Flags&navindex.DefNeverReturns == 0) {
+		ts = append(ts, noneType)
+	}
+	r := noReturn
+	if len(ts) > 0 {
+		r = Union(ts...)
+	}
+	if d.Flags&navindex.DefGenerator != 0 {
+		if d.Flags&navindex.DefAsync != 0 {
+			return q.typingInstance("AsyncGenerator", unknownType, anyType)
+		}
+		return q.typingInstance("Generator", unknownType, anyType, r)
+	}
+	return r
+}
+
+// wrapAsync makes an async def's return a coroutine, as calling it does.
+func (q *query) wrapAsync(d *navindex.Def, r Type) Type {
+	if d.Flags&navindex.DefAsync == 0 || d.Flags&navindex.DefGenerator != 0 {
+		return r
+	}
+	if c := q.moduleClass("types", "CoroutineType"); c.Valid() {
+		return Instance(c, anyType, anyType, r)
+	}
+	return q.typingInstance("Coroutine", anyType, anyType, r)
+}
+
+func (q *query) typingInstance(name string, args ...Type) Type {
+	c := q.moduleClass("typing", name)
+	if !c.Valid() {
+		return unknownType
+	}
+	return Instance(c, args...)
+}

@@ -1,0 +1,410 @@
+package pytypes
+
+// Kind says what a Type is.
+type Kind uint8
+
+const (
+	KindUnknown    Kind = iota // nothing is known (pyright's Unknown)
+	KindAny                    // declared Any
+	KindNever                  // Never, or NoReturn (Type.IsNoReturn)
+	KindNone                   // the None value
+	KindModule                 // a module object: Module("os.path")
+	KindClass                  // a class object: type[C]
+	KindInstance               // an instance of a class, with type arguments
+	KindLiteral                // a literal of int, str, bytes, bool or an enum class
+	KindFunction               // a def of a unit, maybe bound to a receiver
+	KindOverloaded             // the overloads of a def, in order
+	KindUnion                  // flattened, deduplicated, in order of first appearance
+	KindTypeVar                // a type variable with its scope: T@f
+	KindTuple                  // tuple[int, str] or tuple[int, ...]
+	KindCallable               // Callable[[int], str]
+	KindSelf                   // Self@C
+)
+
+// Class identifies a class by the symbol its `class` statement binds.
+type Class struct {
+	Unit Unit
+	Sym  int32
+}
+
+// Valid reports whether c names a class.
+func (c Class) Valid() bool { return c.Unit != nil }
+
+// Name is the class's own name ("list").
+func (c Class) Name() string {
+	if c.Unit == nil {
+		return ""
+	}
+	syms := c.Unit.Summary().Syms
+	if c.Sym < 0 || int(c.Sym) >= len(syms) {
+		return ""
+	}
+	return syms[c.Sym].Name
+}
+
+// Type is an immutable type value; the zero Type is Unknown. Types are
+// shared, never changed after construction, so copying one is copying a
+// pointer; Equal compares structurally.
+type Type struct{ d *typeData }
+
+type typeData struct {
+	kind  Kind
+	class Class  // KindClass, KindInstance, KindLiteral, KindSelf, KindTuple (builtins.tuple when known)
+	args  []Type // type arguments, union members, tuple elements, overloads, callable parameters
+	ret   Type   // KindCallable's return
+	// text is a literal's value as printed ("10", "'a'", "Color.RED"), a
+	// module's name, a type variable's name; scope a type variable's scope.
+	text, scope string
+	// variadic: tuple[X, ...]; a Callable[..., R].
+	variadic bool
+	noReturn bool // KindNever printed NoReturn
+	// literalString marks str instances declared LiteralString.
+	literalString bool
+	fn            *Function
+}
+
+// Function is a def of a unit as a value: the def, and when it was
+// reached through an instance or a class, the receiver it is bound to
+// (its first parameter is then dropped) and the class's type arguments.
+type Function struct {
+	Unit Unit
+	Def  int32
+	// Bound is the receiver bound to the first parameter; Bound.Kind() is
+	// KindUnknown with BoundSet false for an unbound def.
+	Bound    Type
+	BoundSet bool
+	// Subst maps type variables ("T@C") to their arguments.
+	Subst map[string]Type
+}
+
+var (
+	unknownType = Type{}
+	anyType     = Type{&typeData{kind: KindAny}}
+	noneType    = Type{&typeData{kind: KindNone}}
+	neverType   = Type{&typeData{kind: KindNever}}
+	noReturn    = Type{&typeData{kind: KindNever, noReturn: true}}
+)
+
+// Unknown is the type of what cannot be evaluated.
+func Unknown() Type { return unknownType }
+
+// AnyType is the declared Any.
+func AnyType() Type { return anyType }
+
+// NoneType is the type of None.
+func NoneType() Type { return noneType }
+
+// NeverType is Never; NoReturnType the same printed NoReturn.
+func NeverType() Type    { return neverType }
+func NoReturnType() Type { return noReturn }
+
+// ModuleType is the module object of mod.
+func ModuleType(mod string) Type { return Type{&typeData{kind: KindModule, text: mod}} }
+
+// ClassObject is type[c] with type arguments args.
+func ClassObject(c Class, args ...Type) Type {
+	return Type{&typeData{kind: KindClass, class: c, args: args}}
+}
+
+// Instance is an instance of c with type arguments args.
+func Instance(c Class, args ...Type) Type {
+	return Type{&typeData{kind: KindInstance, class: c, args: args}}
+}
+
+// Literal is Literal[text] of class c (int, str, bytes, bool or an enum).
+func Literal(c Class, text string) Type {
+	return Type{&typeData{kind: KindLiteral, class: c, text: text}}
+}
+
+// TypeVarType is type variable name of scope ("" when not yet scoped).
+func TypeVarType(name, scope string) Type {
+	return Type{&typeData{kind: KindTypeVar, text: name, scope: scope}}
+}
+
+// SelfType is Self@c.
+func SelfType(c Class) Type { return Type{&typeData{kind: KindSelf, class: c}} }
+
+// TupleType is tuple[elems...] (tupleClass may be the zero Class).
+func TupleType(tupleClass Class, elems ...Type) Type {
+	return Type{&typeData{kind: KindTuple, class: tupleClass, args: elems}}
+}
+
+// HomogeneousTuple is tuple[elem, ...].
+func HomogeneousTuple(tupleClass Class, elem Type) Type {
+	return Type{&typeData{kind: KindTuple, class: tupleClass, args: []Type{elem}, variadic: true}}
+}
+
+// CallableType is Callable[[params...], ret], or Callable[..., ret] when
+// anyParams.
+func CallableType(params []Type, ret Type, anyParams bool) Type {
+	return Type{&typeData{kind: KindCallable, args: params, ret: ret, variadic: anyParams}}
+}
+
+// FunctionType is the def of f as a value.
+func FunctionType(f Function) Type { return Type{&typeData{kind: KindFunction, fn: &f}} }
+
+// OverloadedType is the overloads of one def, in order.
+func OverloadedType(overloads ...Type) Type {
+	return Type{&typeData{kind: KindOverloaded, args: overloads}}
+}
+
+// Kind is what t is.
+func (t Type) Kind() Kind {
+	if t.d == nil {
+		return KindUnknown
+	}
+	return t.d.kind
+}
+
+// IsUnknown reports KindUnknown.
+func (t Type) IsUnknown() bool { return t.d == nil || t.d.kind == KindUnknown }
+
+// Class is the class of a class object, instance, literal, Self or tuple.
+func (t Type) Class() Class {
+	if t.d == nil {
+		return Class{}
+	}
+	return t.d.class
+}
+
+// Args are the type arguments of a class object or instance, the members
+// of a union, the elements of a tuple, the overloads of an overloaded
+// def, the parameter types of a Callable. Callers must not change them.
+func (t Type) Args() []Type {
+	if t.d == nil {
+		return nil
+	}
+	return t.d.args
+}
+
+// Text is a literal's value as printed, a module's name or a type
+// variable's name.
+func (t Type) Text() string {
+	if t.d == nil {
+		return ""
+	}
+	return t.d.text
+}
+
+// Scope is a type variable's scope name.
+func (t Type) Scope() string {
+	if t.d == nil {
+		return ""
+	}
+	return t.d.scope
+}
+
+// Variadic reports tuple[X, ...] and Callable[..., R].
+func (t Type) Variadic() bool { return t.d != nil && t.d.variadic }
+
+// IsNoReturn reports a Never printed NoReturn.
+func (t Type) IsNoReturn() bool { return t.d != nil && t.d.noReturn }
+
+// Return is a Callable's return type.
+func (t Type) Return() Type {
+	if t.d == nil {
+		return unknownType
+	}
+	return t.d.ret
+}
+
+// Func is a KindFunction's def (nil otherwise).
+func (t Type) Func() *Function {
+	if t.d == nil {
+		return nil
+	}
+	return t.d.fn
+}
+
+// typeVarKey identifies a type variable in substitutions: "T@scope".
+func (t Type) typeVarKey() string { return t.d.text + "@" + t.d.scope }
+
+// Equal reports whether a and b are the same type.
+func (a Type) Equal(b Type) bool {
+	if a.d == b.d {
+		return true
+	}
+	if a.Kind() != b.Kind() {
+		return false
+	}
+	if a.d == nil || b.d == nil {
+		return true // both Unknown
+	}
+	x, y := a.d, b.d
+	if x.class != y.class || x.text != y.text || x.scope != y.scope || x.variadic != y.variadic ||
+		x.noReturn != y.noReturn || x.literalString != y.literalString || len(x.args) != len(y.args) || !x.ret.Equal(y.ret) {
+		return false
+	}
+	for i := range x.args {
+		if !x.args[i].Equal(y.args[i]) {
+			return false
+		}
+	}
+	if (x.fn == nil) != (y.fn == nil) {
+		return false
+	}
+	if x.fn != nil {
+		f, g := x.fn, y.fn
+		if f.Unit != g.Unit || f.Def != g.Def || f.BoundSet != g.BoundSet || !f.Bound.Equal(g.Bound) || len(f.Subst) != len(g.Subst) {
+			return false
+		}
+		for k, v := range f.Subst {
+			if w, ok := g.Subst[k]; !ok || !v.Equal(w) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// maxUnionMembers caps a union, as pyright caps the declarations it
+// infers from: past it the union is Unknown rather than ever growing.
+const maxUnionMembers = 64
+
+// Union is the union of ts: nested unions flattened, duplicates and
+// Never dropped, a literal dropped when its class's instance is there,
+// Literal[True] with Literal[False] made bool; members in order of first
+// appearance. One member is itself; none is Never.
+func Union(ts ...Type) Type {
+	var out []Type
+	add := func(t Type) {
+		if t.Kind() == KindNever {
+			return
+		}
+		for _, o := range out {
+			if o.Equal(t) {
+				return
+			}
+		}
+		out = append(out, t)
+	}
+	for _, t := range ts {
+		if t.Kind() == KindUnion {
+			for _, m := range t.d.args {
+				add(m)
+			}
+		} else {
+			add(t)
+		}
+	}
+	out = absorbLiterals(out)
+	switch {
+	case len(out) == 0:
+		for _, t := range ts {
+			if t.Kind() == KindNever {
+				return t
+			}
+		}
+		return neverType
+	case len(out) == 1:
+		return out[0]
+	case len(out) > maxUnionMembers:
+		return unknownType
+	}
+	return Type{&typeData{kind: KindUnion, args: out}}
+}
+
+// absorbLiterals drops literals whose class's plain instance is a member
+// and turns Literal[True] | Literal[False] into bool, where the first
+// of them stood.
+func absorbLiterals(ts []Type) []Type {
+	hasLiteral := false
+	for _, t := range ts {
+		if t.Kind() == KindLiteral {
+			hasLiteral = true
+			break
+		}
+	}
+	if !hasLiteral {
+		return ts
+	}
+	plain := map[Class]bool{}
+	bools := map[Class]int{}
+	for _, t := range ts {
+		switch {
+		case t.Kind() == KindInstance && len(t.d.args) == 0:
+			plain[t.d.class] = true
+		case t.Kind() == KindLiteral && (t.d.text == "True" || t.d.text == "False"):
+			bools[t.d.class]++
+		}
+	}
+	out := ts[:0:0]
+	for _, t := range ts {
+		if t.Kind() != KindLiteral {
+			out = append(out, t)
+			continue
+		}
+		c := t.d.class
+		if plain[c] {
+			continue
+		}
+		if bools[c] == 2 && (t.d.text == "True" || t.d.text == "False") {
+			plain[c] = true
+			out = append(out, Instance(c))
+			continue
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// Members is a union's members, or t alone.
+func (t Type) Members() []Type {
+	if t.Kind() == KindUnion {
+		return t.d.args
+	}
+	return []Type{t}
+}
+
+// widen turns literals into instances of their class, as pyright does
+// for the declared type of a variable that is not a constant: `x = 10`
+// is int.
+func widen(t Type) Type {
+	switch t.Kind() {
+	case KindLiteral:
+		if t.d.class.Valid() {
+			return Instance(t.d.class)
+		}
+		return unknownType
+	case KindUnion:
+		ms := make([]Type, len(t.d.args))
+		for i, m := range t.d.args {
+			ms[i] = widen(m)
+		}
+		return Union(ms...)
+	}
+	return t
+}
+
+// withoutNone is t without its None member.
+func withoutNone(t Type) Type {
+	if t.Kind() != KindUnion {
+		return t
+	}
+	var ms []Type
+	for _, m := range t.d.args {
+		if m.Kind() != KindNone {
+			ms = append(ms, m)
+		}
+	}
+	return Union(ms...)
+}
+
+// mapArgs rebuilds t with f applied to its arguments (and return).
+func (t Type) mapArgs(f func(Type) Type) Type {
+	if t.d == nil || (len(t.d.args) == 0 && t.d.ret.d == nil) {
+		return t
+	}
+	d := *t.d
+	d.args = make([]Type, len(t.d.args))
+	for i, a := range t.d.args {
+		d.args[i] = f(a)
+	}
+	if t.d.ret.d != nil {
+		d.ret = f(t.d.ret)
+	}
+	if d.kind == KindUnion {
+		return Union(d.args...)
+	}
+	return Type{&d}
+}
