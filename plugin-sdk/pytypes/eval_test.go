@@ -40,3 +40,90 @@ func TestLiteralsAndDisplays(t *testing.T) {
 		{"comprehension", "xs = [1]\nys = [str(x) for x in xs]\nzs = {k: 1 for k in xs}", map[string]string{"ys": "list[str]", "zs": "dict[Unknown, int]"}},
 	})
 }
+
+func TestAnnotations(t *testing.T) {
+	runEvalCases(t, []evalCase{
+		{"pep 604 and 585", "from typing import Optional, Union, List, Dict, Any\na: list[str] | None\nb: Optional[int]\nc: Union[int, str, None]\nd: List[int]\ne: Dict[str, Any]\nf: dict", map[string]string{
+			"a": "list[str] | None", "b": "int | None", "c": "int | str | None", "d": "list[int]", "e": "dict[str, Any]", "f": "dict[Unknown, Unknown]"}},
+		{"literal", "from typing import Literal\na: Literal['r', 'w']\nb: Literal[1, None]\nc: Literal[True]", map[string]string{"a": "Literal['r', 'w']", "b": "Literal[1] | None", "c": "Literal[True]"}},
+		{"annotated classvar final", "from typing import Annotated, ClassVar, Final\na: Annotated[int, 'meta']\nb: ClassVar[str]\nc: Final = 3\nd: Final[int] = 3", map[string]string{"a": "int", "b": "str", "c": "Unknown", "d": "int"}},
+		{"forward refs", "class C: ...\na: 'C'\nb: 'int'\nc: 'list[C]'", map[string]string{"a": "C", "b": "int", "c": "Unknown"}},
+		{"type and tuple", "from typing import Type, Tuple\na: type[int]\nb: Type[str]\nc: tuple[int, ...]\nd: Tuple[int, str]\ne: tuple[()]", map[string]string{
+			"a": "type[int]", "b": "type[str]", "c": "tuple[int, ...]", "d": "tuple[int, str]", "e": "tuple[()]"}},
+		{"callable", "from typing import Callable\na: Callable[[int, str], bool]\nb: Callable[..., int]", map[string]string{"a": "(int, str) -> bool", "b": "(...) -> int"}},
+		{"aliases", "from typing import TypeAlias, Optional\nIntOrStr: TypeAlias = int | str\nMaybe = Optional[str]\na: IntOrStr\nb: Maybe", map[string]string{"a": "int | str", "b": "str | None"}},
+		{"module attribute annotation", "import typing\na: typing.Optional[int]", map[string]string{"a": "int | None"}},
+	})
+}
+
+func TestCalls(t *testing.T) {
+	runEvalCases(t, []evalCase{
+		{"constructors", "class C:\n    def __init__(self, x: int) -> None: ...\nc = C(1)\nl = list()\nl2 = list([1, 2])\ns = str()", map[string]string{"c": "C", "l": "list[Unknown]", "l2": "list[int]", "s": "str"}},
+		{"declared returns", "def f() -> str: ...\nx = f()\ny = len([1])", map[string]string{"x": "str", "y": "int"}},
+		{"typevar solving", "from copy import copy\nx = copy(1)\ny = copy([1])", map[string]string{"x": "int", "y": "list[int]"}},
+		{"receiver specialisation", "xs = ['a']\np = xs.pop()\ni = xs[0]\nsl = xs[0:1]\nd = {'a': 1}\nit = d.items()\ng = d.get('a')\nv = d['a']", map[string]string{
+			"p": "str", "i": "str", "it": "dict_items[str, int]", "g": "int | None", "v": "int"}},
+		{"overloads", "s = 'x'.join(['a'])\nn = ', '\nt = n.join(['a'])\nxs: list[str] = []\nu = n.join(xs)", map[string]string{"s": "str", "t": "str", "u": "str"}},
+		{"classmethod through class", "d = dict.fromkeys([1])", map[string]string{"d": "dict[int, Any | None]"}},
+		{"method chain", "x = 'a'.upper().split()", map[string]string{"x": "list[str]"}},
+		{"generic user class", "from typing import Generic, TypeVar\nT = TypeVar('T')\nclass Box(Generic[T]):\n    def __init__(self, item: T) -> None: ...\n    def get(self) -> T: ...\nb = Box(1)\nv = b.get()", map[string]string{"b": "Box[int]", "v": "int"}},
+		{"callable value", "from typing import Callable\ncb: Callable[[int], str]\nr = cb(1)", map[string]string{"r": "str"}},
+	})
+}
+
+func TestInferredReturns(t *testing.T) {
+	runEvalCases(t, []evalCase{
+		{"union of returns", "def f(a):\n    if a:\n        return 1\n    return 'x'\nx = f(1)", map[string]string{"x": "int | str"}},
+		{"implicit none", "def f(a):\n    if a:\n        return 1\nx = f(1)", map[string]string{"x": "int | None"}},
+		{"no return", "def f():\n    pass\nx = f()", map[string]string{"x": "None"}},
+		{"never returns", "def f():\n    raise ValueError\nx = f()", map[string]string{"x": "NoReturn"}},
+		{"recursive", "def f(n):\n    return f(n)\nx = f(1)", map[string]string{"x": "Unknown"}},
+		{"mutual recursion", "def f(n):\n    return g(n)\ndef g(n):\n    return f(n)\nx = f(1)", map[string]string{"x": "Unknown"}},
+		{"async", "async def f() -> int: ...\nasync def g():\n    return 'a'\nx = f()\ny = g()", map[string]string{"x": "CoroutineType[Any, Any, int]", "y": "CoroutineType[Any, Any, Literal['a']]"}},
+		{"generator", "def f():\n    yield 1\nx = f()", map[string]string{"x": "Generator[Unknown, Any, None]"}},
+		{"returns self", "class C:\n    def me(self):\n        return self\nx = C().me()", map[string]string{"x": "C"}},
+	})
+}
+
+func TestAttributes(t *testing.T) {
+	runEvalCases(t, []evalCase{
+		{"instance attributes", "class C:\n    y: int\n    def __init__(self):\n        self.x = 'a'\nc = C()\na = c.x\nb = c.y", map[string]string{"a": "str", "b": "int"}},
+		{"inherited through mro", "class A:\n    def m(self) -> int: ...\nclass B(A): ...\nclass C(B): ...\nx = C().m()", map[string]string{"x": "int"}},
+		{"c3 order", "class A:\n    v: int\nclass B(A): ...\nclass C(A):\n    v: str\nclass D(B, C): ...\nx = D().v", map[string]string{"x": "str"}},
+		{"object at the end", "class A: ...\nx = A() == A()", map[string]string{"x": "bool"}},
+		{"property", "class C:\n    @property\n    def p(self) -> int: ...\nx = C().p", map[string]string{"x": "int"}},
+		{"staticmethod", "class C:\n    @staticmethod\n    def s(a: int) -> str: ...\nx = C.s(1)\ny = C().s(1)", map[string]string{"x": "str", "y": "str"}},
+		{"classmethod returning self", "from typing import Self\nclass C:\n    @classmethod\n    def make(cls) -> Self: ...\nclass D(C): ...\nx = D.make()", map[string]string{"x": "D"}},
+		{"module attribute", "import os.path\nimport copy\nx = os.path.join('a')\nm = os.path", map[string]string{"x": "str", "m": `Module("os.path")`}},
+		{"super", "class A:\n    def m(self) -> int: ...\nclass B(A):\n    def m(self) -> int:\n        return super().m()\nx = B().m()", map[string]string{"x": "int"}},
+		{"enum member", "from enum import Enum\nclass Color(Enum):\n    RED = 1\nX = Color.RED\nx = Color.RED\nn = Color.RED.name", map[string]string{"X": "Literal[Color.RED]", "x": "Color", "n": "str"}},
+		{"class object member", "class C:\n    k: int\nx = C.k\nn = C.__name__", map[string]string{"x": "int", "n": "str"}},
+	})
+}
+
+func TestProtocols(t *testing.T) {
+	runEvalCases(t, []evalCase{
+		{"for over list", "xs = ['a']\nfor x in xs:\n    pass\ny = x", map[string]string{"y": "str"}},
+		{"for over str", "for c in 'abc':\n    pass\ny = c", map[string]string{"y": "str"}},
+		{"for over tuple", "for v in (1, 'a'):\n    pass\ny = v", map[string]string{"y": "int | str"}},
+		{"unpack tuple", "a, b = (1, 'x')\n", map[string]string{"a": "int", "b": "str"}},
+		{"unpack list", "a, *b = [1, 2]\n", map[string]string{"a": "int", "b": "list[int]"}},
+		{"with", "from typing import ContextManager\ncm: ContextManager[int]\nwith cm as v:\n    pass\ny = v", map[string]string{"y": "int"}},
+		{"with user class", "class C:\n    def __enter__(self) -> str: ...\nwith C() as v:\n    pass\ny = v", map[string]string{"y": "str"}},
+		{"getitem tuple index", "t = (1, 'a')\na = t[1]\nb = t[-2]", map[string]string{"a": "str", "b": "int"}},
+		{"operators", "a = 1 + 2\nb = 'a' + 'b'\nc = 1 + 1.5\nd = 1 < 2\ne = not a\nf = a and 'x'\ng = -a\nh = [1] + [2]", map[string]string{
+			"a": "int", "b": "str", "c": "float", "d": "bool", "e": "bool", "f": "int | str", "g": "int", "h": "list[int]"}},
+		{"await", "async def f() -> int: ...\nasync def g():\n    return await f()\nx = g()", map[string]string{"x": "CoroutineType[Any, Any, int]"}},
+		{"await awaitable", "from typing import Awaitable\na: Awaitable[str]\nasync def g():\n    return await a\nx = g()", map[string]string{"x": "CoroutineType[Any, Any, str]"}},
+	})
+}
+
+func TestStaticFalseIgnored(t *testing.T) {
+	p := programWith(map[string]string{"m.py": "x = 1\nx = 'a'"})
+	u := p.unit("m")
+	u.s.Defs[1].Flags |= 1 << 10 // DefStaticFalse
+	ev := New(p, Options{})
+	if got := ev.Print(ev.SymType(u, symNamed(t, u, 0, "x"))); got != "int" {
+		t.Errorf("got %q, want int", got)
+	}
+}

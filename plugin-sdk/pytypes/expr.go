@@ -109,9 +109,9 @@ func (q *query) subscript(u Unit, x *navindex.Expr) Type {
 		}
 		return unknownType
 	case KindTuple:
-		if len(x.Args) == 1 && !base.Variadic() && validExpr(u, x.Args[0]) {
-			if ix := &u.Summary().Exprs[x.Args[0]]; ix.Op == navindex.ExprLit && ix.Name == "int" {
-				if n, err := strconv.Atoi(ix.Text); err == nil {
+		if len(x.Args) == 1 && !base.Variadic() {
+			if ix := q.expr(u, x.Args[0]); ix.Kind() == KindLiteral && ix.Class().Name() == "int" {
+				if n, err := strconv.Atoi(ix.Text()); err == nil {
 					elems := base.Args()
 					if n < 0 {
 						n += len(elems)

@@ -35,7 +35,7 @@ type block struct {
 	scope  int32
 	def    int32 // the def owning the scope (-1 module)
 	class  bool
-	fn     bool // the block of a def itself (not an if inside it)
+	fn     bool  // the block of a def itself (not an if inside it)
 	self   int32 // a method's first parameter symbol
 	owner  int32 // a method's class symbol
 	last   string

@@ -1,0 +1,114 @@
+package pytypes
+
+import (
+	"testing"
+
+	"github.com/pyws/pyws/plugin-sdk/navindex"
+)
+
+func TestHoverLine(t *testing.T) {
+	src := `
+import os
+from typing import TypeAlias
+from os import path
+x = 10
+X = 10
+names = ['a']
+Alias: TypeAlias = int | str
+class C:
+    @property
+    def p(self) -> int: ...
+    def m(self, a: int) -> None: ...
+def f(a: int, b=None) -> str: ...
+def g():
+    return 1
+opt: int | None = None
+`
+	p := programWith(map[string]string{"m.py": src})
+	u := p.unit("m")
+	ev := New(p, Options{})
+	cases := []struct{ name, want string }{
+		{"x", "(variable) x: int"},
+		{"X", "(constant) X: Literal[10]"},
+		{"names", "(variable) names: list[str]"},
+		{"Alias", "(type) Alias = int | str"},
+		{"C", "(class) C"},
+		{"p", "(property) p: int"},
+		{"m", "(method) def m(self: Self@C, a: int) -> None"},
+		{"f", "(function) def f(a: int, b: Unknown | None = None) -> str"},
+		{"g", "(function) def g() -> Literal[1]"},
+		{"os", "(module) os"},
+		{"path", "(module) path"},
+		{"opt", "(variable) opt: int | None"},
+	}
+	for _, c := range cases {
+		sym := symNamed(t, u, -1, c.name)
+		if got := ev.HoverLine(u, sym, lastDef(u, sym)); got != c.want {
+			t.Errorf("%s:\n got %s\nwant %s", c.name, got, c.want)
+		}
+	}
+}
+
+// A bound method hovers without self, its class's arguments in place.
+func TestHoverBoundMethod(t *testing.T) {
+	p := programWith(map[string]string{"m.py": "xs = ['a']\nxs.append('b')\ns = ', '.join(xs)"})
+	u := p.unit("m")
+	ev := New(p, Options{})
+	var appendSym, joinSym int32 = -1, -1
+	for i, sy := range u.Summary().Syms {
+		_ = sy
+		if sy.Kind == navindex.SymLocal {
+			continue
+		}
+		switch sy.Name {
+		case "append":
+			appendSym = int32(i)
+		case "join":
+			joinSym = int32(i)
+		}
+	}
+	if appendSym < 0 {
+		// The sketch describes attributes as expressions; make the attribute symbols a summary would have.
+		appendSym = addAttrSym(u, "append")
+		joinSym = addAttrSym(u, "join")
+	}
+	if got, want := ev.HoverLine(u, appendSym, -1), "(method) def append(object: str, /) -> None"; got != want {
+		t.Errorf("append:\n got %s\nwant %s", got, want)
+	}
+	if got, want := ev.HoverLine(u, joinSym, -1), "(method) def join(iterable: Iterable[LiteralString], /) -> LiteralString"; got != want {
+		t.Errorf("join:\n got %s\nwant %s", got, want)
+	}
+}
+
+// addAttrSym adds a SymAttr for the first ExprAttr named name.
+func addAttrSym(u *fakeUnit, name string) int32 {
+	for _, x := range u.s.Exprs {
+		if x.Op == navindex.ExprAttr && x.Name == name {
+			u.s.Syms = append(u.s.Syms, navindex.Sym{Kind: navindex.SymAttr, Name: name, Recv: x.A, Scope: -1, Class: -1, Target: -1, Value: -1})
+			return int32(len(u.s.Syms) - 1)
+		}
+	}
+	return -1
+}
+
+func TestMemberRef(t *testing.T) {
+	src := "class Response:\n    def json(self) -> dict: ...\nclass Session:\n    def get(self, url: str) -> Response: ...\ns = Session()\nresp = s.get('u')"
+	p := programWith(map[string]string{"m.py": src})
+	u := p.unit("m")
+	ev := New(p, Options{})
+	resp := ev.SymType(u, symNamed(t, u, 0, "resp"))
+	m := ev.Member(resp, "json")
+	if !m.Found() || m.Ref.Unit != Unit(u) || u.s.Syms[m.Ref.Sym].Name != "json" || m.Class.Name() != "Response" {
+		t.Fatalf("json: %+v", m)
+	}
+	if got, want := ev.Print(m.Type), "() -> dict[Unknown, Unknown]"; got != want {
+		t.Errorf("bound json prints %q, want %q", got, want)
+	}
+	cs := ev.Classes(ev.SymType(u, symNamed(t, u, 0, "resp")))
+	if len(cs) != 1 || cs[0].Name() != "Response" {
+		t.Errorf("classes %v", cs)
+	}
+	if got := ev.Signature(m.Type); got != "def json() -> dict[Unknown, Unknown]" {
+		t.Errorf("signature %q", got)
+	}
+}
