@@ -250,7 +250,7 @@ func (q *query) specialForm(name string, s tvScope, args []int32, u Unit) (Type,
 		if t.d != nil {
 			d := *t.d
 			d.literalString = true
-			t = Type{&d}
+			t = build(&d)
 		}
 		return t, true
 	case "Optional":

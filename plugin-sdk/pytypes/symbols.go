@@ -320,7 +320,7 @@ func classObjectOf(t Type) Type {
 	case KindUnknown, KindAny:
 		return t
 	}
-	return Type{&typeData{kind: KindClass, args: []Type{t}}}
+	return build(&typeData{kind: KindClass, args: []Type{t}})
 }
 
 // returnType is the declared return of def di, or the one inferred from

@@ -61,6 +61,41 @@ type typeData struct {
 	// literalString marks str instances declared LiteralString.
 	literalString bool
 	fn            *Function
+	// size counts the nodes of the type (saturating at maxTypeSize), so
+	// comparing, substituting and printing one is bounded.
+	size int32
+}
+
+// maxTypeSize caps a type's nodes: types built from each other can grow
+// exponentially (x = (x, x) through a cut cycle); past the cap one is
+// Unknown.
+const maxTypeSize = 512
+
+// build finishes a type: its size, or Unknown when too large.
+func build(d *typeData) Type {
+	n := int32(1)
+	for _, a := range d.args {
+		n += a.size()
+	}
+	n += d.ret.size()
+	if d.fn != nil {
+		n += d.fn.Bound.size()
+		for _, v := range d.fn.Subst {
+			n += v.size()
+		}
+	}
+	if n > maxTypeSize {
+		return unknownType
+	}
+	d.size = n
+	return Type{d}
+}
+
+func (t Type) size() int32 {
+	if t.d == nil || t.d.size == 0 {
+		return 1 // Unknown and the leaves made without build
+	}
+	return t.d.size
 }
 
 // Function is a def of a unit as a value: the def, and when it was
@@ -103,22 +138,22 @@ func ModuleType(mod string) Type { return Type{&typeData{kind: KindModule, text:
 
 // ClassObject is type[c] with type arguments args.
 func ClassObject(c Class, args ...Type) Type {
-	return Type{&typeData{kind: KindClass, class: c, args: args}}
+	return build(&typeData{kind: KindClass, class: c, args: args})
 }
 
 // Instance is an instance of c with type arguments args.
 func Instance(c Class, args ...Type) Type {
-	return Type{&typeData{kind: KindInstance, class: c, args: args}}
+	return build(&typeData{kind: KindInstance, class: c, args: args})
 }
 
 // Literal is Literal[text] of class c (int, str, bytes, bool or an enum).
 func Literal(c Class, text string) Type {
-	return Type{&typeData{kind: KindLiteral, class: c, text: text}}
+	return build(&typeData{kind: KindLiteral, class: c, text: text})
 }
 
 // TypeVarType is type variable name of scope ("" when not yet scoped).
 func TypeVarType(name, scope string) Type {
-	return Type{&typeData{kind: KindTypeVar, text: name, scope: scope}}
+	return build(&typeData{kind: KindTypeVar, text: name, scope: scope})
 }
 
 // SelfType is Self@c.
@@ -126,26 +161,26 @@ func SelfType(c Class) Type { return Type{&typeData{kind: KindSelf, class: c}} }
 
 // TupleType is tuple[elems...] (tupleClass may be the zero Class).
 func TupleType(tupleClass Class, elems ...Type) Type {
-	return Type{&typeData{kind: KindTuple, class: tupleClass, args: elems}}
+	return build(&typeData{kind: KindTuple, class: tupleClass, args: elems})
 }
 
 // HomogeneousTuple is tuple[elem, ...].
 func HomogeneousTuple(tupleClass Class, elem Type) Type {
-	return Type{&typeData{kind: KindTuple, class: tupleClass, args: []Type{elem}, variadic: true}}
+	return build(&typeData{kind: KindTuple, class: tupleClass, args: []Type{elem}, variadic: true})
 }
 
 // CallableType is Callable[[params...], ret], or Callable[..., ret] when
 // anyParams.
 func CallableType(params []Type, ret Type, anyParams bool) Type {
-	return Type{&typeData{kind: KindCallable, args: params, ret: ret, variadic: anyParams}}
+	return build(&typeData{kind: KindCallable, args: params, ret: ret, variadic: anyParams})
 }
 
 // FunctionType is the def of f as a value.
-func FunctionType(f Function) Type { return Type{&typeData{kind: KindFunction, fn: &f}} }
+func FunctionType(f Function) Type { return build(&typeData{kind: KindFunction, fn: &f}) }
 
 // OverloadedType is the overloads of one def, in order.
 func OverloadedType(overloads ...Type) Type {
-	return Type{&typeData{kind: KindOverloaded, args: overloads}}
+	return build(&typeData{kind: KindOverloaded, args: overloads})
 }
 
 // Kind is what t is.
@@ -301,7 +336,7 @@ func Union(ts ...Type) Type {
 	case len(out) > maxUnionMembers:
 		return unknownType
 	}
-	return Type{&typeData{kind: KindUnion, args: out}}
+	return build(&typeData{kind: KindUnion, args: out})
 }
 
 // absorbLiterals drops literals whose class's plain instance is a member
@@ -406,5 +441,5 @@ func (t Type) mapArgs(f func(Type) Type) Type {
 	if d.kind == KindUnion {
 		return Union(d.args...)
 	}
-	return Type{&d}
+	return build(&d)
 }
