@@ -179,7 +179,7 @@ func (q *query) paramIn(f *Function, i int) Type {
 // selfType is what Self means for f: its receiver's instance.
 func (f *Function) selfType() (Type, bool) {
 	if !f.BoundSet {
-		return Type{}, false
+		return f.SelfAs, f.SelfAs.d != nil
 	}
 	b := f.Bound
 	switch b.Kind() {

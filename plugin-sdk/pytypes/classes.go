@@ -489,6 +489,8 @@ func (q *query) bindFunction(t Type, recv, self Type, sub map[string]Type, viaCl
 		f.Bound, f.BoundSet = classObjectOf(self), true
 	case !viaClass:
 		f.Bound, f.BoundSet = recv, true
+	default:
+		f.SelfAs = self
 	}
 	return FunctionType(f)
 }

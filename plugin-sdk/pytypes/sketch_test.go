@@ -395,8 +395,11 @@ func (sk *sketch) importStmt(text string) {
 	}
 	i := strings.Index(text, " import ")
 	modName := strings.TrimSpace(text[5:i])
-	for _, part := range strings.Split(text[i+8:], ",") {
+	for _, part := range strings.Split(strings.Trim(strings.TrimSpace(text[i+8:]), "()"), ",") {
 		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
 		name, as := part, part
 		if j := strings.Index(part, " as "); j >= 0 {
 			name, as = part[:j], part[j+4:]

@@ -108,6 +108,9 @@ type Function struct {
 	// KindUnknown with BoundSet false for an unbound def.
 	Bound    Type
 	BoundSet bool
+	// SelfAs is what Self means in an unbound method reached through its
+	// class (the class's instance); nil Type when not so reached.
+	SelfAs Type
 	// Subst maps type variables ("T@C") to their arguments.
 	Subst map[string]Type
 }
@@ -280,7 +283,7 @@ func (a Type) Equal(b Type) bool {
 	}
 	if x.fn != nil {
 		f, g := x.fn, y.fn
-		if f.Unit != g.Unit || f.Def != g.Def || f.BoundSet != g.BoundSet || !f.Bound.Equal(g.Bound) || len(f.Subst) != len(g.Subst) {
+		if f.Unit != g.Unit || f.Def != g.Def || f.BoundSet != g.BoundSet || !f.Bound.Equal(g.Bound) || !f.SelfAs.Equal(g.SelfAs) || len(f.Subst) != len(g.Subst) {
 			return false
 		}
 		for k, v := range f.Subst {
