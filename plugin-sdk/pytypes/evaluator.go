@@ -116,6 +116,41 @@ type unitIndex struct {
 	scopeDef  []int32   // the def whose body is the scope, -1
 	scopeSyms [][]int32 // the SymLocals of each scope
 	membersOf map[int32][]int32
+
+	callsOnce sync.Once
+	// methodCalls are the calls of attribute (receiver, name), for the
+	// overload a call picks.
+	methodCalls map[attrKey]int32
+}
+
+type attrKey struct {
+	recv int32
+	name string
+}
+
+// methodCall is the first call of attribute name of expression recv in
+// u, -1 none.
+func (e *Evaluator) methodCall(u Unit, recv int32, name string) int32 {
+	ix := e.index(u)
+	ix.callsOnce.Do(func() {
+		ix.methodCalls = map[attrKey]int32{}
+		exprs := u.Summary().Exprs
+		for i, x := range exprs {
+			if x.Op != navindex.ExprCall || !validExpr(u, x.A) {
+				continue
+			}
+			if c := exprs[x.A]; c.Op == navindex.ExprAttr {
+				k := attrKey{c.A, c.Name}
+				if _, ok := ix.methodCalls[k]; !ok {
+					ix.methodCalls[k] = int32(i)
+				}
+			}
+		}
+	})
+	if c, ok := ix.methodCalls[attrKey{recv, name}]; ok {
+		return c
+	}
+	return -1
 }
 
 func (e *Evaluator) index(u Unit) *unitIndex {
@@ -312,4 +347,21 @@ func containsClass(cs []Class, c Class) bool {
 		}
 	}
 	return false
+}
+
+// Definition is what symbol sym of u refers to, for get_definition and
+// references: imports followed through the Program, an attribute
+// (SymAttr) through the type of its receiver and that type's MRO
+// (`resp.json` is `Response.json`). Ref{} when unknown.
+func (e *Evaluator) Definition(u Unit, sym int32) Ref {
+	if u == nil || !validSym(u, sym) {
+		return Ref{}
+	}
+	return e.query().resolve(u, sym)
+}
+
+// TypeDefinition is the classes of the value symbol sym of u holds, for
+// get_type_definition: one per member of a union, in order.
+func (e *Evaluator) TypeDefinition(u Unit, sym int32) []Class {
+	return e.Classes(e.SymType(u, sym))
 }

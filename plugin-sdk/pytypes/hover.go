@@ -37,6 +37,14 @@ func (e *Evaluator) HoverLine(u Unit, sym int32, def int32) string {
 		}
 		m := q.member(q.expr(u, sy.Recv), sy.Name)
 		r, t = m.Ref, m.Type
+		// At a call, an overloaded method shows the overload it picks.
+		if t.Kind() == KindOverloaded {
+			if c := e.methodCall(u, sy.Recv, sy.Name); c >= 0 {
+				if f, _ := q.selectOverload(t, q.arguments(u, &u.Summary().Exprs[c])); f != nil {
+					t = FunctionType(*f)
+				}
+			}
+		}
 	} else {
 		r = q.resolve(u, sym)
 		t = q.sym(u, sym)
@@ -126,7 +134,7 @@ func (q *query) hoverDef(u Unit, di int32, name string, t Type, use bool) string
 
 func (q *query) annotated(u Unit, sym int32) bool {
 	for _, d := range q.liveDefs(u, sym) {
-		if u.Summary().Defs[d].Annot >= 0 {
+		if q.declaresType(u, u.Summary().Defs[d].Annot) {
 			return true
 		}
 	}

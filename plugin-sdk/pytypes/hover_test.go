@@ -75,7 +75,7 @@ func TestHoverBoundMethod(t *testing.T) {
 	if got, want := ev.HoverLine(u, appendSym, -1), "(method) def append(object: str, /) -> None"; got != want {
 		t.Errorf("append:\n got %s\nwant %s", got, want)
 	}
-	if got, want := ev.HoverLine(u, joinSym, -1), "(method) def join(iterable: Iterable[LiteralString], /) -> LiteralString"; got != want {
+	if got, want := ev.HoverLine(u, joinSym, -1), "(method) def join(iterable: Iterable[str], /) -> str"; got != want {
 		t.Errorf("join:\n got %s\nwant %s", got, want)
 	}
 }
@@ -104,7 +104,11 @@ func TestMemberRef(t *testing.T) {
 	if got, want := ev.Print(m.Type), "() -> dict[Unknown, Unknown]"; got != want {
 		t.Errorf("bound json prints %q, want %q", got, want)
 	}
-	cs := ev.Classes(ev.SymType(u, symNamed(t, u, 0, "resp")))
+	jsonAttr := addAttrSym(u, "get")
+	if r := ev.Definition(u, jsonAttr); r.Unit != Unit(u) || u.s.Syms[r.Sym].Name != "get" {
+		t.Errorf("definition of s.get: %+v", r)
+	}
+	cs := ev.TypeDefinition(u, symNamed(t, u, 0, "resp"))
 	if len(cs) != 1 || cs[0].Name() != "Response" {
 		t.Errorf("classes %v", cs)
 	}

@@ -93,7 +93,7 @@ func (q *query) local(u Unit, s int32) Type {
 		case d.Kind == navindex.KindClass, d.Kind == navindex.KindFunction, d.Kind == navindex.KindMethod,
 			d.Kind == navindex.KindProperty, d.Kind == navindex.KindParameter:
 			return q.def(u, defs[i])
-		case d.Annot >= 0 && d.Flags&navindex.DefTypeAlias == 0:
+		case d.Flags&navindex.DefTypeAlias == 0 && q.declaresType(u, d.Annot):
 			return q.def(u, defs[i])
 		}
 	}
@@ -164,7 +164,7 @@ func (q *query) def(u Unit, di int32) Type {
 		if d.Flags&navindex.DefTypeAlias != 0 {
 			return q.aliasValue(u, d.Value)
 		}
-		if d.Annot >= 0 {
+		if q.declaresType(u, d.Annot) {
 			return q.annot(u, d.Annot, q.scopeOfDef(u, di))
 		}
 		if d.Value >= 0 {
@@ -172,6 +172,28 @@ func (q *query) def(u Unit, di int32) Type {
 		}
 		return unknownType
 	})
+}
+
+// declaresType reports an annotation that declares a type: not a bare
+// Final or ClassVar, which leave the type to the value (`x: Final = 3`
+// is Literal[3]).
+func (q *query) declaresType(u Unit, annot int32) bool {
+	if !validExpr(u, annot) {
+		return false
+	}
+	x := &u.Summary().Exprs[annot]
+	if x.Op != navindex.ExprSym && x.Op != navindex.ExprAttr {
+		return true
+	}
+	r := q.exprRef(u, annot)
+	if r.Unit == nil || !validSym(r.Unit, r.Sym) || !isTypingModule(r.Unit.ModuleName()) {
+		return true
+	}
+	switch r.Unit.Summary().Syms[r.Sym].Name {
+	case "Final", "ClassVar":
+		return false
+	}
+	return true
 }
 
 // aliasValue is what a type alias's name holds as a value: the class
