@@ -1,0 +1,71 @@
+package types
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/pyws/pyws/plugin-sdk/navindex"
+	"github.com/pyws/pyws/plugin-sdk/pytypes"
+)
+
+// TestHoverMarkers checks each `#@hover TEXT` marker of the fixtures in
+// testdata (one per evaluation rule): the hover line of the first name
+// bound on the marker's line is TEXT, exactly as pyright prints it.
+func TestHoverMarkers(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "*.py"))
+	fixtures := map[string]string{}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fixtures[strings.TrimSuffix(filepath.Base(f), ".py")] = string(b)
+	}
+	p := newProgram(t, fixtures)
+	ev := pytypes.New(p, pytypes.Options{})
+	for mod, src := range fixtures {
+		u := p.unit(mod)
+		if !hasV5Facts(u.s) {
+			t.Skip("the indexer does not emit navindex v5 facts yet")
+		}
+		t.Run(mod, func(t *testing.T) {
+			for i, line := range strings.Split(src, "\n") {
+				_, want, ok := strings.Cut(line, "#@hover ")
+				if !ok {
+					continue
+				}
+				def := firstDefOnLine(u.s, int32(i))
+				if def < 0 {
+					t.Errorf("%s.py:%d: no binding on the marker's line", mod, i+1)
+					continue
+				}
+				if got := ev.HoverLine(u, u.s.Defs[def].Sym, def); got != strings.TrimSpace(want) {
+					t.Errorf("%s.py:%d:\n got %s\nwant %s", mod, i+1, got, strings.TrimSpace(want))
+				}
+			}
+		})
+	}
+}
+
+func firstDefOnLine(s *navindex.Summary, line int32) int32 {
+	best := int32(-1)
+	for i, d := range s.Defs {
+		if d.Name.Line == line && (best < 0 || d.Name.Col < s.Defs[best].Name.Col) {
+			best = int32(i)
+		}
+	}
+	return best
+}
+
+// hasV5Facts reports a summary with values or annotations (a v4-era
+// summarizer leaves them all -1).
+func hasV5Facts(s *navindex.Summary) bool {
+	for _, d := range s.Defs {
+		if d.Value >= 0 || d.Annot >= 0 {
+			return true
+		}
+	}
+	return false
+}

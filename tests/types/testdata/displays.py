@@ -1,0 +1,6 @@
+a = [1, 2]  #@hover (variable) a: list[int]
+d = {"a": 1}  #@hover (variable) d: dict[str, int]
+t = (1, "a")  #@hover (variable) t: tuple[int, str]
+m = [1, "a"]  #@hover (variable) m: list[int | str]
+e = []  #@hover (variable) e: list[Unknown]
+c = [str(i) for i in a]  #@hover (variable) c: list[str]

@@ -1,0 +1,17 @@
+class Base:
+    def greet(self) -> str:  #@hover (method) def greet(self: Self@Base) -> str
+        return "hi"
+    @property
+    def size(self) -> int:  #@hover (property) size: int
+        return 1
+class Child(Base):
+    def __init__(self):
+        self.items = [1]
+c = Child()
+g = c.greet()  #@hover (variable) g: str
+s = c.size  #@hover (variable) s: int
+i = c.items  #@hover (variable) i: list[int]
+for v in c.items:  #@hover (variable) v: int
+    pass
+with open("f") as fh:  #@hover (variable) fh: TextIOWrapper[_WrappedBuffer]
+    pass
