@@ -180,7 +180,7 @@ func (q *query) refAsType(r Ref, s tvScope, args []int32, au Unit) Type {
 		return unknownType
 	}
 	if tv := q.typeVarDecl(r.Unit, d.Value, name); tv != "" {
-		return TypeVarType(tv, q.scopeFor(s, tv))
+		return typeVarWithDefault(tv, q.scopeFor(s, tv), q.typeVarDefault(r.Unit, d.Value))
 	}
 	// A type alias, explicit or not: its value read as a type.
 	if d.Annot >= 0 && d.Flags&navindex.DefTypeAlias == 0 {
@@ -215,6 +215,19 @@ func (q *query) typeVarDecl(u Unit, v int32, fallback string) string {
 		}
 	}
 	return fallback
+}
+
+// typeVarDefault is the default= of a TypeVar call v (PEP 696), Unknown
+// when none.
+func (q *query) typeVarDefault(u Unit, v int32) Type {
+	x := &u.Summary().Exprs[v]
+	npos := len(x.Args) - len(x.Keys)
+	for i, k := range x.Keys {
+		if k == "default" && npos+i >= 0 {
+			return q.annot(u, x.Args[npos+i], tvScope{})
+		}
+	}
+	return unknownType
 }
 
 // builtinAliases are typing's capitalised aliases of builtin classes.

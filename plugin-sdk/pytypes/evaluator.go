@@ -287,7 +287,7 @@ func (q *query) padArgs(c Class, args []Type) []Type {
 	}
 	out := append([]Type(nil), args...)
 	for len(out) < len(info.typeParams) {
-		out = append(out, unknownType)
+		out = append(out, info.typeParams[len(out)].Return())
 	}
 	return out
 }

@@ -159,6 +159,12 @@ func TypeVarType(name, scope string) Type {
 	return build(&typeData{kind: KindTypeVar, text: name, scope: scope})
 }
 
+// typeVarWithDefault is a type variable whose PEP 696 default (what a
+// bare generic class is specialised with) is def, kept as its ret.
+func typeVarWithDefault(name, scope string, def Type) Type {
+	return build(&typeData{kind: KindTypeVar, text: name, scope: scope, ret: def})
+}
+
 // SelfType is Self@c.
 func SelfType(c Class) Type { return Type{&typeData{kind: KindSelf, class: c}} }
 
@@ -394,9 +400,9 @@ func (t Type) Members() []Type {
 	return []Type{t}
 }
 
-// widen turns literals into instances of their class, as pyright does
-// for the declared type of a variable that is not a constant: `x = 10`
-// is int.
+// widen turns literals (and LiteralString) into instances of their
+// class, as pyright does for the declared type of a variable that is not
+// a constant: `x = 10` is int.
 func widen(t Type) Type {
 	switch t.Kind() {
 	case KindLiteral:
@@ -404,6 +410,10 @@ func widen(t Type) Type {
 			return Instance(t.d.class)
 		}
 		return unknownType
+	case KindInstance:
+		if t.d.literalString {
+			return Instance(t.d.class)
+		}
 	case KindUnion:
 		ms := make([]Type, len(t.d.args))
 		for i, m := range t.d.args {

@@ -18,9 +18,10 @@ import (
 
 // unit is one natively summarized file.
 type unit struct {
-	mod  string
-	s    *navindex.Summary
-	stub bool
+	mod     string
+	s       *navindex.Summary
+	stub    bool
+	pkgInit bool // an __init__: relative imports start from the module itself
 }
 
 func (u *unit) Summary() *navindex.Summary { return u.s }
@@ -57,23 +58,23 @@ func newProgram(tb testing.TB, fixtures map[string]string) *program {
 	}
 	p := &program{tb: tb, sum: sum, stubs: stubs, units: map[string]*unit{}}
 	for mod, src := range fixtures {
-		p.units[mod] = p.summarize(mod, []byte(src), false)
+		p.units[mod] = p.summarize(mod, []byte(src), false, false)
 	}
 	return p
 }
 
-func (p *program) summarize(mod string, src []byte, stub bool) *unit {
+func (p *program) summarize(mod string, src []byte, stub, pkgInit bool) *unit {
 	t, err := p.sum.Parse(context.Background(), src)
 	if err != nil {
 		p.tb.Fatalf("%s: %v", mod, err)
 	}
-	s := summarize.Summarize(t, summarize.Options{IsStub: stub, PythonMinor: 13})
+	s := summarize.Summarize(t, summarize.Options{IsStub: stub, IsPackageInit: pkgInit, PythonMinor: 13})
 	// Through the wire format, as the kernel stores summaries.
 	s, err = navindex.Decode(navindex.Encode(s))
 	if err != nil {
 		p.tb.Fatalf("%s: %v", mod, err)
 	}
-	return &unit{mod: mod, s: s, stub: stub}
+	return &unit{mod: mod, s: s, stub: stub, pkgInit: pkgInit}
 }
 
 func (p *program) unit(mod string) *unit {
@@ -85,7 +86,7 @@ func (p *program) unit(mod string) *unit {
 	}
 	if file, err := p.stubs.ModuleFile(mod, typeshed.Version{Major: 3, Minor: 13}); err == nil {
 		if src, err := p.stubs.ReadFile(file); err == nil {
-			u = p.summarize(mod, src, true)
+			u = p.summarize(mod, src, true, strings.HasSuffix(file, "__init__.pyi"))
 		}
 	}
 	p.mu.Lock()
@@ -118,21 +119,34 @@ func (p *program) resolve(u pytypes.Unit, sym int32, depth int) pytypes.Ref {
 		}
 		return p.resolve(u, sy.Target, depth+1)
 	case navindex.SymImport:
-		mod := absolute(u.ModuleName(), sy.Module, sy.Level)
+		mod := absolute(p.packageOf(u), sy.Module, sy.Level)
 		if sy.Name == "" {
 			return pytypes.Ref{Module: mod}
+		}
+		// `from . import path` in a package names its submodule first.
+		if sy.Level > 0 && p.unit(mod+"."+sy.Name) != nil {
+			return pytypes.Ref{Module: mod + "." + sy.Name}
 		}
 		return p.member(mod, sy.Name, depth+1)
 	case navindex.SymBuiltin:
 		return p.member("builtins", sy.Name, depth+1)
 	case navindex.SymUnresolved:
 		for _, st := range s.Stars {
-			if r := p.member(absolute(u.ModuleName(), st.Module, st.Level), sy.Name, depth+1); r.Found() {
+			if r := p.member(absolute(p.packageOf(u), st.Module, st.Level), sy.Name, depth+1); r.Found() {
 				return r
 			}
 		}
 	}
 	return pytypes.Ref{}
+}
+
+// packageOf is the package u's relative imports start from, with a
+// trailing dot-less name: the module itself for an __init__.
+func (p *program) packageOf(u pytypes.Unit) string {
+	if x, ok := u.(*unit); ok && x.pkgInit {
+		return u.ModuleName() + ".__init__"
+	}
+	return u.ModuleName()
 }
 
 // absolute is an import's module made absolute from importer.
@@ -167,7 +181,7 @@ func (p *program) member(mod, name string, depth int) pytypes.Ref {
 		}
 	}
 	for _, st := range u.s.Stars {
-		if r := p.member(absolute(mod, st.Module, st.Level), name, depth+1); r.Found() {
+		if r := p.member(absolute(p.packageOf(u), st.Module, st.Level), name, depth+1); r.Found() {
 			return r
 		}
 	}

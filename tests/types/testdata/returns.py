@@ -1,6 +1,6 @@
 def one():  #@hover (function) def one() -> Literal[1]
     return 1
-def maybe(a):  #@hover (function) def maybe(a) -> (Literal[1] | None)
+def maybe(a):  #@hover (function) def maybe(a: Unknown) -> (Literal[1] | None)
     if a:
         return 1
 def nothing(a: int, b=0, c=None):  #@hover (function) def nothing(a: int, b: int = 0, c: Unknown | None = None) -> None
