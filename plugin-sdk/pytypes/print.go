@@ -58,7 +58,9 @@ func (q *query) printDepth(b *strings.Builder, t Type, flags, depth int) {
 	case KindClass:
 		b.WriteString("type[")
 		if t.Class().Valid() {
-			q.printDepth(b, Instance(t.Class(), t.Args()...), 0, depth+1)
+			// A generic class as a value is specialised with Unknown (or
+			// its type variables' defaults): type[list[Unknown]].
+			q.printDepth(b, Instance(t.Class(), q.padArgs(t.Class(), t.Args())...), 0, depth+1)
 		} else if len(t.Args()) == 1 {
 			q.printDepth(b, t.Args()[0], 0, depth+1)
 		} else {
@@ -84,7 +86,12 @@ func (q *query) printDepth(b *strings.Builder, t Type, flags, depth int) {
 			b.WriteString("@" + t.Scope())
 		}
 	case KindSelf:
-		b.WriteString("Self@" + t.Class().Name())
+		b.WriteString("Self@")
+		if info := q.class(t.Class()); info != nil && len(info.typeParams) > 0 {
+			q.printDepth(b, Instance(t.Class(), info.typeParams...), 0, depth+1)
+		} else {
+			b.WriteString(t.Class().Name())
+		}
 	case KindTuple:
 		b.WriteString("tuple[")
 		switch {

@@ -1,0 +1,8 @@
+a = 1 + 2  #@hover (variable) a: int
+b = "x" + "y"  #@hover (variable) b: str
+c = 1 + 1.5  #@hover (variable) c: float
+d = 1 < 2  #@hover (variable) d: bool
+e = not a  #@hover (variable) e: bool
+f = a and "x"  #@hover (variable) f: int | str
+g = [1] + [2]  #@hover (variable) g: list[int]
+h = "a" in "abc"  #@hover (variable) h: bool
