@@ -22,6 +22,8 @@ type unit struct {
 	s       *navindex.Summary
 	stub    bool
 	pkgInit bool // an __init__: relative imports start from the module itself
+	// names are the module-level symbols with a live binding, by name.
+	names map[string]int32
 }
 
 func (u *unit) Summary() *navindex.Summary { return u.s }
@@ -74,7 +76,13 @@ func (p *program) summarize(mod string, src []byte, stub, pkgInit bool) *unit {
 	if err != nil {
 		p.tb.Fatalf("%s: %v", mod, err)
 	}
-	return &unit{mod: mod, s: s, stub: stub, pkgInit: pkgInit}
+	u := &unit{mod: mod, s: s, stub: stub, pkgInit: pkgInit, names: map[string]int32{}}
+	for _, d := range s.Defs {
+		if sy := s.Syms[d.Sym]; sy.Kind == navindex.SymLocal && sy.Scope == 0 && d.Flags&navindex.DefStaticFalse == 0 {
+			u.names[sy.Name] = d.Sym
+		}
+	}
+	return u
 }
 
 func (p *program) unit(mod string) *unit {
@@ -175,10 +183,8 @@ func (p *program) member(mod, name string, depth int) pytypes.Ref {
 	if u == nil || depth > 16 {
 		return pytypes.Ref{}
 	}
-	for i, sy := range u.s.Syms {
-		if sy.Kind == navindex.SymLocal && sy.Scope == 0 && sy.Name == name && p.bound(u, int32(i)) {
-			return p.resolve(u, int32(i), depth+1)
-		}
+	if sym, ok := u.names[name]; ok {
+		return p.resolve(u, sym, depth+1)
 	}
 	for _, st := range u.s.Stars {
 		if r := p.member(absolute(p.packageOf(u), st.Module, st.Level), name, depth+1); r.Found() {
@@ -189,15 +195,4 @@ func (p *program) member(mod, name string, depth int) pytypes.Ref {
 		return pytypes.Ref{Module: mod + "." + name}
 	}
 	return pytypes.Ref{}
-}
-
-// bound reports a module-level symbol with a binding the target version
-// keeps.
-func (p *program) bound(u *unit, sym int32) bool {
-	for _, d := range u.s.Defs {
-		if d.Sym == sym && d.Flags&navindex.DefStaticFalse == 0 {
-			return true
-		}
-	}
-	return false
 }
