@@ -127,3 +127,18 @@ func TestStaticFalseIgnored(t *testing.T) {
 		t.Errorf("got %q, want int", got)
 	}
 }
+
+func TestInheritedParameters(t *testing.T) {
+	p := programWith(map[string]string{"m.py": "class A:\n    def m(self, x: int, y: str) -> None: ...\nclass B(A):\n    def m(self, x, z):\n        pass\n"})
+	u := p.unit("m")
+	ev := New(p, Options{})
+	var m int32 = -1
+	for i, sy := range u.s.Syms {
+		if sy.Name == "m" && sy.Scope == 3 {
+			m = int32(i)
+		}
+	}
+	if got, want := ev.HoverLine(u, m, lastDef(u, m)), "(method) def m(self: Self@B, x: int, z: Unknown) -> None"; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+}

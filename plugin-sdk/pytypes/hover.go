@@ -97,8 +97,11 @@ func (q *query) hoverDef(u Unit, di int32, name string, t Type, use bool) string
 		}
 		switch t.Kind() {
 		case KindOverloaded:
-			if len(t.Args()) > 0 {
+			// At an overload's def, that overload; at a use, the first.
+			if use && len(t.Args()) > 0 {
 				t = t.Args()[0]
+			} else {
+				t = FunctionType(Function{Unit: u, Def: di})
 			}
 		case KindFunction:
 		default:

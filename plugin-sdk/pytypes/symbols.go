@@ -302,7 +302,10 @@ func (q *query) parameterOf(u Unit, di int32) Type {
 func (q *query) paramType(u Unit, di int32, i int, wrapped bool) Type {
 	d := &u.Summary().Defs[di]
 	p := &d.Params[i]
-	var t Type
+	var t, inherited Type
+	if p.Annot < 0 && !p.HasDefault && i > 0 {
+		inherited = q.inheritedParam(u, di, i)
+	}
 	switch {
 	case p.Annot >= 0:
 		t = q.annot(u, p.Annot, q.scopeOfDef(u, di))
@@ -313,6 +316,8 @@ func (q *query) paramType(u Unit, di int32, i int, wrapped bool) Type {
 			return classObjectOf(self)
 		}
 		return self
+	case inherited.d != nil:
+		t = inherited
 	case p.HasDefault && p.Default >= 0:
 		dt := q.expr(u, p.Default)
 		if dt.Kind() == KindNone {
@@ -331,6 +336,40 @@ func (q *query) paramType(u Unit, di int32, i int, wrapped bool) Type {
 		}
 	}
 	return t
+}
+
+// inheritedParam is the declared type of the same parameter (same
+// position and name) of the method def di overrides, as pyright infers
+// an unannotated parameter of an override; nil Type when none.
+func (q *query) inheritedParam(u Unit, di int32, i int) Type {
+	c := q.enclosingClass(u, di)
+	info := q.class(c)
+	if info == nil {
+		return Type{}
+	}
+	d := &u.Summary().Defs[di]
+	name := u.Summary().Syms[d.Sym].Name
+	for _, m := range info.mro[1:] {
+		mi := q.class(m.Class())
+		if mi == nil {
+			continue
+		}
+		sym, ok := q.members(mi)[name]
+		if !ok {
+			continue
+		}
+		defs := q.liveDefs(mi.c.Unit, sym)
+		if len(defs) == 0 {
+			return Type{}
+		}
+		bd := &mi.c.Unit.Summary().Defs[defs[len(defs)-1]]
+		if i >= len(bd.Params) || bd.Params[i].Name != d.Params[i].Name || bd.Params[i].Annot < 0 {
+			return Type{}
+		}
+		t := q.paramType(mi.c.Unit, defs[len(defs)-1], i, false)
+		return substitute(t, bindParams(mi.typeParams, m.Args()), Type{}, false)
+	}
+	return Type{}
 }
 
 // classObjectOf is type[t]: the class object of an instance, else a
