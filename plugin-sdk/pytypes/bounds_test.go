@@ -23,10 +23,7 @@ func TestPathological(t *testing.T) {
 	attrs := "class A:\n    a: A\nv = A()\nx = v" + strings.Repeat(".a", 10000) + "\n"
 	nested := "x = " + strings.Repeat("[", 3000) + strings.Repeat("]", 3000) + "\n"
 
-	cases := []struct {
-		name, src string
-		want      map[string]string
-	}{
+	cases := []evalCase{
 		{"deep inheritance", chain.String(), map[string]string{"x": "", "y": "Unknown"}},
 		{"cyclic bases", "class A(B):\n    pass\nclass B(A):\n    pass\nx = A().m\ny = B()", map[string]string{"x": "Unknown", "y": "B"}},
 		{"self-referring alias", "from typing import TypeAlias\nX: TypeAlias = X | int\nY = list[Y]\na: X\nb: Y", map[string]string{"a": "", "b": ""}},
@@ -36,21 +33,7 @@ func TestPathological(t *testing.T) {
 		{"3k-deep displays", nested, map[string]string{"x": ""}},
 		{"self-referring return", "def f():\n    return [f()]\nx = f()", map[string]string{"x": ""}},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			p := programWith(map[string]string{"m.py": c.src})
-			u := p.unit("m")
-			ev := New(p, Options{})
-			for name, want := range c.want {
-				sym := symNamed(t, u, 0, name)
-				got := ev.Print(ev.SymType(u, sym))
-				if want != "" && got != want {
-					t.Errorf("%s: got %q, want %q", name, got, want)
-				}
-				ev.HoverLine(u, sym, lastDef(u, sym))
-			}
-		})
-	}
+	runEvalCases(t, cases)
 }
 
 // Concurrent queries share the memo safely (run with -race).
@@ -115,6 +98,8 @@ func FuzzEvaluator(f *testing.F) {
 		p := programWith(map[string]string{"m.py": src})
 		f.Add(navindex.Encode(p.unit("m").s))
 	}
+	// The fuzzed unit's imports and builtins resolve by name through the
+	// stubs' program, which follows any unit's symbols.
 	stubs := programWith(nil)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, err := navindex.Decode(data)
@@ -122,40 +107,7 @@ func FuzzEvaluator(f *testing.F) {
 			return
 		}
 		u := decodedUnit{s}
-		ev := New(linkedWith{stubs, u}, Options{MaxSteps: 2000})
+		ev := New(stubs, Options{MaxSteps: 2000})
 		evaluateAll(ev, u)
 	})
-}
-
-// linkedWith is the test stubs with one more unit, whose imports,
-// builtins and unresolved names resolve by name through the stubs.
-type linkedWith struct {
-	*fakeProgram
-	u Unit
-}
-
-func (p linkedWith) Resolve(u Unit, sym int32) Ref {
-	if u != p.u {
-		return p.fakeProgram.Resolve(u, sym)
-	}
-	s := u.Summary()
-	if sym < 0 || int(sym) >= len(s.Syms) {
-		return Ref{}
-	}
-	sy := s.Syms[sym]
-	for hops := 0; sy.Kind == navindex.SymLocal && sy.Target >= 0 && hops < 16; hops++ {
-		sym, sy = sy.Target, s.Syms[sy.Target]
-	}
-	switch sy.Kind {
-	case navindex.SymLocal:
-		return Ref{Unit: u, Sym: sym}
-	case navindex.SymImport:
-		if sy.Name == "" {
-			return Ref{Module: sy.Module}
-		}
-		return p.ModuleMember(sy.Module, sy.Name)
-	case navindex.SymBuiltin:
-		return p.ModuleMember("builtins", sy.Name)
-	}
-	return Ref{}
 }

@@ -389,24 +389,31 @@ func (q *query) classMember(recv Type, c Class, args []Type, name string, viaCla
 	if info == nil {
 		return MemberInfo{}
 	}
-	top := bindParams(info.typeParams, args)
-	for _, m := range info.mro {
+	m, mi, sym := q.lookupMRO(info, name, 0)
+	if mi == nil {
+		return MemberInfo{}
+	}
+	margs := m.Args()
+	if top := bindParams(info.typeParams, args); len(top) > 0 {
+		margs = substitute(m, top, Type{}, false).Args()
+	}
+	sub := bindParams(mi.typeParams, margs)
+	return MemberInfo{Ref: Ref{Unit: mi.c.Unit, Sym: sym}, Class: mi.c, Type: q.bindMember(recv, mi, sym, sub, viaClass)}
+}
+
+// lookupMRO finds name in the classes of info's MRO from position from:
+// the MRO entry, its class and the member's symbol (nil class: none).
+func (q *query) lookupMRO(info *classInfo, name string, from int) (Type, *classInfo, int32) {
+	for _, m := range info.mro[min(from, len(info.mro)):] {
 		mi := q.class(m.Class())
 		if mi == nil {
 			continue
 		}
-		sym, ok := q.members(mi)[name]
-		if !ok {
-			continue
+		if sym, ok := q.members(mi)[name]; ok {
+			return m, mi, sym
 		}
-		margs := m.Args()
-		if len(top) > 0 {
-			margs = substitute(m, top, Type{}, false).Args()
-		}
-		sub := bindParams(mi.typeParams, margs)
-		return MemberInfo{Ref: Ref{Unit: mi.c.Unit, Sym: sym}, Class: mi.c, Type: q.bindMember(recv, mi, sym, sub, viaClass)}
 	}
-	return MemberInfo{}
+	return Type{}, nil, -1
 }
 
 // bindMember is member sym of class mi as reached through recv.

@@ -5,7 +5,8 @@ import (
 )
 
 // evalCase is a workspace module and the printed types of some of its
-// module-level names.
+// module-level names ("": anything, as long as evaluating and hovering
+// it ends).
 type evalCase struct {
 	name string
 	src  string
@@ -20,10 +21,11 @@ func runEvalCases(t *testing.T, cases []evalCase) {
 			u := p.unit("m")
 			ev := New(p, Options{})
 			for name, want := range c.want {
-				got := ev.Print(ev.SymType(u, symNamed(t, u, 0, name)))
-				if got != want {
+				sym := symNamed(t, u, 0, name)
+				if got := ev.Print(ev.SymType(u, sym)); want != "" && got != want {
 					t.Errorf("%s: got %q, want %q", name, got, want)
 				}
+				ev.HoverLine(u, sym, lastDef(u, sym))
 			}
 		})
 	}

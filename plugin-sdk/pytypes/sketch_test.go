@@ -804,38 +804,9 @@ func tokenize(s string) []string {
 	return out
 }
 
-// splitTop splits s at commas outside brackets and strings.
-func splitTop(s string) []string {
-	var out []string
-	depth, start := 0, 0
-	var quote byte
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case quote != 0:
-			if c == quote {
-				quote = 0
-			}
-		case c == '\'' || c == '"':
-			quote = c
-		case c == '(' || c == '[' || c == '{':
-			depth++
-		case c == ')' || c == ']' || c == '}':
-			depth--
-		case c == ',' && depth == 0:
-			out = append(out, strings.TrimSpace(s[start:i]))
-			start = i + 1
-		}
-	}
-	if strings.TrimSpace(s[start:]) != "" {
-		out = append(out, strings.TrimSpace(s[start:]))
-	}
-	return out
-}
-
-// topIndex is the index of a lone sep ("=" not part of "==", "<=" ...;
-// ":" ) outside brackets and strings, -1 none.
-func topIndex(s, sep string) int {
+// scanTop calls at for each byte of s outside brackets and strings,
+// until it returns true; the index it stopped at, -1 none.
+func scanTop(s string, at func(i int) bool) int {
 	depth := 0
 	var quote byte
 	for i := 0; i < len(s); i++ {
@@ -851,17 +822,42 @@ func topIndex(s, sep string) int {
 			depth++
 		case c == ')' || c == ']' || c == '}':
 			depth--
-		case depth == 0 && strings.HasPrefix(s[i:], sep):
-			if sep == "=" && (i+1 < len(s) && s[i+1] == '=' || i > 0 && strings.ContainsRune("=!<>", rune(s[i-1]))) {
-				continue
-			}
-			if sep == ":" && strings.HasPrefix(s, "lambda") {
-				continue
-			}
+		case depth == 0 && at(i):
 			return i
 		}
 	}
 	return -1
+}
+
+// splitTop splits s at commas outside brackets and strings.
+func splitTop(s string) []string {
+	var out []string
+	start := 0
+	scanTop(s, func(i int) bool {
+		if s[i] == ',' {
+			out = append(out, strings.TrimSpace(s[start:i]))
+			start = i + 1
+		}
+		return false
+	})
+	if strings.TrimSpace(s[start:]) != "" {
+		out = append(out, strings.TrimSpace(s[start:]))
+	}
+	return out
+}
+
+// topIndex is the index of a lone sep ("=" not part of "==", "<=" ...;
+// ":" ) outside brackets and strings, -1 none.
+func topIndex(s, sep string) int {
+	return scanTop(s, func(i int) bool {
+		if !strings.HasPrefix(s[i:], sep) {
+			return false
+		}
+		if sep == "=" && (i+1 < len(s) && s[i+1] == '=' || i > 0 && strings.ContainsRune("=!<>", rune(s[i-1]))) {
+			return false
+		}
+		return !(sep == ":" && strings.HasPrefix(s, "lambda"))
+	})
 }
 
 func matchParen(s string, open int) int {

@@ -348,28 +348,20 @@ func (q *query) inheritedParam(u Unit, di int32, i int) Type {
 		return Type{}
 	}
 	d := &u.Summary().Defs[di]
-	name := u.Summary().Syms[d.Sym].Name
-	for _, m := range info.mro[1:] {
-		mi := q.class(m.Class())
-		if mi == nil {
-			continue
-		}
-		sym, ok := q.members(mi)[name]
-		if !ok {
-			continue
-		}
-		defs := q.liveDefs(mi.c.Unit, sym)
-		if len(defs) == 0 {
-			return Type{}
-		}
-		bd := &mi.c.Unit.Summary().Defs[defs[len(defs)-1]]
-		if i >= len(bd.Params) || bd.Params[i].Name != d.Params[i].Name || bd.Params[i].Annot < 0 {
-			return Type{}
-		}
-		t := q.paramType(mi.c.Unit, defs[len(defs)-1], i, false)
-		return substitute(t, bindParams(mi.typeParams, m.Args()), Type{}, false)
+	m, mi, sym := q.lookupMRO(info, u.Summary().Syms[d.Sym].Name, 1)
+	if mi == nil {
+		return Type{}
 	}
-	return Type{}
+	defs := q.liveDefs(mi.c.Unit, sym)
+	if len(defs) == 0 {
+		return Type{}
+	}
+	bd := &mi.c.Unit.Summary().Defs[defs[len(defs)-1]]
+	if i >= len(bd.Params) || bd.Params[i].Name != d.Params[i].Name || bd.Params[i].Annot < 0 {
+		return Type{}
+	}
+	t := q.paramType(mi.c.Unit, defs[len(defs)-1], i, false)
+	return substitute(t, bindParams(mi.typeParams, m.Args()), Type{}, false)
 }
 
 // classObjectOf is type[t]: the class object of an instance, else a
