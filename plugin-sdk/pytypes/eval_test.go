@@ -144,3 +144,9 @@ func TestInheritedParameters(t *testing.T) {
 		t.Errorf("got %s, want %s", got, want)
 	}
 }
+
+func TestMethodThatRaises(t *testing.T) {
+	runEvalCases(t, []evalCase{
+		{"method raising is unknown", "class C:\n    def m(self):\n        raise NotImplementedError\nx = C().m()\ndef f():\n    raise ValueError\ny = f()", map[string]string{"x": "Unknown", "y": "NoReturn"}},
+	})
+}

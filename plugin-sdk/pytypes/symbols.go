@@ -392,6 +392,11 @@ func (q *query) returnType(u Unit, di int32) Type {
 			return unknownType
 		case u.Summary().Syms[d.Sym].Name == "__init__":
 			return noneType
+		case len(d.ReturnValues) == 0 && d.Flags&(navindex.DefNeverReturns|navindex.DefReturnsNone) == navindex.DefNeverReturns && (d.Flags&navindex.DefAbstract != 0 || q.enclosingClass(u, di).Valid()):
+			// A method that always raises is nearly always `raise
+			// NotImplementedError`, which pyright infers no NoReturn for
+			// (nor for abstract methods): Unknown.
+			return unknownType
 		default:
 			r = q.inferredReturn(u, d)
 		}
