@@ -356,6 +356,9 @@ func (q *query) callableAnnot(u Unit, args []int32, s tvScope) Type {
 	}
 	x := &u.Summary().Exprs[args[0]]
 	if x.Op != navindex.ExprDisplay || x.Name != "list" {
+		if p := q.annot(u, args[0], s); p.Kind() == KindTypeVar {
+			return paramSpecCallable(p, ret)
+		}
 		return CallableType(nil, ret, true)
 	}
 	params := make([]Type, len(x.Args))

@@ -194,7 +194,7 @@ func (f *Function) selfType() (Type, bool) {
 // returnOf is f's return type with its class arguments, receiver and
 // solved type variables substituted; its own unsolved ones Unknown.
 func (q *query) returnOf(f *Function, sol map[string]Type) Type {
-	r := q.returnType(f.Unit, f.Def)
+	r := q.declaredReturn(f)
 	self, has := f.selfType()
 	r = substitute(r, f.Subst, self, has)
 	if len(sol) > 0 {
@@ -202,6 +202,15 @@ func (q *query) returnOf(f *Function, sol map[string]Type) Type {
 	}
 	scope := f.Unit.Summary().Syms[f.Unit.Summary().Defs[f.Def].Sym].Name
 	return eraseTypeVars(r, scope)
+}
+
+// declaredReturn is f's return before substitution: its def's, or what
+// a ParamSpec decorator replaced it with.
+func (q *query) declaredReturn(f *Function) Type {
+	if f.Returns != nil {
+		return *f.Returns
+	}
+	return q.returnType(f.Unit, f.Def)
 }
 
 // eraseTypeVars makes the type variables of scope Unknown.
@@ -214,6 +223,10 @@ func eraseTypeVars(t Type, scope string) Type {
 		return t
 	case KindFunction:
 		return t
+	case KindCallable:
+		if t.d.paramSpec && t.d.args[0].Scope() == scope {
+			return CallableType(nil, eraseTypeVars(t.d.ret, scope), true)
+		}
 	}
 	return t.mapArgs(func(a Type) Type { return eraseTypeVars(a, scope) })
 }
@@ -264,6 +277,9 @@ func (q *query) solve(param, arg Type, sol map[string]Type) {
 			}
 		}
 	case KindCallable:
+		if param.d.paramSpec && (arg.Kind() == KindFunction || arg.Kind() == KindCallable) {
+			q.solve(param.Args()[0], arg, sol)
+		}
 		switch arg.Kind() {
 		case KindFunction:
 			q.solve(param.Return(), q.returnOf(arg.Func(), nil), sol)

@@ -252,6 +252,23 @@ func substitute(t Type, sub map[string]Type, self Type, replaceSelf bool) Type {
 			return self
 		}
 		return t
+	case KindCallable:
+		if t.d.paramSpec {
+			// Callable[P, R] with P solved by a def: that def returning R.
+			ret := substitute(t.d.ret, sub, self, replaceSelf)
+			switch p := substitute(t.d.args[0], sub, self, replaceSelf); p.Kind() {
+			case KindFunction:
+				f := *p.d.fn
+				f.Returns = &ret
+				return FunctionType(f)
+			case KindCallable:
+				return CallableType(p.Args(), ret, p.Variadic())
+			case KindTypeVar:
+				return paramSpecCallable(p, ret)
+			default:
+				return CallableType(nil, ret, true)
+			}
+		}
 	case KindFunction:
 		if len(sub) == 0 {
 			return t

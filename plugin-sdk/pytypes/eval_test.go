@@ -150,3 +150,35 @@ func TestMethodThatRaises(t *testing.T) {
 		{"method raising is unknown", "class C:\n    def m(self):\n        raise NotImplementedError\nx = C().m()\ndef f():\n    raise ValueError\ny = f()", map[string]string{"x": "Unknown", "y": "NoReturn"}},
 	})
 }
+
+func TestDecorators(t *testing.T) {
+	src := `from contextlib import contextmanager
+from functools import lru_cache
+from typing import Iterator
+@contextmanager
+def opened(path: str) -> Iterator[int]:
+    yield 1
+with opened("a") as v:
+    pass
+y = v
+@lru_cache
+def cached(n: int) -> bool: ...
+c = cached(1)
+def plain(f):
+    return f
+@plain
+def kept(a: int) -> str: ...
+`
+	runEvalCases(t, []evalCase{{"decorators", src, map[string]string{
+		"opened": "(path: str) -> _GeneratorContextManager[int]", "y": "int",
+		"cached": "_lru_cache_wrapper[bool]", "c": "bool",
+		"kept": "(a: int) -> str",
+	}}})
+	p := programWith(map[string]string{"m.py": src})
+	u := p.unit("m")
+	ev := New(p, Options{})
+	sym := symNamed(t, u, 0, "opened")
+	if got, want := ev.HoverLine(u, sym, lastDef(u, sym)), "(function) def opened(path: str) -> _GeneratorContextManager[int]"; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+}

@@ -107,9 +107,13 @@ func (q *query) printDepth(b *strings.Builder, t Type, flags, depth int) {
 	case KindCallable:
 		open(b, flags&parenCallable != 0)
 		b.WriteString("(")
-		if t.Variadic() {
+		switch {
+		case t.d.paramSpec:
+			b.WriteString("**")
+			list(t.Args())
+		case t.Variadic():
 			b.WriteString("...")
-		} else {
+		default:
 			list(t.Args())
 		}
 		b.WriteString(") -> ")
@@ -235,6 +239,6 @@ func (q *query) printSignature(b *strings.Builder, f *Function, named bool, dept
 		}
 	}
 	b.WriteString(") -> ")
-	r := substitute(q.returnType(u, f.Def), f.Subst, self, hasSelf)
+	r := substitute(q.declaredReturn(f), f.Subst, self, hasSelf)
 	q.printDepth(b, r, parenUnion|parenCallable, depth+1)
 }

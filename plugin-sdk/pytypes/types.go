@@ -60,6 +60,9 @@ type typeData struct {
 	noReturn bool // KindNever printed NoReturn
 	// literalString marks str instances declared LiteralString.
 	literalString bool
+	// paramSpec marks a Callable[P, R] whose parameters are ParamSpec
+	// args[0].
+	paramSpec bool
 	fn            *Function
 	// size counts the nodes of the type (saturating at maxTypeSize), so
 	// comparing, substituting and printing one is bounded.
@@ -108,6 +111,10 @@ type Function struct {
 	// KindUnknown with BoundSet false for an unbound def.
 	Bound    Type
 	BoundSet bool
+	// Returns, when set, replaces the def's return type: a decorator
+	// typed Callable[P, R] keeps the function's parameters (P) and
+	// returns R.
+	Returns *Type
 	// SelfAs is what Self means in an unbound method reached through its
 	// class (the class's instance); nil Type when not so reached.
 	SelfAs Type
@@ -182,6 +189,11 @@ func HomogeneousTuple(tupleClass Class, elem Type) Type {
 // anyParams.
 func CallableType(params []Type, ret Type, anyParams bool) Type {
 	return build(&typeData{kind: KindCallable, args: params, ret: ret, variadic: anyParams})
+}
+
+// paramSpecCallable is Callable[p, ret] for ParamSpec p.
+func paramSpecCallable(p, ret Type) Type {
+	return build(&typeData{kind: KindCallable, args: []Type{p}, ret: ret, paramSpec: true})
 }
 
 // FunctionType is the def of f as a value.
@@ -276,7 +288,7 @@ func (a Type) Equal(b Type) bool {
 	}
 	x, y := a.d, b.d
 	if x.class != y.class || x.text != y.text || x.scope != y.scope || x.variadic != y.variadic ||
-		x.noReturn != y.noReturn || x.literalString != y.literalString || len(x.args) != len(y.args) || !x.ret.Equal(y.ret) {
+		x.noReturn != y.noReturn || x.literalString != y.literalString || x.paramSpec != y.paramSpec || len(x.args) != len(y.args) || !x.ret.Equal(y.ret) {
 		return false
 	}
 	for i := range x.args {
@@ -289,6 +301,9 @@ func (a Type) Equal(b Type) bool {
 	}
 	if x.fn != nil {
 		f, g := x.fn, y.fn
+		if (f.Returns == nil) != (g.Returns == nil) || f.Returns != nil && !f.Returns.Equal(*g.Returns) {
+			return false
+		}
 		if f.Unit != g.Unit || f.Def != g.Def || f.BoundSet != g.BoundSet || !f.Bound.Equal(g.Bound) || !f.SelfAs.Equal(g.SelfAs) || len(f.Subst) != len(g.Subst) {
 			return false
 		}
