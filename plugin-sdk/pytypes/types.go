@@ -63,7 +63,7 @@ type typeData struct {
 	// paramSpec marks a Callable[P, R] whose parameters are ParamSpec
 	// args[0].
 	paramSpec bool
-	fn            *Function
+	fn        *Function
 	// size counts the nodes of the type (saturating at maxTypeSize), so
 	// comparing, substituting and printing one is bounded.
 	size int32
