@@ -48,6 +48,14 @@ func (q *query) construct(t Type, args []argument) Type {
 	if info == nil || len(info.typeParams) == 0 {
 		return Instance(c)
 	}
+	// A __new__ declaring what it makes (zip, enumerate) decides.
+	if nw := q.classMember(ClassObject(c, info.typeParams...), c, info.typeParams, "__new__", true); nw.Found() && nw.Class != q.builtinClass("object") {
+		if f, sol := q.selectOverload(nw.Type, args); f != nil {
+			if r := q.returnOf(f, sol); r.Kind() == KindInstance && r.Class() == c && len(r.Args()) == len(info.typeParams) {
+				return r
+			}
+		}
+	}
 	recv := Instance(c, info.typeParams...)
 	init := q.classMember(recv, c, info.typeParams, "__init__", false)
 	out := make([]Type, len(info.typeParams))

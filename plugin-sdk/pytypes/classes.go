@@ -507,9 +507,11 @@ func (q *query) bindFunction(t Type, recv, self Type, sub map[string]Type, viaCl
 	}
 	d := &f.Unit.Summary().Defs[f.Def]
 	f.Subst = sub
+	// __new__ is a static method the interpreter passes the class to.
+	isNew := f.Unit.Summary().Syms[d.Sym].Name == "__new__"
 	switch {
-	case d.Flags&navindex.DefStaticMethod != 0:
-	case d.Flags&navindex.DefClassMethod != 0:
+	case d.Flags&navindex.DefStaticMethod != 0 && !isNew:
+	case d.Flags&navindex.DefClassMethod != 0 || isNew:
 		f.Bound, f.BoundSet = classObjectOf(self), true
 	case !viaClass:
 		f.Bound, f.BoundSet = recv, true

@@ -309,7 +309,7 @@ func (q *query) paramType(u Unit, di int32, i int, wrapped bool) Type {
 	switch {
 	case p.Annot >= 0:
 		t = q.annot(u, p.Annot, q.scopeOfDef(u, di))
-	case i == 0 && p.Kind != navindex.ParamVarArgs && p.Kind != navindex.ParamVarKwargs && d.Flags&navindex.DefStaticMethod == 0 && q.enclosingClass(u, di).Valid():
+	case i == 0 && p.Kind != navindex.ParamVarArgs && p.Kind != navindex.ParamVarKwargs && (d.Flags&navindex.DefStaticMethod == 0 || u.Summary().Syms[d.Sym].Name == "__new__") && q.enclosingClass(u, di).Valid():
 		self := SelfType(q.enclosingClass(u, di))
 		name := u.Summary().Syms[d.Sym].Name
 		if d.Flags&navindex.DefClassMethod != 0 || name == "__new__" || name == "__init_subclass__" || name == "__class_getitem__" {

@@ -16,3 +16,14 @@ async def fetch() -> int:  #@hover (function) def fetch() -> CoroutineType[Any, 
 async def main():
     value = await fetch()  #@hover (variable) value: int
     return value
+for k, val in counts.items():  #@hover (variable) k: str
+    pass
+names = ["a"]
+for idx, name in enumerate(names):  #@hover (variable) idx: int
+    pass
+for name2, count2 in zip(names, [1]):  #@hover (variable) name2: str
+    pass
+upper = [s.upper() for s in names]  #@hover (variable) upper: list[str]
+from typing import cast
+casted = cast(int, names)  #@hover (variable) casted: int
+numbered = enumerate(names)  #@hover (variable) numbered: enumerate[str]
