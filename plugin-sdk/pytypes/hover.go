@@ -132,7 +132,49 @@ func (q *query) hoverDef(u Unit, di int32, name string, t Type, use bool) string
 			t = widen(t)
 		}
 	}
+	if t.Kind() == KindOverloaded && len(t.Args()) > 0 {
+		t = t.Args()[0]
+	}
+	if f := t.Func(); f != nil {
+		// A variable holding a def shows its signature, under its own name.
+		var b strings.Builder
+		b.WriteString(label + "def " + name)
+		q.printSignature(&b, f, false, 0)
+		return b.String()
+	}
 	return label + name + ": " + q.text(t, 0)
+}
+
+// ConstructorLine is what pyright shows for a class called: `class
+// C(x: int)`, the parameters of its __init__ (else __new__) bound to a
+// new instance; "class C()" for object's.
+func (e *Evaluator) ConstructorLine(c Class) string {
+	q := e.query()
+	info := q.class(c)
+	if info == nil {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("class " + c.Name())
+	for _, name := range []string{"__init__", "__new__"} {
+		m := q.classMember(Instance(c, info.typeParams...), c, info.typeParams, name, false)
+		if name == "__new__" {
+			m = q.classMember(ClassObject(c, info.typeParams...), c, info.typeParams, name, true)
+		}
+		if !m.Found() || (m.Class == q.builtinClass("object") && name == "__init__") {
+			continue
+		}
+		t := m.Type
+		if t.Kind() == KindOverloaded && len(t.Args()) > 0 {
+			t = t.Args()[0]
+		}
+		if f := t.Func(); f != nil {
+			q.printParams(&b, f, 0)
+			return b.String()
+		}
+	}
+	b.WriteString("()")
+	return b.String()
 }
 
 func (q *query) annotated(u Unit, sym int32) bool {

@@ -116,3 +116,22 @@ func TestMemberRef(t *testing.T) {
 		t.Errorf("signature %q", got)
 	}
 }
+
+func TestConstructorAndFunctionVariables(t *testing.T) {
+	src := "class C:\n    def __init__(self, x: int, y: str = 'a') -> None: ...\nclass D: ...\ndef f(a: int) -> str: ...\ng = f\n"
+	p := programWith(map[string]string{"m.py": src})
+	u := p.unit("m")
+	ev := New(p, Options{})
+	c := Class{Unit: u, Sym: symNamed(t, u, 0, "C")}
+	if got, want := ev.ConstructorLine(c), "class C(x: int, y: str = 'a')"; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+	d := Class{Unit: u, Sym: symNamed(t, u, 0, "D")}
+	if got, want := ev.ConstructorLine(d), "class D()"; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+	g := symNamed(t, u, 0, "g")
+	if got, want := ev.HoverLine(u, g, lastDef(u, g)), "(variable) def g(a: int) -> str"; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+}

@@ -189,10 +189,21 @@ func (q *query) printSignature(b *strings.Builder, f *Function, named bool, dept
 		b.WriteString("(...) -> Unknown")
 		return
 	}
-	d := &u.Summary().Defs[f.Def]
 	if named {
-		b.WriteString("def " + u.Summary().Syms[d.Sym].Name)
+		b.WriteString("def " + u.Summary().Syms[u.Summary().Defs[f.Def].Sym].Name)
 	}
+	q.printParams(b, f, depth)
+	b.WriteString(" -> ")
+	self, hasSelf := f.selfType()
+	r := substitute(q.declaredReturn(f), f.Subst, self, hasSelf)
+	q.printDepth(b, r, parenUnion|parenCallable, depth+1)
+}
+
+// printParams prints f's parameters in parentheses, without the receiver
+// of a bound def, with `/` and `*` where pyright puts them.
+func (q *query) printParams(b *strings.Builder, f *Function, depth int) {
+	u := f.Unit
+	d := &u.Summary().Defs[f.Def]
 	b.WriteString("(")
 	first := 0
 	if f.BoundSet && len(d.Params) > 0 && d.Params[0].Kind != navindex.ParamVarArgs {
@@ -238,7 +249,5 @@ func (q *query) printSignature(b *strings.Builder, f *Function, named bool, dept
 			b.WriteString("/")
 		}
 	}
-	b.WriteString(") -> ")
-	r := substitute(q.declaredReturn(f), f.Subst, self, hasSelf)
-	q.printDepth(b, r, parenUnion|parenCallable, depth+1)
+	b.WriteString(")")
 }
