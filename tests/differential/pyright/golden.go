@@ -26,10 +26,11 @@ type TypeCase struct {
 }
 
 // Diag is a type-error diagnostic: "rel:line:character" (0-based) where
-// it starts, its last line, its rule and the first line of its message.
+// it starts, its last line when that is another, its rule and the start
+// of its message.
 type Diag struct {
 	At      string `json:"at"`
-	EndLine int    `json:"endLine"`
+	EndLine int    `json:"endLine,omitempty"`
 	Rule    string `json:"rule"`
 	Message string `json:"message,omitempty"`
 }
@@ -114,7 +115,8 @@ func ReadTypeGolden(path string) (*TypeGolden, error) {
 }
 
 // ProjectFiles hashes the Python files (.py, .pyi) under dir/name,
-// skipping __pycache__: rel path ("name/...") to SHA-256, hex.
+// skipping __pycache__: path relative to dir ("name/...") to SHA-256,
+// hex. name "." hashes all of dir.
 func ProjectFiles(dir, name string) (map[string]string, error) {
 	out := map[string]string{}
 	base := filepath.Join(dir, name)

@@ -167,11 +167,14 @@ func pyrightTypeErrors(t *testing.T, root string) []Diag {
 			continue
 		}
 		msg, _, _ := strings.Cut(d.Message, "\n")
-		if len(msg) > 160 {
-			msg = msg[:160] + "..."
+		if r := []rune(msg); len(r) > 100 {
+			msg = string(r[:100]) + "..."
 		}
-		ds = append(ds, Diag{At: fmt.Sprintf("%s:%d:%d", filepath.ToSlash(rel), d.Range.Start.Line, d.Range.Start.Character),
-			EndLine: d.Range.End.Line, Rule: d.Rule, Message: msg})
+		dg := Diag{At: fmt.Sprintf("%s:%d:%d", filepath.ToSlash(rel), d.Range.Start.Line, d.Range.Start.Character), Rule: d.Rule, Message: msg}
+		if d.Range.End.Line != d.Range.Start.Line {
+			dg.EndLine = d.Range.End.Line
+		}
+		ds = append(ds, dg)
 	}
 	sort.SliceStable(ds, func(i, j int) bool { return diagLess(ds[i].At, ds[j].At) })
 	return ds

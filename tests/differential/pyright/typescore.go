@@ -295,9 +295,9 @@ func (s *TypeScore) Figures() map[string]Ratio {
 
 // WriteTable prints the figures of each named score as a table.
 func WriteTable(w io.Writer, names []string, scores map[string]*TypeScore) {
-	fmt.Fprintf(w, "%-10s %7s  %-22s %-22s %-22s %-22s\n", "project", "hovers", "hover type", "signature", "type definition", "type-mismatch precision")
+	fmt.Fprintf(w, "%-16s %7s  %-22s %-22s %-22s %-22s\n", "project", "hovers", "hover type", "signature", "type definition", "type-mismatch precision")
 	for _, n := range names {
 		s := scores[n]
-		fmt.Fprintf(w, "%-10s %7d  %-22s %-22s %-22s %-22s\n", n, s.Hovers, s.Type, s.Sig, s.TypeDef, s.Mismatch)
+		fmt.Fprintf(w, "%-16s %7d  %-22s %-22s %-22s %-22s\n", n, s.Hovers, s.Type, s.Sig, s.TypeDef, s.Mismatch)
 	}
 }
