@@ -165,14 +165,16 @@ func FilesDiffer(recorded, found map[string]string) string {
 	sort.Strings(missing)
 	sort.Strings(changed)
 	sort.Strings(extra)
-	first := func(l []string) string {
-		if len(l) == 0 {
-			return ""
+	var parts []string
+	for _, p := range []struct {
+		what  string
+		files []string
+	}{{"missing", missing}, {"changed", changed}, {"not recorded", extra}} {
+		if len(p.files) > 0 {
+			parts = append(parts, fmt.Sprintf("%d files %s (%s, ...)", len(p.files), p.what, p.files[0]))
 		}
-		return " (" + l[0] + ", ...)"
 	}
-	return fmt.Sprintf("%d files missing%s, %d changed%s, %d not recorded%s",
-		len(missing), first(missing), len(changed), first(changed), len(extra), first(extra))
+	return strings.Join(parts, ", ")
 }
 
 // CopyFiles copies the files rels of src into dst (same relative paths).

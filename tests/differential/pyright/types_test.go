@@ -61,6 +61,9 @@ func TestTypeAgreement(t *testing.T) {
 	var projects, fixtures []string
 	for _, p := range typeProjects {
 		t.Run(p.name, func(t *testing.T) {
+			if testing.Short() && !record[p.name] {
+				t.Skipf("%s: not in -short mode", p.name)
+			}
 			golden := filepath.Join("testdata", "types_"+p.name+".json")
 			found, err := ProjectFiles(distPackages, p.name)
 			if err != nil || len(found) == 0 {
