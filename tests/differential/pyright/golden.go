@@ -262,5 +262,6 @@ func qualifiedAt(path string, l Loc) string {
 	if l.Range.End.Line != l.Range.Start.Line || e <= s || e > len(line) {
 		return mod
 	}
-	return mod + "." + string(line[s:e])
+	// the range may hold more than the name ("Optional: _SpecialForm")
+	return mod + "." + identRe.FindString(string(line[s:e]))
 }

@@ -175,6 +175,10 @@ func TestTypeDefString(t *testing.T) {
 	if got := TypeDefString("/ws", l); got != "external:os.PathLike" {
 		t.Errorf("external: %q", got)
 	}
+	l.Range.End.Character = 22 // "PathLike(Protocol):"
+	if got := TypeDefString("/ws", l); got != "external:os.PathLike" {
+		t.Errorf("external, a range past the name: %q", got)
+	}
 	l.URI = "file:///ws/pkg/m.py"
 	if got := TypeDefString("/ws", l); got != "pkg/m.py:1" {
 		t.Errorf("workspace: %q", got)
