@@ -2,7 +2,9 @@
 // server. The golden test (always run) checks pyws against pyright answers
 // recorded under testdata/ for the navigation fixtures; the differential
 // test (PYWS_PYRIGHT=requests,flask,django) samples identifier positions
-// of real projects and runs both engines live. See README.md.
+// of real projects and runs both engines live. The type test (always run)
+// replays pyright's recorded hovers, type definitions and type errors on
+// those projects and the fixtures (golden.go, typescore.go). See README.md.
 package pyright
 
 import (

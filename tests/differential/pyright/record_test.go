@@ -58,11 +58,10 @@ func emptyVenv(t *testing.T) string {
 	return dir
 }
 
+// pyrightVersion reads the version of the npm package whose
+// node_modules/.bin holds the server.
 func pyrightVersion() string {
-	b, err := os.ReadFile(filepath.Join(filepath.Dir(filepath.Dir(filepath.Dir(serverPath()))), "node_modules", "pyright", "package.json"))
-	if err != nil {
-		b, err = os.ReadFile(filepath.Join(filepath.Dir(filepath.Dir(serverPath())), "pyright", "package.json"))
-	}
+	b, err := os.ReadFile(filepath.Join(filepath.Dir(filepath.Dir(serverPath())), "pyright", "package.json"))
 	var pj struct{ Version string }
 	if err != nil || json.Unmarshal(b, &pj) != nil {
 		return "unknown"
