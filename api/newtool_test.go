@@ -17,21 +17,21 @@ import (
 	"github.com/pyws/pyws/plugin-sdk/abi"
 )
 
-// typeDefinitionRow is a tool the table does not have, declared the way
+// exampleRow is a tool the table does not have, declared the way
 // the next ones will be: its row and its handler, nothing else.
-func typeDefinitionRow() service.Operation {
+func exampleRow() service.Operation {
 	position := []toolspec.Param{
 		{Name: "uri", Type: toolspec.TypeString, Required: true, Doc: "file URI"},
 		{Name: "line", Type: toolspec.TypeInteger, Required: true, Min: toolspec.Bound(0), Doc: "0-indexed line"},
 		{Name: "character", Type: toolspec.TypeInteger, Required: true, Min: toolspec.Bound(0), Doc: "0-indexed character"},
 	}
 	return service.Operation{Spec: toolspec.Spec{
-		Name: "get_type_definition", Kind: toolspec.KindTool, Family: tiers.FamilyAnalysis,
+		Name: "get_example_location", Kind: toolspec.KindTool, Family: tiers.FamilyAnalysis,
 		Description: "Find where the type of the symbol at a position is defined.",
 		Params:      position,
 		Result:      reflect.TypeFor[service.LocationsResult](),
 		Faults:      []string{fault.NoDefinitionFound, fault.WorkspaceNotLoaded},
-		Plugin:      "get_type_definition", Health: true,
+		Plugin:      "get_example_location", Health: true,
 	}, Run: func(_ context.Context, _ *service.Session, a toolspec.Args) (any, error) {
 		at := abi.Position{Line: a.Int("line"), Character: a.Int("character")}
 		return service.LocationsResult{Locations: []abi.Location{{URI: a.String("uri"), Range: abi.Range{Start: at, End: at}}}}, nil
@@ -44,7 +44,7 @@ func typeDefinitionRow() service.Operation {
 func TestAddingAToolIsARowAndAHandler(t *testing.T) {
 	ws := t.TempDir()
 	svc := service.New(service.Config{DefaultWorkspace: ws, Plugins: noPlugins{},
-		Operations: append(service.Operations(), typeDefinitionRow())})
+		Operations: append(service.Operations(), exampleRow())})
 	t.Cleanup(svc.Close)
 	keys, err := tenants.Open("")
 	if err != nil {
@@ -61,11 +61,11 @@ func TestAddingAToolIsARowAndAHandler(t *testing.T) {
 			status           int
 			parameter        string
 		}{
-			{"dedicated route", "/v1/tools/get_type_definition", `{"uri": "a.py", "line": 3, "character": 4}`, 200, ""},
-			{"generic call", "/v1/tools/call", `{"name": "get_type_definition", "arguments": {"uri": "a.py", "line": 3, "character": 4}}`, 200, ""},
-			{"below a bound", "/v1/tools/get_type_definition", `{"uri": "a.py", "line": -1, "character": 4}`, 400, "line"},
-			{"missing argument", "/v1/tools/call", `{"name": "get_type_definition", "arguments": {"uri": "a.py", "line": 3}}`, 400, "character"},
-			{"unknown argument", "/v1/tools/get_type_definition", `{"uri": "a.py", "line": 3, "character": 4, "col": 1}`, 400, "col"},
+			{"dedicated route", "/v1/tools/get_example_location", `{"uri": "a.py", "line": 3, "character": 4}`, 200, ""},
+			{"generic call", "/v1/tools/call", `{"name": "get_example_location", "arguments": {"uri": "a.py", "line": 3, "character": 4}}`, 200, ""},
+			{"below a bound", "/v1/tools/get_example_location", `{"uri": "a.py", "line": -1, "character": 4}`, 400, "line"},
+			{"missing argument", "/v1/tools/call", `{"name": "get_example_location", "arguments": {"uri": "a.py", "line": 3}}`, 400, "character"},
+			{"unknown argument", "/v1/tools/get_example_location", `{"uri": "a.py", "line": 3, "character": 4, "col": 1}`, 400, "col"},
 		}
 		for _, c := range calls {
 			t.Run(c.name, func(t *testing.T) {
@@ -88,7 +88,7 @@ func TestAddingAToolIsARowAndAHandler(t *testing.T) {
 	t.Run("health", func(t *testing.T) {
 		status, body := send(t, app, "GET", "/v1/tools/health_check", auth, "")
 		problems, _ := body["problems"].([]any)
-		if status != 200 || body["status"] != service.Degraded || !slices.Contains(problems, any("no plugin serves get_type_definition")) {
+		if status != 200 || body["status"] != service.Degraded || !slices.Contains(problems, any("no plugin serves get_example_location")) {
 			t.Fatalf("status %d %v: health must report the tool's missing plugin", status, body)
 		}
 	})
@@ -108,9 +108,9 @@ func TestAddingAToolIsARowAndAHandler(t *testing.T) {
 		if err := json.Unmarshal(doc, &d); err != nil {
 			t.Fatal(err)
 		}
-		post, ok := d.Paths["/v1/tools/get_type_definition"]["post"]
+		post, ok := d.Paths["/v1/tools/get_example_location"]["post"]
 		if !ok {
-			t.Fatal("no POST /v1/tools/get_type_definition in the document")
+			t.Fatal("no POST /v1/tools/get_example_location in the document")
 		}
 		args := post.RequestBody.Content["application/json"].Schema
 		if !reflect.DeepEqual(args.Required, []string{"uri", "line", "character"}) || *args.Properties["line"].Minimum != 0 {
@@ -126,7 +126,7 @@ func TestAddingAToolIsARowAndAHandler(t *testing.T) {
 		if _, ok := post.Responses["422"]; ok {
 			t.Error("the document promises a 422 the row never declared")
 		}
-		if !strings.Contains(string(doc), `"get_type_definition"`) {
+		if !strings.Contains(string(doc), `"get_example_location"`) {
 			t.Error("tools/call does not list the tool")
 		}
 	})
@@ -134,8 +134,8 @@ func TestAddingAToolIsARowAndAHandler(t *testing.T) {
 	t.Run("docs", func(t *testing.T) {
 		ref := OperationsReference(svc.Table())
 		for _, want := range []string{
-			"### `get_type_definition` (tool)\nFind where the type of the symbol at a position is defined.",
-			"`POST /v1/tools/get_type_definition` (body)",
+			"### `get_example_location` (tool)\nFind where the type of the symbol at a position is defined.",
+			"`POST /v1/tools/get_example_location` (body)",
 			"| `line` | integer | yes |  | minimum 0 | 0-indexed line |",
 			"| `locations` | array of `Location` | yes |",
 			"`NO_DEFINITION_FOUND` 404",
@@ -144,7 +144,7 @@ func TestAddingAToolIsARowAndAHandler(t *testing.T) {
 				t.Errorf("reference lacks %q", want)
 			}
 		}
-		if !strings.Contains(OperationsSummary(svc.Table()), "| `get_type_definition` | Find where the type") {
+		if !strings.Contains(OperationsSummary(svc.Table()), "| `get_example_location` | Find where the type") {
 			t.Error("the README's list lacks the tool")
 		}
 	})

@@ -204,6 +204,20 @@ func runDefinition(ctx context.Context, s *Session, a toolspec.Args) (any, error
 	return LocationsResult{Locations: toLocations(locs)}, nil
 }
 
+func runTypeDefinition(ctx context.Context, s *Session, a toolspec.Args) (any, error) {
+	ctx, cancel := withNavDeadline(ctx)
+	defer cancel()
+	_, x, h, err := symbolQuery(ctx, s, a, fault.WorkspaceNotLoaded, fault.NoDefinitionFound)
+	if err != nil {
+		return nil, err
+	}
+	locs, err := x.TypeDefinition(h)
+	if err != nil {
+		return nil, err
+	}
+	return LocationsResult{Locations: toLocations(locs)}, nil
+}
+
 func runReferences(ctx context.Context, s *Session, a toolspec.Args) (any, error) {
 	ctx, cancel := withNavDeadline(ctx)
 	defer cancel()

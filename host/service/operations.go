@@ -82,6 +82,15 @@ func Operations() []Operation {
 			Plugin: IndexTool, Health: true,
 		}, Run: runDefinition},
 		{Spec: toolspec.Spec{
+			Name: "get_type_definition", Kind: toolspec.KindTool, Family: tiers.FamilyAnalysis,
+			Description: "Find the class (or classes, for a union) of the value at a position.",
+			Params:      withPosition(),
+			Result:      reflect.TypeFor[LocationsResult](),
+			Faults: faults(positionFaults, []string{fault.WorkspaceNotLoaded, fault.Timeout,
+				fault.NoDefinitionFound, fault.ExternalDefinition, fault.NoSymbolFound}),
+			Plugin: IndexTool, Health: true,
+		}, Run: runTypeDefinition},
+		{Spec: toolspec.Spec{
 			Name: "get_hover", Kind: toolspec.KindTool, Family: tiers.FamilyAnalysis,
 			Description: "Signature and documentation of the symbol at a position.",
 			Params:      withPosition(),

@@ -458,6 +458,29 @@ func TestNavigationHover(t *testing.T) {
 	mustStatus(t, s.tool(key, "get_hover", at(ws, "app.py", 50, 0)), 400, "INVALID_POSITION")
 }
 
+// TestNavigationTypeDefinition: get_type_definition over HTTP, from a
+// value to its class, and its refusals.
+func TestNavigationTypeDefinition(t *testing.T) {
+	s, ws, key := navSetup(t, navWorkspace)
+	r := s.tool(key, "get_type_definition", at(ws, "app.py", 5, 6))
+	mustStatus(t, r, 200, "")
+	if got := locs(t, ws, r); len(got) != 1 || got[0] != "shop/models.py:3:6" {
+		t.Fatalf("type of item: %v", got)
+	}
+	fn := s.tool(key, "get_type_definition", at(ws, "app.py", 7, 0))
+	mustStatus(t, fn, 200, "")
+	if got := locs(t, ws, fn); len(got) != 1 || got[0] != "shop/models.py:50:4" {
+		t.Fatalf("type of a function: %v", got)
+	}
+	ext := s.tool(key, "get_type_definition", at(ws, "app.py", 5, 0))
+	mustStatus(t, ext, 422, "EXTERNAL_DEFINITION")
+	if d := ext.ErrDetails(); d["symbol"] != "builtins.print" || d["module"] != "builtins" {
+		t.Fatalf("external details: %s", ext.Raw)
+	}
+	mustStatus(t, s.tool(key, "get_type_definition", at(ws, "app.py", 50, 0)), 400, "INVALID_POSITION")
+	mustStatus(t, s.tool(key, "get_type_definition", at(ws, "app.py", 3, 0)), 404, "NO_DEFINITION_FOUND")
+}
+
 // TestNavigationFreshness edits files behind the server's back and asks
 // at once: the answer reflects the disk.
 func TestNavigationFreshness(t *testing.T) {

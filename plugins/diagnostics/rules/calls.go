@@ -83,6 +83,7 @@ func (c *checker) calls() {
 			check(a.Node, nil)
 		}
 	}
+	c.declaredValues(ev)
 }
 
 // fieldID is t.FieldID, 0 (no child has it) for a field t's language
@@ -508,14 +509,11 @@ func (c *checker) checkCall(call, args tree.Node, sig *signature, ev typeEval) {
 }
 
 func (c *checker) checkArg(a tree.Node, p *param, sig *signature, ev typeEval) {
-	if !c.onTypeMismatch || p.typ == 0 || p.anyTyp {
+	if !c.onTypeMismatch {
 		return
 	}
-	k, declared := c.argKind(a)
-	if k == 0 || p.typ.accepts(k) {
-		return
-	}
-	if declared && p.typ.narrowable(k) {
+	k, ok := c.rejected(a, p.typ, p.anyTyp)
+	if !ok {
 		return
 	}
 	c.addNode(TypeMismatch, a, "argument of type '%s' is not assignable to parameter '%s' of type '%s' in call to '%s'",

@@ -2,7 +2,9 @@
 // server. The golden test (always run) checks pyws against pyright answers
 // recorded under testdata/ for the navigation fixtures; the differential
 // test (PYWS_PYRIGHT=requests,flask,django) samples identifier positions
-// of real projects and runs both engines live. See README.md.
+// of real projects and runs both engines live. The type test (always run)
+// replays pyright's recorded hovers, type definitions and type errors on
+// those projects and the fixtures (golden.go, typescore.go). See README.md.
 package pyright
 
 import (
@@ -210,8 +212,45 @@ func pos(abs string, line, char int) map[string]any {
 
 // Definition asks for the definitions at a position.
 func (c *Client) Definition(abs string, line, char int) ([]Loc, error) {
+	return c.locations("textDocument/definition", abs, line, char)
+}
+
+// TypeDefinition asks for the type definitions at a position: the
+// classes of the value there.
+func (c *Client) TypeDefinition(abs string, line, char int) ([]Loc, error) {
+	return c.locations("textDocument/typeDefinition", abs, line, char)
+}
+
+// Hover asks for the hover at a position and returns its Markdown text
+// ("" when there is none).
+func (c *Client) Hover(abs string, line, char int) (string, error) {
 	c.Open(abs)
-	raw, err := c.Call("textDocument/definition", pos(abs, line, char), 120*time.Second)
+	raw, err := c.Call("textDocument/hover", pos(abs, line, char), 120*time.Second)
+	if err != nil || len(raw) == 0 || string(raw) == "null" {
+		return "", err
+	}
+	var h struct {
+		Contents json.RawMessage `json:"contents"`
+	}
+	if err := json.Unmarshal(raw, &h); err != nil {
+		return "", err
+	}
+	var mc struct {
+		Value string `json:"value"`
+	}
+	if json.Unmarshal(h.Contents, &mc) == nil && mc.Value != "" {
+		return mc.Value, nil
+	}
+	var s string
+	json.Unmarshal(h.Contents, &s)
+	return s, nil
+}
+
+// locations asks a request whose answer is Location | Location[] |
+// LocationLink[]; a link's location is its targetSelectionRange.
+func (c *Client) locations(method, abs string, line, char int) ([]Loc, error) {
+	c.Open(abs)
+	raw, err := c.Call(method, pos(abs, line, char), 120*time.Second)
 	if err != nil {
 		return nil, err
 	}
@@ -222,6 +261,7 @@ func (c *Client) Definition(abs string, line, char int) ([]Loc, error) {
 			TargetURI   string `json:"targetUri"`
 			TargetRange struct {
 				Start struct{ Line, Character int } `json:"start"`
+				End   struct{ Line, Character int } `json:"end"`
 			} `json:"targetSelectionRange"`
 		}
 		if json.Unmarshal(raw, &links) == nil && len(links) > 0 && links[0].TargetURI != "" {
@@ -229,6 +269,7 @@ func (c *Client) Definition(abs string, line, char int) ([]Loc, error) {
 				var lc Loc
 				lc.URI = l.TargetURI
 				lc.Range.Start.Line, lc.Range.Start.Character = l.TargetRange.Start.Line, l.TargetRange.Start.Character
+				lc.Range.End.Line, lc.Range.End.Character = l.TargetRange.End.Line, l.TargetRange.End.Character
 				locs = append(locs, lc)
 			}
 			return locs, nil

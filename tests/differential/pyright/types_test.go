@@ -1,0 +1,302 @@
+package pyright
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/pyws/pyws/host/fault"
+	"github.com/pyws/pyws/host/index"
+	"github.com/pyws/pyws/plugin-sdk/textpos"
+	"github.com/pyws/pyws/plugins/diagnostics/rules"
+	"github.com/pyws/pyws/tests/internal/nativeindex"
+)
+
+// typeFloors are the lowest figures TestTypeAgreement accepts: pyws's
+// figures when the goldens were recorded (in the comments: agreeing /
+// compared, 2026-11-25, main e142c98), minus a margin of a hover or two.
+// The type model (issue 13) is not wired into hover yet, so they are
+// low: raise them as it lands, towards the issue's targets (hover type
+// and signature >= 0.90, type definition >= 0.95, type-mismatch
+// precision >= 0.95). typeDefinition is get_type_definition over the
+// linker's values (a909721), before the type model; mismatch is 1 (n/a) while pyws reports no
+// type-mismatch on these files, and its floor is the issue's target.
+var typeFloors = map[string]map[string]float64{
+	"requests": {"type": 0.08, "signature": 0, "typeDefinition": 0.14, "mismatch": 0.95},    // 9/87, 0/41, 14/85, n/a
+	"flask":    {"type": 0.08, "signature": 0.05, "typeDefinition": 0.26, "mismatch": 0.95}, // 14/139, 3/37, 37/129, n/a
+	"django":   {"type": 0.08, "signature": 0, "typeDefinition": 0.16, "mismatch": 0.95},    // 14/137, 0/60, 24/135, n/a
+	"total":    {"type": 0.09, "signature": 0.015, "typeDefinition": 0.2, "mismatch": 0.95}, // 37/363, 3/138, 75/349, n/a
+
+	"fixture/classes": {"type": 0.44, "signature": 0, "typeDefinition": 0.57, "mismatch": 0.95},     // 22/47, 0/14, 28/47, n/a
+	"fixture/imports": {"type": 0.46, "signature": 0, "typeDefinition": 0.9, "mismatch": 0.95},      // 7/13, 0/23, 12/13, n/a
+	"fixture/scopes":  {"type": 0.35, "signature": 0.08, "typeDefinition": 0.6, "mismatch": 0.95},   // 8/20, 2/12, 13/20, n/a
+	"fixture/stubs":   {"type": 0, "signature": 0, "typeDefinition": 0.9, "mismatch": 0.95},         // 0/1, 0/4, 1/1, n/a
+	"fixtures":        {"type": 0.42, "signature": 0.015, "typeDefinition": 0.64, "mismatch": 0.95}, // 37/81, 2/53, 54/81, n/a
+	// a new fixture, until it has a row of its own
+	"fixture": {"type": 0, "signature": 0, "typeDefinition": 0, "mismatch": 0},
+}
+
+// TestTypeAgreement replays pyright's recorded type answers on requests,
+// flask and django (testdata/types_<project>.json) and on the navigation
+// fixtures (testdata/<fixture>.types.json) against pyws's index run
+// in-process: hover type, signature, type definition agreement and
+// type-mismatch precision, per project and in total, each checked
+// against typeFloors. A project is skipped when its Debian package is
+// not installed or its files are not the recorded ones. With
+// PYWS_PYRIGHT_UPDATE=1 it asks a live pyright and rewrites the fixture
+// goldens, and those of the projects PYWS_PYRIGHT names.
+func TestTypeAgreement(t *testing.T) {
+	s := summarizer(t)
+	update := os.Getenv("PYWS_PYRIGHT_UPDATE") != ""
+	record := map[string]bool{}
+	if update {
+		for _, p := range strings.Split(os.Getenv("PYWS_PYRIGHT"), ",") {
+			record[p] = true
+		}
+	}
+	scores := map[string]*TypeScore{}
+	var projects, fixtures []string
+	for _, p := range typeProjects {
+		t.Run(p.name, func(t *testing.T) {
+			if testing.Short() && !record[p.name] {
+				t.Skipf("%s: not in -short mode", p.name)
+			}
+			golden := filepath.Join("testdata", "types_"+p.name+".json")
+			found, err := ProjectFiles(distPackages, p.name)
+			if err != nil || len(found) == 0 {
+				t.Skipf("%s: %s is not installed (%s/%s: %v); apt-get install %s", p.name, p.pkg, distPackages, p.name, err, p.pkg)
+			}
+			var g *TypeGolden
+			if record[p.name] {
+				g = &TypeGolden{Project: p.name, Package: debianVersion(p.pkg), Seed: typeSeed, Files: found}
+			} else {
+				if g, err = ReadTypeGolden(golden); err != nil {
+					t.Fatalf("%v (record with PYWS_PYRIGHT_UPDATE=1 PYWS_PYRIGHT=%s)", err, p.name)
+				}
+				if d := FilesDiffer(g.Files, found); d != "" {
+					t.Skipf("%s: the installed files are not the recorded %s: %s; install that version or re-record with PYWS_PYRIGHT_UPDATE=1 PYWS_PYRIGHT=%s", p.name, g.Package, d, p.name)
+				}
+			}
+			scores[p.name] = typeRun(t, s, distPackages, golden, g, p.samples)
+			projects = append(projects, p.name)
+		})
+	}
+	dirs, _ := filepath.Glob(filepath.Join("..", "..", "navigation", "testdata", "*"))
+	if len(dirs) == 0 {
+		t.Fatal("no navigation fixtures")
+	}
+	for _, dir := range dirs {
+		name := filepath.Base(dir)
+		t.Run("fixture/"+name, func(t *testing.T) {
+			golden := filepath.Join("testdata", name+".types.json")
+			found, err := ProjectFiles(dir, ".")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var g *TypeGolden
+			if update {
+				g = &TypeGolden{Project: "fixture " + name, Package: "tests/navigation/testdata/" + name, Seed: typeSeed, Files: found}
+			} else {
+				if g, err = ReadTypeGolden(golden); err != nil {
+					t.Fatalf("%v (record with PYWS_PYRIGHT_UPDATE=1)", err)
+				}
+				if d := FilesDiffer(g.Files, found); d != "" {
+					t.Fatalf("the fixture changed since pyright's answers were recorded: %s; re-record with PYWS_PYRIGHT_UPDATE=1", d)
+				}
+			}
+			scores["fixture/"+name] = typeRun(t, s, dir, golden, g, 0)
+			fixtures = append(fixtures, "fixture/"+name)
+		})
+	}
+	for _, group := range []struct {
+		total string
+		names []string
+		all   int
+	}{{"total", projects, len(typeProjects)}, {"fixtures", fixtures, len(dirs)}} {
+		if len(group.names) == 0 {
+			continue
+		}
+		total := &TypeScore{}
+		for _, n := range group.names {
+			total.Merge(scores[n])
+		}
+		scores[group.total] = total
+		rows := append(group.names, group.total)
+		var sb strings.Builder
+		WriteTable(&sb, rows, scores)
+		t.Logf("pyws against pyright's recorded answers:\n%s", sb.String())
+		for _, n := range group.names {
+			checkFloors(t, n, scores[n])
+		}
+		// A total's floors hold for all its members, not for some
+		// (skipped, or left out by -run).
+		if len(group.names) == group.all {
+			checkFloors(t, group.total, scores[group.total])
+		} else {
+			t.Logf("%s: %d of %d ran; its floors are not checked", group.total, len(group.names), group.all)
+		}
+	}
+}
+
+// typeRun copies the recorded files of g from src into a fresh
+// workspace, records pyright's answers there first when g has none
+// (sampling n positions; 0: every identifier) and writes golden, then
+// scores pyws against g.
+func typeRun(t *testing.T, s *nativeindex.Summarizer, src, golden string, g *TypeGolden, n int) *TypeScore {
+	t.Helper()
+	root := t.TempDir()
+	if err := CopyFiles(src, root, sortedKeys(g.Files)); err != nil {
+		t.Fatal(err)
+	}
+	if g.Cases == nil {
+		recordTypes(t, s, root, g, n)
+		writeGolden(t, golden, g)
+	}
+	return replayTypes(t, s, root, g)
+}
+
+func checkFloors(t *testing.T, name string, s *TypeScore) {
+	t.Helper()
+	floors, ok := typeFloors[name]
+	if !ok && strings.HasPrefix(name, "fixture/") {
+		floors, ok = typeFloors["fixture"]
+	}
+	if !ok {
+		t.Errorf("%s: no floors recorded", name)
+		return
+	}
+	for fig, r := range s.Figures() {
+		if r.Value() < floors[fig] {
+			t.Errorf("%s: %s agreement %.3f (%d/%d) < floor %.3f", name, fig, r.Value(), r.OK, r.N, floors[fig])
+		}
+	}
+}
+
+func sortedKeys(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func writeGolden(t *testing.T, path string, g *TypeGolden) {
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := g.Write(f); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// replayTypes scores pyws, indexing root in-process, against g.
+func replayTypes(t *testing.T, s *nativeindex.Summarizer, root string, g *TypeGolden) *TypeScore {
+	ctx := context.Background()
+	x, err := nativeindex.Build(ctx, s, root, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := &TypeScore{}
+	for _, c := range g.Cases {
+		sc.AddHover(c, pywsHover(x, root, c.Sample), pywsTypeDefinition(x, root, c.Sample))
+	}
+	for _, f := range pywsFindings(t, s, root, sortedKeys(g.Files)) {
+		sc.AddFinding(f, g.Diags)
+	}
+	if sc.Hovers == 0 {
+		t.Fatal("no recorded samples")
+	}
+	buckets := make([]string, 0, len(sc.Buckets))
+	for b, n := range sc.Buckets {
+		buckets = append(buckets, b+"="+strconv.Itoa(n))
+	}
+	sort.Strings(buckets)
+	t.Logf("%s: %d pyright hovers by bucket: %s; %d pyright type errors", g.Project, sc.Hovers, strings.Join(buckets, " "), len(g.Diags))
+	if os.Getenv("PYWS_PYRIGHT_VERBOSE") != "" {
+		for _, m := range sc.Misses {
+			t.Logf("  %s %s\n      pyright: %s\n      pyws:    %s", m.Figure, m.At, oneLine(m.Pyright), oneLine(m.Pyws))
+		}
+	}
+	return sc
+}
+
+func oneLine(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return strings.ReplaceAll(s, "\n", " ⏎ ")
+}
+
+// pywsHover is the code block of pyws's hover at the sample ("" when
+// pyws has none).
+func pywsHover(x *index.Index, root string, smp Sample) string {
+	h := x.At(filepath.Join(root, smp.Rel), smp.Line, smp.Char)
+	if h == nil {
+		return ""
+	}
+	md, err := x.Hover(h)
+	if err != nil {
+		return ""
+	}
+	return HoverCode(md)
+}
+
+// pywsTypeDefinition is pyws's type definition at the sample, in
+// TypeDefString's notation: "rel:line" in the workspace, or
+// "external:<qualified name>" from EXTERNAL_DEFINITION's details.
+func pywsTypeDefinition(x *index.Index, root string, smp Sample) []string {
+	h := x.At(filepath.Join(root, smp.Rel), smp.Line, smp.Char)
+	if h == nil {
+		return nil
+	}
+	locs, err := x.TypeDefinition(h)
+	if err != nil {
+		if f, ok := fault.As(err); ok && f.Code == fault.ExternalDefinition {
+			if q, _ := f.Details["symbol"].(string); q != "" {
+				return []string{"external:" + q}
+			}
+		}
+		return nil
+	}
+	var out []string
+	for _, l := range locs {
+		out = append(out, fmt.Sprintf("%s:%d", l.Rel, l.Line))
+	}
+	return out
+}
+
+// pywsFindings runs the diagnostics plugin's rules natively on every
+// file (Python 3.11; no workspace facts, which the kernel would add for
+// calls into workspace modules).
+func pywsFindings(t *testing.T, s *nativeindex.Summarizer, root string, rels []string) []Finding {
+	ctx := context.Background()
+	cfg, _ := rules.ParseConfig(map[string]any{"python-version": "3.11"})
+	var out []Finding
+	for _, rel := range rels {
+		if !strings.HasSuffix(rel, ".py") {
+			continue
+		}
+		src, err := os.ReadFile(filepath.Join(root, rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr, err := s.Parse(ctx, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mod := strings.TrimSuffix(strings.TrimSuffix(rel, ".py"), "/__init__")
+		env := rules.Env{Path: rel, ModuleName: strings.ReplaceAll(mod, "/", "."), IsPackageInit: strings.HasSuffix(rel, "/__init__.py")}
+		for _, d := range rules.Run(tr, textpos.New(src), cfg, env) {
+			out = append(out, Finding{Rel: rel, Line: d.Range.Start.Line, Code: d.Code, Message: d.Message})
+		}
+	}
+	return out
+}

@@ -1,0 +1,71 @@
+package navigation
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/pyws/pyws/host/fault"
+)
+
+// TestTypeDefinition: get_type_definition goes from a value to its
+// class; outside the workspace it is EXTERNAL_DEFINITION naming the
+// class, and a value of unknown type is NO_DEFINITION_FOUND.
+func TestTypeDefinition(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, map[string]string{
+		"shapes.py": "class Shape:\n    def grow(self):\n        return self\n\n\ndef make():\n    return Shape()\n",
+		"main.py": strings.Join([]string{
+			"from shapes import Shape, make",
+			"s = Shape()",
+			"s.grow()",
+			"t: Shape = make()",
+			"name = 'abc'",
+			"u = undefined_thing()",
+			"print(s, t, name, u, Shape)",
+		}, "\n") + "\n",
+	})
+	x := newTestIndex(t, root, "")
+	main := filepath.Join(root, "main.py")
+	cases := []struct {
+		name       string
+		line, char int
+		want       string // "file:line" of the class, or the fault code
+	}{
+		{"a variable holding an instance", 6, 6, "shapes.py:0"},
+		{"at its assignment", 1, 0, "shapes.py:0"},
+		{"an annotated variable", 6, 9, "shapes.py:0"},
+		{"a class is its own type", 6, 21, "shapes.py:0"},
+		{"a builtin's instance", 6, 12, fault.ExternalDefinition},
+		{"unknown", 6, 18, fault.NoDefinitionFound},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			h := x.At(main, c.line, c.char)
+			if h == nil {
+				t.Fatalf("nothing at %d:%d", c.line, c.char)
+			}
+			locs, err := x.TypeDefinition(h)
+			var got string
+			if err != nil {
+				f, ok := fault.As(err)
+				if !ok {
+					t.Fatal(err)
+				}
+				got = f.Code
+				if f.Code == fault.ExternalDefinition && f.Details["symbol"] != "builtins.str" {
+					t.Errorf("details %v, want symbol builtins.str", f.Details)
+				}
+			} else {
+				var parts []string
+				for _, l := range locs {
+					parts = append(parts, l.Rel+":"+itoa(int(l.Line)))
+				}
+				got = strings.Join(parts, " ")
+			}
+			if got != c.want {
+				t.Errorf("got %s, want %s", got, c.want)
+			}
+		})
+	}
+}
