@@ -247,7 +247,7 @@ func (q *query) solve(param, arg Type, sol map[string]Type) {
 	case KindTypeVar:
 		k := param.typeVarKey()
 		if _, ok := sol[k]; !ok && !arg.IsUnknown() {
-			sol[k] = arg
+			sol[k] = widen(arg) // pyright solves copy(1) as int
 		}
 	case KindUnion:
 		for _, m := range param.Args() {

@@ -218,8 +218,10 @@ func (q *query) display(u Unit, x *navindex.Expr) Type {
 			if starred(i) != "" {
 				return HomogeneousTuple(q.builtinClass("tuple"), unknownType)
 			}
-			elems = append(elems, widen(q.expr(u, a)))
+			elems = append(elems, q.expr(u, a))
 		}
+		// A tuple keeps its elements' literal types (it is immutable);
+		// a variable's declared type widens them.
 		return TupleType(q.builtinClass("tuple"), elems...)
 	case "dict":
 		var keys, values []Type

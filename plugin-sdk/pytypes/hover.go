@@ -125,11 +125,18 @@ func (q *query) hoverDef(u Unit, di int32, name string, t Type, use bool) string
 	}
 	if !use {
 		// At a binding: the declared type when annotated, else what this
-		// binding assigns, widened unless a constant or Final.
+		// binding assigns. pyright shows the type narrowed to the
+		// assignment, literal included, in a function; a class or module
+		// variable shows its declared, widened type unless a constant or
+		// Final.
 		if sym := d.Sym; q.annotated(u, sym) {
 			t = q.sym(u, sym)
 		} else if !IsConstantName(name) && d.Flags&navindex.DefFinal == 0 {
-			t = widen(t)
+			if q.inFunction(u, sym) {
+				t = widenLiteralString(t)
+			} else {
+				t = widen(t)
+			}
 		}
 	}
 	if t.Kind() == KindOverloaded && len(t.Args()) > 0 {
@@ -175,6 +182,16 @@ func (e *Evaluator) ConstructorLine(c Class) string {
 	}
 	b.WriteString("()")
 	return b.String()
+}
+
+// inFunction reports a symbol bound in a function's scope.
+func (q *query) inFunction(u Unit, sym int32) bool {
+	owner := q.ownerOf(u, sym)
+	if owner < 0 {
+		return false
+	}
+	k := u.Summary().Defs[owner].Kind
+	return k == navindex.KindFunction || k == navindex.KindMethod || k == navindex.KindProperty
 }
 
 func (q *query) annotated(u Unit, sym int32) bool {

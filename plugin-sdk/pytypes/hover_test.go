@@ -135,3 +135,22 @@ func TestConstructorAndFunctionVariables(t *testing.T) {
 		t.Errorf("got %s, want %s", got, want)
 	}
 }
+
+// At its assignment, a function's variable shows the literal it was
+// narrowed to; a class variable its declared, widened type; a constant
+// tuple its literal elements (pyright's answers on requests and django).
+func TestHoverNarrowedAtAssignment(t *testing.T) {
+	src := "def f():\n    path = '/'\nclass C:\n    function = 'JSONB_AGG'\nMEDIA_TYPES = ('css', 'js')\npair = (1, 'a')\n"
+	p := programWith(map[string]string{"m.py": src})
+	u := p.unit("m")
+	ev := New(p, Options{})
+	for name, want := range map[string]string{
+		"path": "(variable) path: Literal['/']", "function": "(variable) function: str",
+		"MEDIA_TYPES": "(constant) MEDIA_TYPES: tuple[Literal['css'], Literal['js']]", "pair": "(variable) pair: tuple[int, str]",
+	} {
+		sym := symNamed(t, u, -1, name)
+		if got := ev.HoverLine(u, sym, lastDef(u, sym)); got != want {
+			t.Errorf("%s:\n got %s\nwant %s", name, got, want)
+		}
+	}
+}

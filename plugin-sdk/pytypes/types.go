@@ -415,8 +415,8 @@ func (t Type) Members() []Type {
 	return []Type{t}
 }
 
-// widen turns literals (and LiteralString) into instances of their
-// class, as pyright does for the declared type of a variable that is not
+// widen turns literals (and LiteralString, and a tuple's literal
+// elements) into instances of their class, as pyright does for the declared type of a variable that is not
 // a constant: `x = 10` is int.
 func widen(t Type) Type {
 	switch t.Kind() {
@@ -429,12 +429,22 @@ func widen(t Type) Type {
 		if t.d.literalString {
 			return Instance(t.d.class)
 		}
+	case KindTuple:
+		return t.mapArgs(widen)
 	case KindUnion:
 		ms := make([]Type, len(t.d.args))
 		for i, m := range t.d.args {
 			ms[i] = widen(m)
 		}
 		return Union(ms...)
+	}
+	return t
+}
+
+// widenLiteralString turns LiteralString (only) into str.
+func widenLiteralString(t Type) Type {
+	if t.Kind() == KindInstance && t.d.literalString {
+		return Instance(t.d.class)
 	}
 	return t
 }
