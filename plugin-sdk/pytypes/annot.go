@@ -182,11 +182,26 @@ func (q *query) refAsType(r Ref, s tvScope, args []int32, au Unit) Type {
 	if tv := q.typeVarDecl(r.Unit, d.Value, name); tv != "" {
 		return typeVarWithDefault(tv, q.scopeFor(s, tv), q.typeVarDefault(r.Unit, d.Value))
 	}
-	// A type alias, explicit or not: its value read as a type.
+	// A type alias, explicit or not: its value read as a type, printed
+	// by its name.
 	if d.Annot >= 0 && d.Flags&navindex.DefTypeAlias == 0 {
 		return unknownType
 	}
-	return q.annot(r.Unit, d.Value, s)
+	var t Type
+	var targs []Type
+	if v := &r.Unit.Summary().Exprs[d.Value]; args != nil && (v.Op == navindex.ExprSym || v.Op == navindex.ExprAttr) {
+		// An alias of a generic class, subscripted: ContextManager[Any].
+		t = q.refAsType(q.exprRef(r.Unit, d.Value), s, args, au)
+		for _, a := range args {
+			targs = append(targs, q.annot(au, a, s))
+		}
+	} else {
+		t = q.annot(r.Unit, d.Value, s)
+	}
+	if t.Kind() == KindUnion || args != nil {
+		return withAlias(t, name, targs)
+	}
+	return t
 }
 
 // typeVarDecl is the name of the type variable expression v declares
@@ -286,6 +301,9 @@ func (q *query) specialForm(name string, s tvScope, args []int32, u Unit) (Type,
 		if args == nil && name == "tuple" {
 			return Type{}, false
 		}
+		if name == "Tuple" && args != nil {
+			return withAlias(q.tupleAnnot(u, args, s), name, all()), true
+		}
 		return q.tupleAnnot(u, args, s), true
 	case "Callable":
 		return q.callableAnnot(u, args, s), true
@@ -300,20 +318,26 @@ func (q *query) specialForm(name string, s tvScope, args []int32, u Unit) (Type,
 		return unknownType, true
 	}
 	if b, ok := builtinAliases[name]; ok {
-		c := q.builtinClass(b)
-		if !c.Valid() {
-			return unknownType, true
-		}
-		return Instance(c, q.padArgs(c, all())...), true
+		return q.typingAlias(name, q.builtinClass(b), args, all), true
 	}
 	if b, ok := collectionsAliases[name]; ok {
-		c := q.moduleClass("collections", b)
-		if !c.Valid() {
-			return unknownType, true
-		}
-		return Instance(c, q.padArgs(c, all())...), true
+		return q.typingAlias(name, q.moduleClass("collections", b), args, all), true
 	}
 	return Type{}, false
+}
+
+// typingAlias is typing's alias name of class c (List of list)
+// subscripted with args, printed as written when subscripted: List[int].
+func (q *query) typingAlias(name string, c Class, args []int32, all func() []Type) Type {
+	if !c.Valid() {
+		return unknownType
+	}
+	targs := all()
+	t := Instance(c, q.padArgs(c, targs)...)
+	if args == nil || name == "Text" {
+		return t
+	}
+	return withAlias(t, name, targs)
 }
 
 // tupleAnnot is tuple[args...]: tuple[X, ...], tuple[()], fixed.

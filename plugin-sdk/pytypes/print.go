@@ -40,6 +40,15 @@ func (q *query) printDepth(b *strings.Builder, t Type, flags, depth int) {
 			q.printDepth(b, a, 0, depth+1)
 		}
 	}
+	if t.d != nil && t.d.alias != "" {
+		b.WriteString(t.d.alias)
+		if t.d.aliasArgs != nil {
+			b.WriteString("[")
+			list(t.d.aliasArgs)
+			b.WriteString("]")
+		}
+		return
+	}
 	switch t.Kind() {
 	case KindUnknown:
 		b.WriteString("Unknown")

@@ -63,6 +63,11 @@ type typeData struct {
 	// paramSpec marks a Callable[P, R] whose parameters are ParamSpec
 	// args[0].
 	paramSpec bool
+	// alias is the type alias the type was written as (`List`,
+	// `TeardownCallable`), which pyright prints instead of the type, with
+	// aliasArgs when it was subscripted. Equal ignores it.
+	alias     string
+	aliasArgs []Type
 	fn        *Function
 	// size counts the nodes of the type (saturating at maxTypeSize), so
 	// comparing, substituting and printing one is bounded.
@@ -338,7 +343,7 @@ func Union(ts ...Type) Type {
 		out = append(out, t)
 	}
 	for _, t := range ts {
-		if t.Kind() == KindUnion {
+		if t.Kind() == KindUnion && t.d.alias == "" {
 			for _, m := range t.d.args {
 				add(m)
 			}
@@ -407,12 +412,29 @@ func absorbLiterals(ts []Type) []Type {
 	return out
 }
 
-// Members is a union's members, or t alone.
+// Members is a union's members (an aliased union among them flattened),
+// or t alone.
 func (t Type) Members() []Type {
-	if t.Kind() == KindUnion {
-		return t.d.args
+	if t.Kind() != KindUnion {
+		return []Type{t}
 	}
-	return []Type{t}
+	var out []Type
+	for _, m := range t.d.args {
+		out = append(out, m.Members()...)
+	}
+	return out
+}
+
+// withAlias is t written as alias name (subscripted with args).
+func withAlias(t Type, name string, args []Type) Type {
+	switch t.Kind() {
+	case KindInstance, KindUnion, KindTuple, KindCallable, KindClass:
+	default:
+		return t
+	}
+	d := *t.d
+	d.alias, d.aliasArgs = name, args
+	return Type{&d}
 }
 
 // widen turns literals (and LiteralString, and a tuple's literal

@@ -1,5 +1,5 @@
 from typing import TypeAlias, Optional
 Number: TypeAlias = int | float  #@hover (type) Number = int | float
 MaybeStr = Optional[str]
-n: Number = 1  #@hover (variable) n: int | float
-m: MaybeStr = None  #@hover (variable) m: str | None
+n: Number = 1  #@hover (variable) n: Number
+m: MaybeStr = None  #@hover (variable) m: MaybeStr
