@@ -168,6 +168,10 @@ func (q *query) def(u Unit, di int32) Type {
 			return q.annot(u, d.Annot, q.scopeOfDef(u, di))
 		}
 		if d.Value >= 0 {
+			// T = TypeVar("T") binds the type variable as a class-like value.
+			if tv := q.typeVarDecl(u, d.Value, ""); tv != "" {
+				return classObjectOf(TypeVarType(tv, ""))
+			}
 			return q.expr(u, d.Value)
 		}
 		return unknownType
