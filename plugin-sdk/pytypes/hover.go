@@ -21,6 +21,10 @@ func (e *Evaluator) HoverLine(u Unit, sym int32, def int32) string {
 	}
 	q := e.query()
 	name := u.Summary().Syms[sym].Name
+	if sy := &u.Summary().Syms[sym]; sy.Kind == navindex.SymImport && name == "" {
+		// A part of a dotted import: the module it names.
+		name = sy.Module[strings.LastIndexByte(sy.Module, '.')+1:]
+	}
 	if def >= 0 && validDef(u, def) {
 		d := &u.Summary().Defs[def]
 		if d.Kind != navindex.KindModule {
@@ -118,6 +122,12 @@ func (q *query) hoverDef(u Unit, di int32, name string, t Type, use bool) string
 	}
 	if d.Flags&navindex.DefTypeAlias != 0 {
 		return "(type) " + name + " = " + q.text(q.annot(u, d.Value, tvScope{}), 0)
+	}
+	// `X = SomeClass` outside a function is an implicit type alias.
+	if t.Kind() == KindClass && t.Class().Valid() && validExpr(u, d.Value) && !q.inFunction(u, d.Sym) {
+		if op := u.Summary().Exprs[d.Value].Op; op == navindex.ExprSym || op == navindex.ExprAttr {
+			return "(type) " + name + " = " + q.text(instanceOfClassObject(t), 0)
+		}
 	}
 	label := "(variable) "
 	if IsConstantName(name) {

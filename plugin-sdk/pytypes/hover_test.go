@@ -154,3 +154,21 @@ func TestHoverNarrowedAtAssignment(t *testing.T) {
 		}
 	}
 }
+
+// pyright's answers on django: implicit class aliases, gradual *args
+// and **kwargs.
+func TestHoverAliasesAndGradualArgs(t *testing.T) {
+	src := "class InterfaceError: ...\nclass C:\n    error_class = InterfaceError\n    def __init__(self, *args, **kwargs):\n        pass\n"
+	p := programWith(map[string]string{"m.py": src})
+	u := p.unit("m")
+	ev := New(p, Options{})
+	for name, want := range map[string]string{
+		"error_class": "(type) error_class = InterfaceError",
+		"__init__":    "(method) def __init__(self: Self@C, ...) -> None",
+	} {
+		sym := symNamed(t, u, -1, name)
+		if got := ev.HoverLine(u, sym, lastDef(u, sym)); got != want {
+			t.Errorf("%s:\n got %s\nwant %s", name, got, want)
+		}
+	}
+}

@@ -208,6 +208,21 @@ func (q *query) printSignature(b *strings.Builder, f *Function, named bool, dept
 	q.printDepth(b, r, parenUnion|parenCallable, depth+1)
 }
 
+// gradualArgs reports unannotated *args and **kwargs both, which
+// pyright prints as "...".
+func gradualArgs(ps []navindex.Param) bool {
+	args, kwargs := false, false
+	for _, p := range ps {
+		switch {
+		case p.Kind == navindex.ParamVarArgs && p.Annot < 0:
+			args = true
+		case p.Kind == navindex.ParamVarKwargs && p.Annot < 0:
+			kwargs = true
+		}
+	}
+	return args && kwargs
+}
+
 // printParams prints f's parameters in parentheses, without the receiver
 // of a bound def, with `/` and `*` where pyright puts them.
 func (q *query) printParams(b *strings.Builder, f *Function, depth int) {
@@ -227,8 +242,17 @@ func (q *query) printParams(b *strings.Builder, f *Function, depth int) {
 		n++
 	}
 	sawVarArgs := false
+	gradual := gradualArgs(d.Params)
 	for i := first; i < len(d.Params); i++ {
 		p := &d.Params[i]
+		if gradual && (p.Kind == navindex.ParamVarArgs || p.Kind == navindex.ParamVarKwargs) {
+			// Unannotated *args and **kwargs together print as "...".
+			if p.Kind == navindex.ParamVarArgs {
+				sep()
+				b.WriteString("...")
+			}
+			continue
+		}
 		if p.Kind == navindex.ParamKwOnly && !sawVarArgs {
 			sep()
 			b.WriteString("*")

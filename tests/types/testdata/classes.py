@@ -14,7 +14,7 @@ class Box(Generic[T]):
 box = Box(1)  #@hover (variable) box: Box[int]
 item = box.get()  #@hover (variable) item: int
 RED = Color.RED  #@hover (constant) RED: Literal[Color.RED]
-klass = Box  #@hover (variable) klass: type[Box[Unknown]]
+klass = Box  #@hover (type) klass = Box
 class Base:
     def clone(self):
         return self
