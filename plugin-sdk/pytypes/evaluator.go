@@ -119,8 +119,10 @@ type unitIndex struct {
 
 	callsOnce sync.Once
 	// methodCalls are the calls of attribute (receiver, name), for the
-	// overload a call picks.
+	// overload a call picks; calleeCalls the calls of each callee
+	// expression, for keyword arguments.
 	methodCalls map[attrKey]int32
+	calleeCalls map[int32]int32
 }
 
 type attrKey struct {
@@ -131,13 +133,33 @@ type attrKey struct {
 // methodCall is the first call of attribute name of expression recv in
 // u, -1 none.
 func (e *Evaluator) methodCall(u Unit, recv int32, name string) int32 {
+	ix := e.indexCalls(u)
+	if c, ok := ix.methodCalls[attrKey{recv, name}]; ok {
+		return c
+	}
+	return -1
+}
+
+// calleeCall is the first call of callee expression callee, -1 none.
+func (e *Evaluator) calleeCall(u Unit, callee int32) int32 {
+	if c, ok := e.indexCalls(u).calleeCalls[callee]; ok {
+		return c
+	}
+	return -1
+}
+
+// indexCalls indexes u's calls by callee, once.
+func (e *Evaluator) indexCalls(u Unit) *unitIndex {
 	ix := e.index(u)
 	ix.callsOnce.Do(func() {
-		ix.methodCalls = map[attrKey]int32{}
+		ix.methodCalls, ix.calleeCalls = map[attrKey]int32{}, map[int32]int32{}
 		exprs := u.Summary().Exprs
 		for i, x := range exprs {
 			if x.Op != navindex.ExprCall || !validExpr(u, x.A) {
 				continue
+			}
+			if _, ok := ix.calleeCalls[x.A]; !ok {
+				ix.calleeCalls[x.A] = int32(i)
 			}
 			if c := exprs[x.A]; c.Op == navindex.ExprAttr {
 				k := attrKey{c.A, c.Name}
@@ -147,10 +169,7 @@ func (e *Evaluator) methodCall(u Unit, recv int32, name string) int32 {
 			}
 		}
 	})
-	if c, ok := ix.methodCalls[attrKey{recv, name}]; ok {
-		return c
-	}
-	return -1
+	return ix
 }
 
 func (e *Evaluator) index(u Unit) *unitIndex {

@@ -33,6 +33,9 @@ func (e *Evaluator) HoverLine(u Unit, sym int32, def int32) string {
 	}
 	// A use, or an import binding: what the name refers to.
 	sy := &u.Summary().Syms[sym]
+	if sy.Kind == navindex.SymKeyword {
+		return q.keywordHover(u, sy)
+	}
 	var t Type
 	var r Ref
 	if sy.Kind == navindex.SymAttr {
@@ -192,6 +195,41 @@ func (e *Evaluator) ConstructorLine(c Class) string {
 	}
 	b.WriteString("()")
 	return b.String()
+}
+
+// keywordHover is a keyword argument's hover: the parameter it names,
+// with its declared type when the callee declares one, else the type of
+// the argument passed.
+func (q *query) keywordHover(u Unit, sy *navindex.Sym) string {
+	if !validExpr(u, sy.Recv) {
+		return ""
+	}
+	callee := q.expr(u, sy.Recv)
+	if callee.Kind() == KindClass {
+		callee = q.classMember(Instance(callee.Class(), callee.Args()...), callee.Class(), callee.Args(), "__init__", false).Type
+	}
+	if callee.Kind() == KindOverloaded && len(callee.Args()) > 0 {
+		callee = callee.Args()[0]
+	}
+	if f := callee.Func(); f != nil {
+		for i, p := range f.Unit.Summary().Defs[f.Def].Params {
+			if p.Name == sy.Name && p.Annot >= 0 {
+				return "(parameter) " + sy.Name + ": " + q.text(q.paramIn(f, i), 0)
+			}
+		}
+	}
+	c := q.e.calleeCall(u, sy.Recv)
+	if c < 0 {
+		return ""
+	}
+	x := &u.Summary().Exprs[c]
+	npos := len(x.Args) - len(x.Keys)
+	for i, k := range x.Keys {
+		if k == sy.Name && npos+i >= 0 {
+			return "(parameter) " + sy.Name + ": " + q.text(q.expr(u, x.Args[npos+i]), 0)
+		}
+	}
+	return ""
 }
 
 // inFunction reports a symbol bound in a function's scope.

@@ -172,3 +172,27 @@ func TestHoverAliasesAndGradualArgs(t *testing.T) {
 		}
 	}
 }
+
+// A keyword argument hovers as the parameter it names: declared type
+// when the callee has one, else the argument's (pyright on django).
+func TestHoverKeywordArguments(t *testing.T) {
+	p := programWith(map[string]string{"m.py": "def f(raster: bool = False): ...\nf(raster=True)\ng(id='admin.E118')\n"})
+	u := p.unit("m")
+	ev := New(p, Options{})
+	keyword := func(name string) int32 {
+		for _, x := range u.s.Exprs {
+			if x.Op == navindex.ExprCall && len(x.Keys) == 1 && x.Keys[0] == name {
+				u.s.Syms = append(u.s.Syms, navindex.Sym{Kind: navindex.SymKeyword, Name: name, Recv: x.A, Scope: -1, Class: -1, Target: -1, Value: -1})
+				return int32(len(u.s.Syms) - 1)
+			}
+		}
+		t.Fatalf("no call with keyword %s", name)
+		return -1
+	}
+	if got, want := ev.HoverLine(u, keyword("raster"), -1), "(parameter) raster: bool"; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+	if got, want := ev.HoverLine(u, keyword("id"), -1), "(parameter) id: Literal['admin.E118']"; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+}
