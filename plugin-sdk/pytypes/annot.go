@@ -198,10 +198,40 @@ func (q *query) refAsType(r Ref, s tvScope, args []int32, au Unit) Type {
 	} else {
 		t = q.annot(r.Unit, d.Value, s)
 	}
-	if t.Kind() == KindUnion || args != nil {
+	if v := &r.Unit.Summary().Exprs[d.Value]; args != nil || (v.Op != navindex.ExprSym && v.Op != navindex.ExprAttr) {
 		return withAlias(t, name, targs)
 	}
 	return t
+}
+
+// implicitAlias is the type a variable's value names when the value is
+// a type expression (`X = Callable[..., Any]`, `Y = int | None`,
+// `Z = dict[str, int]`): pyright treats such a binding outside a
+// function as a type alias. ok false for other values.
+func (q *query) implicitAlias(u Unit, di int32) (Type, bool) {
+	d := &u.Summary().Defs[di]
+	if !validExpr(u, d.Value) || q.inFunction(u, d.Sym) {
+		return Type{}, false
+	}
+	x := &u.Summary().Exprs[d.Value]
+	switch x.Op {
+	case navindex.ExprSubscript:
+		r := q.exprRef(u, x.A)
+		if r.Unit == nil || !validSym(r.Unit, r.Sym) {
+			return Type{}, false
+		}
+		if !isTypingModule(r.Unit.ModuleName()) && !q.classOf(r.Unit, r.Sym).Valid() {
+			return Type{}, false
+		}
+	case navindex.ExprOper:
+		if x.Name != "|" {
+			return Type{}, false
+		}
+	default:
+		return Type{}, false
+	}
+	t := q.annot(u, d.Value, tvScope{})
+	return t, !t.IsUnknown()
 }
 
 // typeVarDecl is the name of the type variable expression v declares

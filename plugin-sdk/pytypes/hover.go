@@ -92,6 +92,10 @@ func (q *query) hoverDef(u Unit, di int32, name string, t Type, use bool) string
 	case navindex.KindParameter:
 		return "(parameter) " + name + ": " + q.text(t, 0)
 	case navindex.KindProperty:
+		// At its def, the getter itself; at a use, what it returns.
+		if !use {
+			return "(property) " + name + ": " + q.text(FunctionType(Function{Unit: u, Def: di}), 0)
+		}
 		r := t
 		if t.Kind() == KindFunction {
 			r = q.returnType(u, t.Func().Def)
@@ -125,6 +129,9 @@ func (q *query) hoverDef(u Unit, di int32, name string, t Type, use bool) string
 	}
 	if d.Flags&navindex.DefTypeAlias != 0 {
 		return "(type) " + name + " = " + q.text(q.annot(u, d.Value, tvScope{}), 0)
+	}
+	if a, ok := q.implicitAlias(u, di); ok {
+		return "(type) " + name + " = " + q.text(a, 0)
 	}
 	// `X = SomeClass` outside a function is an implicit type alias.
 	if t.Kind() == KindClass && t.Class().Valid() && validExpr(u, d.Value) && !q.inFunction(u, d.Sym) {

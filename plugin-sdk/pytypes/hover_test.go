@@ -33,7 +33,7 @@ opt: int | None = None
 		{"names", "(variable) names: list[str]"},
 		{"Alias", "(type) Alias = int | str"},
 		{"C", "(class) C"},
-		{"p", "(property) p: int"},
+		{"p", "(property) p: (self: Self@C) -> int"}, // at its def, the getter (pyright on requests)
 		{"m", "(method) def m(self: Self@C, a: int) -> None"},
 		{"f", "(function) def f(a: int, b: Unknown | None = None) -> str"},
 		{"g", "(function) def g() -> Literal[1]"},

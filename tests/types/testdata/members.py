@@ -2,7 +2,7 @@ class Base:
     def greet(self) -> str:  #@hover (method) def greet(self: Self@Base) -> str
         return "hi"
     @property
-    def size(self) -> int:  #@hover (property) size: int
+    def size(self) -> int:  #@hover (property) size: (self: Self@Base) -> int
         return 1
 class Child(Base):
     def __init__(self):
