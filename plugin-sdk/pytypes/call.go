@@ -357,7 +357,11 @@ func (q *query) assignable(src, dst Type) bool {
 		return false
 	}
 	switch src.Kind() {
-	case KindUnknown, KindAny, KindNever, KindTypeVar:
+	case KindUnknown, KindAny:
+		// An unknown argument does not pick a literal overload: pyright
+		// answers `str` for "%s" % unknown, not LiteralString.
+		return dst.Kind() != KindLiteral && !(dst.Kind() == KindInstance && dst.d.literalString)
+	case KindNever, KindTypeVar:
 		return true
 	case KindUnion:
 		for _, m := range src.Args() {
