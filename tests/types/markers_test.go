@@ -27,9 +27,6 @@ func TestHoverMarkers(t *testing.T) {
 	ev := pytypes.New(p, pytypes.Options{})
 	for mod, src := range fixtures {
 		u := p.unit(mod)
-		if !hasV5Facts(u.s) {
-			t.Skip("the indexer does not emit navindex v5 facts yet")
-		}
 		t.Run(mod, func(t *testing.T) {
 			for i, line := range strings.Split(src, "\n") {
 				_, want, ok := strings.Cut(line, "#@hover ")

@@ -34,9 +34,6 @@ func TestStdlibHovers(t *testing.T) {
 	hovers, unknown := 0, 0
 	for mod := range fixtures {
 		u := p.unit(mod)
-		if !hasV5Facts(u.s) {
-			t.Skip("the indexer does not emit navindex v5 facts yet")
-		}
 		for i, d := range u.s.Defs {
 			line := ev.HoverLine(u, d.Sym, int32(i))
 			hovers++
