@@ -336,6 +336,12 @@ func (q *query) member(t Type, name string) MemberInfo {
 	switch t.Kind() {
 	case KindModule:
 		r := q.e.prog.ModuleMember(t.Text(), name)
+		if !r.Found() {
+			// What every module object has (__file__, __dict__ ...).
+			if mt := q.moduleClass("types", "ModuleType"); mt.Valid() {
+				return q.classMember(Instance(mt), mt, nil, name, false)
+			}
+		}
 		return MemberInfo{Ref: r, Type: q.ref(nil, -1, r)}
 	case KindInstance:
 		return q.classMember(t, t.Class(), t.Args(), name, false)

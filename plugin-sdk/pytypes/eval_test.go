@@ -182,3 +182,21 @@ def kept(a: int) -> str: ...
 		t.Errorf("got %s, want %s", got, want)
 	}
 }
+
+func TestImplicitModuleNames(t *testing.T) {
+	p := programWith(map[string]string{"m.py": "n = __name__\nd = __doc__\n"})
+	u := p.unit("m")
+	// The sketch binds no implicit names: make them as the indexer does
+	// (module-level symbols without a def).
+	for i, sy := range u.s.Syms {
+		if sy.Kind == 4 && (sy.Name == "__name__" || sy.Name == "__doc__") { // SymBuiltin in the sketch
+			u.s.Syms[i].Kind, u.s.Syms[i].Scope = 0, 0
+		}
+	}
+	ev := New(p, Options{})
+	for name, want := range map[string]string{"n": "str", "d": "str | None"} {
+		if got := ev.Print(ev.SymType(u, symNamed(t, u, 0, name))); got != want {
+			t.Errorf("%s: got %q, want %q", name, got, want)
+		}
+	}
+}

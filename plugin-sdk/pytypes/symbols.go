@@ -1,6 +1,8 @@
 package pytypes
 
 import (
+	"strings"
+
 	"github.com/pyws/pyws/plugin-sdk/navindex"
 )
 
@@ -86,6 +88,9 @@ func (q *query) resolve(u Unit, s int32) Ref {
 // values.
 func (q *query) local(u Unit, s int32) Type {
 	defs := q.liveDefs(u, s)
+	if name := u.Summary().Syms[s].Name; strings.HasPrefix(name, "__") && len(q.e.index(u).defsOf[s]) == 0 {
+		return q.implicitName(name)
+	}
 	all := u.Summary().Defs
 	for i := len(defs) - 1; i >= 0; i-- {
 		d := &all[defs[i]]
@@ -112,6 +117,26 @@ func (q *query) local(u Unit, s int32) Type {
 		return t
 	}
 	return widen(t)
+}
+
+// implicitName is the type of a name the interpreter binds in a module
+// or class without a statement of the file (pyright's implicit module
+// symbols): __name__ is str, __file__ str, __doc__ str | None ...
+func (q *query) implicitName(name string) Type {
+	str := q.instanceOf("str")
+	switch name {
+	case "__name__", "__qualname__", "__file__", "__cached__", "__module__":
+		return str
+	case "__doc__", "__package__":
+		return Union(str, noneType)
+	case "__path__":
+		return q.typingInstance("MutableSequence", str)
+	case "__dict__", "__annotations__":
+		return q.instanceOf("dict", str, anyType)
+	case "__loader__", "__spec__", "__builtins__":
+		return anyType
+	}
+	return unknownType
 }
 
 // keepsLiterals: constants (ALL_CAPS names) and Final variables keep
