@@ -279,3 +279,21 @@ func (e *Evaluator) Signature(t Type) string {
 	e.query().printSignature(&b, f, true, 0)
 	return b.String()
 }
+
+// HoverAt is HoverLine for occurrence o of u: at the binding o names
+// when it is one (OccDef), else at a use of its symbol.
+func (e *Evaluator) HoverAt(u Unit, o navindex.Occ) string {
+	if u == nil || !validSym(u, o.Sym) {
+		return ""
+	}
+	def := int32(-1)
+	if o.Flags&navindex.OccDef != 0 {
+		for _, d := range e.index(u).defsOf[o.Sym] {
+			if u.Summary().Defs[d].Name == o.Span {
+				def = d
+				break
+			}
+		}
+	}
+	return e.HoverLine(u, o.Sym, def)
+}

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pyws/pyws/plugin-sdk/navindex"
 	"github.com/pyws/pyws/plugin-sdk/pytypes"
 )
 
@@ -117,21 +116,12 @@ func oneLine(h string) string {
 }
 
 // hoverAt is the evaluator's hover line for the occurrence at (line,
-// char) of u: at its binding when the occurrence is one.
+// char) of u.
 func hoverAt(ev *pytypes.Evaluator, u *unit, line, char int32) string {
 	for _, o := range u.s.Occs {
-		if o.Line != line || char < o.Col || char >= o.End {
-			continue
+		if o.Line == line && o.Col <= char && char < o.End {
+			return ev.HoverAt(u, o)
 		}
-		def := int32(-1)
-		if o.Flags&navindex.OccDef != 0 {
-			for i, d := range u.s.Defs {
-				if d.Sym == o.Sym && d.Name.Line == o.Line && d.Name.Col == o.Col {
-					def = int32(i)
-				}
-			}
-		}
-		return ev.HoverLine(u, o.Sym, def)
 	}
 	return ""
 }
