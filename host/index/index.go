@@ -41,12 +41,42 @@ type Source struct {
 }
 
 // Summarizer turns files into encoded summaries, one per file in order
-// (nil for a file it could not summarize). Version identifies the code
-// producing them (the indexer plugin's SHA-256), so a new plugin
-// invalidates the disk cache.
+// (nil for a file it could not summarize), for the Python t names: the
+// summarizer decides `sys.version_info` and `sys.platform` conditions
+// for it (the indexer plugin's pythonMinor and platform arguments).
+// Version identifies the code producing them (the indexer plugin's
+// SHA-256), so a new plugin invalidates the disk cache.
 type Summarizer interface {
-	Summarize(ctx context.Context, files []Source) ([][]byte, error)
+	Summarize(ctx context.Context, t Target, files []Source) ([][]byte, error)
 	Version() string
+}
+
+// Target is the Python a workspace runs on: Python 3.Minor on Platform
+// (sys.platform: "linux", "darwin", "win32"). Summaries depend on it, so
+// it is part of every cache key; a zero field takes DefaultTarget's.
+type Target struct {
+	Minor    int
+	Platform string
+}
+
+// DefaultTarget is the Python assumed when neither configuration nor an
+// interpreter says: 3.12 on Linux.
+var DefaultTarget = Target{Minor: 12, Platform: "linux"}
+
+func (t Target) withDefaults() Target {
+	if t.Minor <= 0 {
+		t.Minor = DefaultTarget.Minor
+	}
+	if t.Platform == "" {
+		t.Platform = DefaultTarget.Platform
+	}
+	return t
+}
+
+// String is "3.12-linux", as cache directories name it.
+func (t Target) String() string {
+	t = t.withDefaults()
+	return fmt.Sprintf("3.%d-%s", t.Minor, t.Platform)
 }
 
 // Config wires an Index.
@@ -64,6 +94,15 @@ type Config struct {
 	ListDir func(rel string) ([]string, error)
 	// Summarizer produces summaries.
 	Summarizer Summarizer
+	// Target is the Python the workspace's files are summarized for (zero:
+	// DefaultTarget). TargetFunc, when set, decides it instead at the
+	// first Build (it may ask an interpreter, which takes a while).
+	Target     Target
+	TargetFunc func() Target
+	// Stubs hands out typeshed's stubs for the target: modules the
+	// workspace does not have link into them. nil links none (external
+	// names stay names).
+	Stubs *StubSets
 	// CacheDir holds summaries on disk ("" keeps them in memory only).
 	CacheDir string
 	// Parallel is the number of concurrent summarizer calls (default
@@ -81,8 +120,12 @@ type File struct {
 	// with it the keys of their symbols.
 	Stem string
 	// Module is the file's dotted module name.
-	Module         string
-	IsStub, IsInit bool
+	Module string
+	IsInit bool
+	// stub: a .pyi file; typeshed: one of typeshed's stubs (a StubSet's
+	// unit, shared by the workspaces of a process: Rel is its path in the
+	// stubs tree, Abs is "").
+	stub, typeshed bool
 	Hash           [32]byte
 	Size           int64
 	MTime          time.Time
@@ -110,6 +153,10 @@ type Index struct {
 	built    atomic.Bool
 
 	refreshMu sync.Mutex // one Refresh at a time
+	// target and stubs are decided by the first Build, under refreshMu,
+	// before anything is summarized; read-only afterwards.
+	target Target
+	stubs  *StubSet
 	mu        sync.RWMutex
 	files     map[string]*File // by Rel
 	sorted    []*File
@@ -122,7 +169,8 @@ type Index struct {
 	keys   []string
 	inv    [][]occRef
 	memo   *linker
-	gen    uint64 // bumped by every relink
+	prog   *Program // the type evaluator's view of this link
+	gen    uint64   // bumped by every relink
 }
 
 type occRef struct {
@@ -185,7 +233,49 @@ func (x *Index) cacheDir() string {
 	if len(v) > 16 {
 		v = v[:16]
 	}
-	return filepath.Join(x.cfg.CacheDir, fmt.Sprintf("v%d-%s", navindex.Version, v))
+	return filepath.Join(x.cfg.CacheDir, cacheSubdir(x.cfg.Summarizer, x.target))
+}
+
+// cacheSubdir names the cache directory of summaries made by s for t:
+// summary format, summarizer version and target.
+func cacheSubdir(s Summarizer, t Target) string {
+	v := s.Version()
+	if len(v) > 16 {
+		v = v[:16]
+	}
+	return fmt.Sprintf("v%d-%s-%s", navindex.Version, v, t)
+}
+
+// readCached reads and decodes a cached summary, nil when there is none
+// or it does not decode (it is then summarized and written again).
+func readCached(dir, key string) *navindex.Summary {
+	b, err := os.ReadFile(filepath.Join(dir, key[:2], key))
+	if err != nil {
+		return nil
+	}
+	s, err := navindex.Decode(b)
+	if err != nil {
+		return nil
+	}
+	return s
+}
+
+// writeCached stores an encoded summary atomically (a temporary file
+// renamed into place); failures only cost a later summarizer call.
+func writeCached(dir, key string, enc []byte) {
+	sub := filepath.Join(dir, key[:2])
+	if err := os.MkdirAll(sub, 0o700); err != nil {
+		return
+	}
+	tmp, err := os.CreateTemp(sub, ".tmp-*")
+	if err != nil {
+		return
+	}
+	_, werr := tmp.Write(enc)
+	cerr := tmp.Close()
+	if werr != nil || cerr != nil || os.Rename(tmp.Name(), filepath.Join(sub, key)) != nil {
+		os.Remove(tmp.Name())
+	}
 }
 
 func (x *Index) loadCached(key string) *navindex.Summary {
@@ -199,34 +289,12 @@ func (x *Index) loadCached(key string) *navindex.Summary {
 	if dir == "" {
 		return nil
 	}
-	b, err := os.ReadFile(filepath.Join(dir, key[:2], key))
-	if err != nil {
-		return nil
-	}
-	s, err = navindex.Decode(b)
-	if err != nil {
-		return nil
-	}
-	return s
+	return readCached(dir, key)
 }
 
 func (x *Index) storeCached(key string, enc []byte) {
-	dir := x.cacheDir()
-	if dir == "" {
-		return
-	}
-	sub := filepath.Join(dir, key[:2])
-	if err := os.MkdirAll(sub, 0o700); err != nil {
-		return
-	}
-	tmp, err := os.CreateTemp(sub, ".tmp-*")
-	if err != nil {
-		return
-	}
-	_, werr := tmp.Write(enc)
-	cerr := tmp.Close()
-	if werr != nil || cerr != nil || os.Rename(tmp.Name(), filepath.Join(sub, key)) != nil {
-		os.Remove(tmp.Name())
+	if dir := x.cacheDir(); dir != "" {
+		writeCached(dir, key, enc)
 	}
 }
 
@@ -243,6 +311,16 @@ type pending struct {
 func (x *Index) Build(ctx context.Context) error {
 	x.refreshMu.Lock()
 	defer x.refreshMu.Unlock()
+	if !x.built.Load() {
+		x.target = x.cfg.Target
+		if x.cfg.TargetFunc != nil {
+			x.target = x.cfg.TargetFunc()
+		}
+		x.target = x.target.withDefaults()
+		if x.cfg.Stubs != nil {
+			x.stubs = x.cfg.Stubs.For(x.target)
+		}
+	}
 	paths, err := x.cfg.Files(ctx)
 	if err != nil {
 		return err
@@ -255,9 +333,13 @@ func (x *Index) Build(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	stubs, err := x.loadStubs(ctx, files)
+	if err != nil {
+		return err
+	}
 	x.mu.Lock()
 	x.files = files
-	x.relinkLocked()
+	x.relinkLocked(stubs)
 	x.mu.Unlock()
 	x.progress.Store(100)
 	x.built.Store(true)
@@ -426,7 +508,7 @@ func (x *Index) summarizeBatch(ctx context.Context, b []pending) error {
 	for i, p := range b {
 		srcs[i] = Source{Rel: p.f.Rel, Text: p.text}
 	}
-	out, err := x.cfg.Summarizer.Summarize(ctx, srcs)
+	out, err := x.cfg.Summarizer.Summarize(ctx, x.target, srcs)
 	if err != nil && len(b) > 1 && ctx.Err() == nil {
 		// One bad file (too large, unparsable in time) fails its batch:
 		// retry the files one by one so only it goes unindexed.
@@ -462,11 +544,24 @@ func (x *Index) summarizeBatch(ctx context.Context, b []pending) error {
 	return nil
 }
 
+// Summary is the file's navigation summary (pytypes.Unit).
+func (f *File) Summary() *navindex.Summary { return f.S }
+
+// ModuleName is the file's dotted module name (pytypes.Unit).
+func (f *File) ModuleName() string { return f.Module }
+
+// IsStub reports a .pyi file (pytypes.Unit).
+func (f *File) IsStub() bool { return f.stub }
+
+// IsTypeshed reports one of typeshed's stubs, shared by every workspace
+// of the process and never answered as a location.
+func (f *File) IsTypeshed() bool { return f.typeshed }
+
 func newFile(rel, abs string) *File {
 	f := &File{Rel: rel, Abs: abs}
 	ext := filepath.Ext(rel)
 	f.Stem = strings.TrimSuffix(rel, ext)
-	f.IsStub = ext == ".pyi"
+	f.stub = ext == ".pyi"
 	base := filepath.Base(f.Stem)
 	f.IsInit = base == "__init__"
 	return f
@@ -534,7 +629,8 @@ func (x *Index) refresh(ctx context.Context, list bool, force string) error {
 	if err != nil {
 		return err
 	}
-	x.mu.Lock()
+	// x.files changes only here and in Build, under refreshMu, which is
+	// held: old is still current.
 	same := len(files) == len(old)
 	if same {
 		for rel, f := range files {
@@ -544,9 +640,17 @@ func (x *Index) refresh(ctx context.Context, list bool, force string) error {
 			}
 		}
 	}
+	var stubs map[string]*File
+	if !same {
+		// Stubs load before the lock: summarizing one takes a plugin call.
+		if stubs, err = x.loadStubs(ctx, files); err != nil {
+			return err
+		}
+	}
+	x.mu.Lock()
 	x.files = files
 	if !same {
-		x.relinkLocked()
+		x.relinkLocked(stubs)
 	}
 	x.mu.Unlock()
 	return nil

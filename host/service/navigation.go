@@ -32,7 +32,7 @@ const navTimeout = 10 * time.Second
 type pluginSummarizer struct {
 	p       Plugins
 	version string
-	root    string // the workspace's absolute root
+	root    string // the workspace's absolute root; "" summarizes typeshed's stubs
 	metrics *metrics.Recorder
 }
 
@@ -45,19 +45,38 @@ type PluginIdentity interface {
 
 func (s pluginSummarizer) Version() string { return s.version }
 
-func (s pluginSummarizer) Summarize(ctx context.Context, files []index.Source) ([][]byte, error) {
-	// Index work queues in a lane of its own per workspace, taking turns
-	// with the tenants' requests, also when a query brings the index up to
-	// date: every navigation query on the workspace, whoever sent it,
-	// waits for that refresh, so it must not wait behind the format and
-	// diagnostics calls its caller's tenant queued first.
-	ctx = plugins.WithTenant(ctx, "index:"+s.root)
-	req := &abi.Request{Tool: IndexTool, Arguments: json.RawMessage(`{}`)}
-	for _, f := range files {
-		// The URI other tools use for the file: the runtime sends later
-		// calls about it to the worker that has its tree.
-		uri := workspace.FileURI(filepath.Join(s.root, filepath.FromSlash(f.Rel)))
-		req.Files = append(req.Files, abi.File{URI: uri, Path: f.Rel, Source: f.Text})
+// indexArgs are the indexer's arguments: the Python whose
+// `sys.version_info` and `sys.platform` conditions it decides.
+type indexArgs struct {
+	PythonMinor int    `json:"pythonMinor"`
+	Platform    string `json:"platform"`
+}
+
+func (s pluginSummarizer) Summarize(ctx context.Context, t index.Target, files []index.Source) ([][]byte, error) {
+	args, err := json.Marshal(indexArgs{PythonMinor: t.Minor, Platform: t.Platform})
+	if err != nil {
+		return nil, err
+	}
+	req := &abi.Request{Tool: IndexTool, Arguments: args}
+	if s.root == "" {
+		// Typeshed's stubs, for every workspace: a lane of their own.
+		ctx = plugins.WithTenant(ctx, "index:typeshed")
+		for _, f := range files {
+			req.Files = append(req.Files, abi.File{URI: "typeshed:///" + f.Rel, Path: f.Rel, Source: f.Text})
+		}
+	} else {
+		// Index work queues in a lane of its own per workspace, taking turns
+		// with the tenants' requests, also when a query brings the index up to
+		// date: every navigation query on the workspace, whoever sent it,
+		// waits for that refresh, so it must not wait behind the format and
+		// diagnostics calls its caller's tenant queued first.
+		ctx = plugins.WithTenant(ctx, "index:"+s.root)
+		for _, f := range files {
+			// The URI other tools use for the file: the runtime sends later
+			// calls about it to the worker that has its tree.
+			uri := workspace.FileURI(filepath.Join(s.root, filepath.FromSlash(f.Rel)))
+			req.Files = append(req.Files, abi.File{URI: uri, Path: f.Rel, Source: f.Text})
+		}
 	}
 	raw, err := observePluginCall(s.metrics, IndexTool, func() (json.RawMessage, error) { return s.p.Call(ctx, IndexTool, req) })
 	if err != nil {

@@ -59,7 +59,7 @@ func (n *Summarizer) Parse(ctx context.Context, src []byte) (*tree.Tree, error) 
 }
 
 // Summarize implements index.Summarizer.
-func (n *Summarizer) Summarize(ctx context.Context, files []index.Source) ([][]byte, error) {
+func (n *Summarizer) Summarize(ctx context.Context, target index.Target, files []index.Source) ([][]byte, error) {
 	out := make([][]byte, len(files))
 	for i, f := range files {
 		t, err := n.Parse(ctx, f.Text)
@@ -69,6 +69,7 @@ func (n *Summarizer) Summarize(ctx context.Context, files []index.Source) ([][]b
 		base := path.Base(f.Rel)
 		out[i] = navindex.Encode(summarize.Summarize(t, summarize.Options{
 			IsStub: strings.HasSuffix(base, ".pyi"), IsPackageInit: strings.HasPrefix(base, "__init__."),
+			PythonMinor: target.Minor,
 		}))
 	}
 	return out, nil
