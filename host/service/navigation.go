@@ -98,12 +98,50 @@ func (s *Service) serves(tool string) bool {
 	return false
 }
 
+// indexerVersion names the indexer plugin's build for the caches.
+func (s *Service) indexerVersion() string {
+	if pi, ok := s.cfg.Plugins.(PluginIdentity); ok {
+		return pi.PluginSHA256(IndexTool)
+	}
+	return "unknown"
+}
+
+// newStubSets returns the process's typeshed units, summarized by the
+// indexer plugin and cached under StateDir/stubs (nil without stubs or
+// an indexer).
+func (s *Service) newStubSets() *index.StubSets {
+	if s.cfg.Stubs == nil || !s.serves(IndexTool) {
+		return nil
+	}
+	cacheDir := ""
+	if s.cfg.StateDir != "" {
+		cacheDir = filepath.Join(s.cfg.StateDir, "stubs")
+	}
+	return index.NewStubSets(index.StubConfig{
+		Stubs:      s.cfg.Stubs,
+		Summarizer: pluginSummarizer{p: s.cfg.Plugins, version: s.indexerVersion(), metrics: s.cfg.Metrics},
+		CacheDir:   cacheDir,
+		Logger:     s.cfg.Logger,
+	})
+}
+
+// indexTarget is the Python the workspace's index follows
+// (pyproject.TypesTarget: configuration, else the workspace's
+// interpreter, else 3.12). Asking the interpreter takes a while the first
+// time: the index asks at its first build, in the background.
+func (st *workspaceState) indexTarget() index.Target {
+	cfg := st.diag.config.Config()
+	version, platform := "", ""
+	if interp := st.diag.interpreter(st.ws.Root(), cfg); interp != nil {
+		version, platform = interp.Version, interp.Platform
+	}
+	minor, platform := cfg.TypesTarget(version, platform)
+	return index.Target{Minor: minor, Platform: platform}
+}
+
 // newIndex builds the index of a workspace.
 func (s *Service) newIndex(st *workspaceState) *index.Index {
-	version := "unknown"
-	if pi, ok := s.cfg.Plugins.(PluginIdentity); ok {
-		version = pi.PluginSHA256(IndexTool)
-	}
+	version := s.indexerVersion()
 	cacheDir := ""
 	if s.cfg.StateDir != "" {
 		cacheDir = filepath.Join(s.cfg.StateDir, "index")
@@ -126,6 +164,8 @@ func (s *Service) newIndex(st *workspaceState) *index.Index {
 		},
 		Summarizer: pluginSummarizer{p: s.cfg.Plugins, version: version, root: ws.Root(), metrics: s.cfg.Metrics},
 		CacheDir:   cacheDir,
+		TargetFunc: st.indexTarget,
+		Stubs:      s.stubs,
 		Logger:     s.cfg.Logger,
 	})
 }
