@@ -157,11 +157,11 @@ type Index struct {
 	// before anything is summarized; read-only afterwards.
 	target Target
 	stubs  *StubSet
-	mu        sync.RWMutex
-	files     map[string]*File // by Rel
-	sorted    []*File
-	mods      *moduleMap
-	cache     map[string]*navindex.Summary // by cache key (hash + flags)
+	mu     sync.RWMutex
+	files  map[string]*File // by Rel
+	sorted []*File
+	mods   *moduleMap
+	cache  map[string]*navindex.Summary // by cache key (hash + flags)
 
 	// linked state (under mu)
 	linked bool

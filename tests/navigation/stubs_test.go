@@ -299,7 +299,7 @@ func TestIndexLinksIntoStubs(t *testing.T) {
 		}
 		for _, tc := range [][3]string{
 			{"os.path", "join", "posixpath:join"}, // through os/path.pyi's star import (linux)
-			{"os", "path", "os:path"}, // `path = _path`: a variable, whose value the evaluator finds
+			{"os", "path", "os:path"},             // `path = _path`: a variable, whose value the evaluator finds
 			{"os.path", "sep", "posixpath:sep"},
 			{"os", "getcwd", "os:getcwd"},
 			{"collections", "OrderedDict", "collections:OrderedDict"},

@@ -20,8 +20,8 @@ import (
 	"github.com/pyws/pyws/plugin-sdk/navindex"
 	"github.com/pyws/pyws/plugin-sdk/tree"
 	"github.com/pyws/pyws/plugin-sdk/typeshed"
-	"github.com/pyws/pyws/tests/internal/teststubs"
 	"github.com/pyws/pyws/plugins/indexer/summarize"
+	"github.com/pyws/pyws/tests/internal/teststubs"
 	"github.com/pyws/pyws/wasm/parser"
 )
 
