@@ -178,17 +178,23 @@ type occRef struct {
 	occ  int32
 }
 
+// batchDefaults fills the zero summarizer batching settings and logger
+// of a Config or StubConfig: GOMAXPROCS calls, 256 KiB, slog.Default.
+func batchDefaults(parallel, batchBytes *int, log **slog.Logger) {
+	if *parallel <= 0 {
+		*parallel = runtime.GOMAXPROCS(0)
+	}
+	if *batchBytes <= 0 {
+		*batchBytes = 256 << 10
+	}
+	if *log == nil {
+		*log = slog.Default()
+	}
+}
+
 // New returns an empty index; call Build.
 func New(cfg Config) *Index {
-	if cfg.Parallel <= 0 {
-		cfg.Parallel = runtime.GOMAXPROCS(0)
-	}
-	if cfg.BatchBytes <= 0 {
-		cfg.BatchBytes = 256 << 10
-	}
-	if cfg.Logger == nil {
-		cfg.Logger = slog.Default()
-	}
+	batchDefaults(&cfg.Parallel, &cfg.BatchBytes, &cfg.Logger)
 	return &Index{cfg: cfg, log: cfg.Logger, files: map[string]*File{}, cache: map[string]*navindex.Summary{}, mods: newModuleMap(nil)}
 }
 
@@ -418,11 +424,11 @@ func (x *Index) load(ctx context.Context, paths []string, old map[string]*File, 
 		return nil, err
 	}
 	if len(todo) > 0 {
-		if err := x.summarize(ctx, todo, func(n int) {
+		if err := x.summaryJob(func(n int) {
 			if report != nil {
 				report(int(done.Add(int64(n))), total)
 			}
-		}); err != nil {
+		}).run(ctx, todo); err != nil {
 			return nil, err
 		}
 	}
@@ -444,17 +450,37 @@ func (x *Index) load(ctx context.Context, paths []string, old map[string]*File, 
 	return out, nil
 }
 
-// summarize runs the summarizer over todo in batches, concurrently.
-func (x *Index) summarize(ctx context.Context, todo []pending, progress func(int)) error {
-	if x.cfg.Summarizer == nil {
+// summaryJob summarizes files for a target, in batches of at most
+// batchBytes, parallel calls at a time: the index's files and a stub
+// set's stubs alike.
+type summaryJob struct {
+	s          Summarizer
+	t          Target
+	batchBytes int
+	parallel   int
+	log        *slog.Logger
+	// store keeps a summary made (its cache key, encoded).
+	store func(key string, enc []byte)
+	// progress, when set, counts files done.
+	progress func(n int)
+}
+
+func (x *Index) summaryJob(progress func(int)) summaryJob {
+	return summaryJob{s: x.cfg.Summarizer, t: x.target, batchBytes: x.cfg.BatchBytes, parallel: x.cfg.Parallel, log: x.log, store: x.storeCached, progress: progress}
+}
+
+// run summarizes todo, setting each file's S (an empty summary for a
+// file the summarizer failed on); the error is the context's.
+func (j summaryJob) run(ctx context.Context, todo []pending) error {
+	if j.s == nil {
 		return errors.New("index: no summarizer")
 	}
-	sort.Slice(todo, func(i, j int) bool { return todo[i].f.Rel < todo[j].f.Rel })
+	sort.Slice(todo, func(i, k int) bool { return todo[i].f.Rel < todo[k].f.Rel })
 	var batches [][]pending
 	var cur []pending
 	size := 0
 	for _, p := range todo {
-		if len(cur) > 0 && size+len(p.text) > x.cfg.BatchBytes {
+		if len(cur) > 0 && size+len(p.text) > j.batchBytes {
 			batches = append(batches, cur)
 			cur, size = nil, 0
 		}
@@ -465,18 +491,20 @@ func (x *Index) summarize(ctx context.Context, todo []pending, progress func(int
 		batches = append(batches, cur)
 	}
 	ch := make(chan []pending)
-	errc := make(chan error, x.cfg.Parallel)
+	errc := make(chan error, j.parallel)
 	var wg sync.WaitGroup
-	for range x.cfg.Parallel {
+	for range j.parallel {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for b := range ch {
-				if err := x.summarizeBatch(ctx, b); err != nil {
+				if err := j.batch(ctx, b); err != nil {
 					errc <- err
 					return
 				}
-				progress(len(b))
+				if j.progress != nil {
+					j.progress(len(b))
+				}
 			}
 		}()
 	}
@@ -503,17 +531,17 @@ send:
 	return err
 }
 
-func (x *Index) summarizeBatch(ctx context.Context, b []pending) error {
+func (j summaryJob) batch(ctx context.Context, b []pending) error {
 	srcs := make([]Source, len(b))
 	for i, p := range b {
 		srcs[i] = Source{Rel: p.f.Rel, Text: p.text}
 	}
-	out, err := x.cfg.Summarizer.Summarize(ctx, x.target, srcs)
+	out, err := j.s.Summarize(ctx, j.t, srcs)
 	if err != nil && len(b) > 1 && ctx.Err() == nil {
 		// One bad file (too large, unparsable in time) fails its batch:
 		// retry the files one by one so only it goes unindexed.
 		for i := range b {
-			if e := x.summarizeBatch(ctx, b[i:i+1]); e != nil && ctx.Err() != nil {
+			if e := j.batch(ctx, b[i:i+1]); e != nil && ctx.Err() != nil {
 				return e
 			}
 		}
@@ -523,7 +551,7 @@ func (x *Index) summarizeBatch(ctx context.Context, b []pending) error {
 		if ctx.Err() != nil {
 			return err
 		}
-		x.log.Warn("file not indexed", "file", b[0].f.Rel, "err", err)
+		j.log.Warn("file not indexed", "file", b[0].f.Rel, "err", err)
 		b[0].f.S = &navindex.Summary{}
 		return nil
 	}
@@ -534,12 +562,12 @@ func (x *Index) summarizeBatch(ctx context.Context, b []pending) error {
 		}
 		s, derr := navindex.Decode(out[i])
 		if derr != nil {
-			x.log.Warn("indexer returned a malformed summary", "file", p.f.Rel, "err", derr)
+			j.log.Warn("indexer returned a malformed summary", "file", p.f.Rel, "err", derr)
 			p.f.S = &navindex.Summary{}
 			continue
 		}
 		p.f.S = s
-		x.storeCached(p.key, out[i])
+		j.store(p.key, out[i])
 	}
 	return nil
 }

@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"maps"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -52,15 +51,7 @@ type StubSets struct {
 
 // NewStubSets returns the stub sets over cfg.
 func NewStubSets(cfg StubConfig) *StubSets {
-	if cfg.Parallel <= 0 {
-		cfg.Parallel = runtime.GOMAXPROCS(0)
-	}
-	if cfg.BatchBytes <= 0 {
-		cfg.BatchBytes = 256 << 10
-	}
-	if cfg.Logger == nil {
-		cfg.Logger = slog.Default()
-	}
+	batchDefaults(&cfg.Parallel, &cfg.BatchBytes, &cfg.Logger)
 	return &StubSets{cfg: cfg, sets: map[Target]*StubSet{}}
 }
 
@@ -265,19 +256,11 @@ func (s *StubSet) loadLevel(ctx context.Context, names []string) (map[string]*Fi
 	}
 }
 
-// stubPending is a stub read but not yet summarized.
-type stubPending struct {
-	name string
-	f    *File
-	text []byte
-	key  string
-}
-
 // fill loads the modules names (entries this caller created): from the
 // disk cache, else through the summarizer, then publishes each unit,
 // prepared, by closing its entry.
 func (s *StubSet) fill(ctx context.Context, names []string, entries map[string]*stubEntry) {
-	var todo []stubPending
+	var todo []pending
 	ready := map[string]*File{}
 	for _, n := range names {
 		file, err := s.cfg.Stubs.ModuleFile(n, s.version)
@@ -302,12 +285,23 @@ func (s *StubSet) fill(ctx context.Context, names []string, entries map[string]*
 				continue
 			}
 		}
-		todo = append(todo, stubPending{name: n, f: f, text: text, key: key})
+		todo = append(todo, pending{f: f, text: text, key: key})
 	}
-	err := s.summarize(ctx, todo)
+	job := summaryJob{s: s.cfg.Summarizer, t: s.target, batchBytes: s.cfg.BatchBytes, parallel: s.cfg.Parallel, log: s.cfg.Logger,
+		store: func(key string, enc []byte) {
+			if s.dir != "" {
+				writeCached(s.dir, key, enc)
+			}
+		},
+		progress: func(n int) { s.summarized.Add(int64(n)) },
+	}
+	var err error
+	if len(todo) > 0 {
+		err = job.run(ctx, todo)
+	}
 	for _, p := range todo {
 		if err == nil {
-			ready[p.name] = p.f
+			ready[p.f.Module] = p.f
 		}
 	}
 	var gone []string
@@ -339,75 +333,6 @@ func (s *StubSet) fill(ctx context.Context, names []string, entries map[string]*
 	}
 	for _, n := range names {
 		close(entries[n].done)
-	}
-}
-
-// summarize runs the summarizer over todo in batches of at most
-// BatchBytes, Parallel at a time; a failed file gets an empty summary
-// (as a workspace file does), a canceled context fails the whole call.
-func (s *StubSet) summarize(ctx context.Context, todo []stubPending) error {
-	if len(todo) == 0 {
-		return nil
-	}
-	var batches [][]stubPending
-	var cur []stubPending
-	size := 0
-	for _, p := range todo {
-		if len(cur) > 0 && size+len(p.text) > s.cfg.BatchBytes {
-			batches = append(batches, cur)
-			cur, size = nil, 0
-		}
-		cur = append(cur, p)
-		size += len(p.text)
-	}
-	batches = append(batches, cur)
-	sem := make(chan struct{}, s.cfg.Parallel)
-	var wg sync.WaitGroup
-	for _, b := range batches {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			s.summarizeBatch(ctx, b)
-		}()
-	}
-	wg.Wait()
-	return ctx.Err()
-}
-
-func (s *StubSet) summarizeBatch(ctx context.Context, b []stubPending) {
-	srcs := make([]Source, len(b))
-	for i, p := range b {
-		srcs[i] = Source{Rel: p.f.Rel, Text: p.text}
-	}
-	out, err := s.cfg.Summarizer.Summarize(ctx, s.target, srcs)
-	if err != nil && len(b) > 1 && ctx.Err() == nil {
-		for i := range b {
-			s.summarizeBatch(ctx, b[i:i+1])
-		}
-		return
-	}
-	if err != nil {
-		if ctx.Err() == nil {
-			s.cfg.Logger.Warn("typeshed stub not summarized", "file", b[0].f.Rel, "err", err)
-		}
-		return
-	}
-	s.summarized.Add(int64(len(b)))
-	for i, p := range b {
-		if i >= len(out) || out[i] == nil {
-			continue
-		}
-		sum, derr := navindex.Decode(out[i])
-		if derr != nil {
-			s.cfg.Logger.Warn("indexer returned a malformed stub summary", "file", p.f.Rel, "err", derr)
-			continue
-		}
-		p.f.S = sum
-		if s.dir != "" {
-			writeCached(s.dir, p.key, out[i])
-		}
 	}
 }
 
