@@ -77,6 +77,10 @@ type linker struct {
 	mods  *moduleMap
 	st    map[*File]*linkState
 	depth int
+	// stubStars links the names a workspace file's star import of a
+	// stub module brings in (the Program's linker: the evaluator wants
+	// them; navigation links none, as before stubs, so its answers stay).
+	stubStars bool
 }
 
 func (f *File) prepare() {
@@ -286,11 +290,15 @@ func (l *linker) starTarget(f *File, name string, depth int) target {
 	stars := f.S.Stars
 	for i := len(stars) - 1; i >= 0; i-- {
 		mod, ok := l.mods.absolute(f, stars[i].Level, stars[i].Module)
-		if !ok || !l.exported(mod, name, f.typeshed) {
+		if !ok {
+			continue
+		}
+		inStubs := f.typeshed || l.stubStars && !l.mods.exists(mod) && l.mods.stubs[mod] != nil
+		if !l.exported(mod, name, inStubs) {
 			continue
 		}
 		t := l.moduleMember(mod, name, depth, f.typeshed)
-		if t.kind != tNone && (t.kind != tExt || f.typeshed && (t.f != nil || t.smod != "")) {
+		if t.kind != tNone && (t.kind != tExt || inStubs && (t.f != nil || t.smod != "")) {
 			return t
 		}
 	}

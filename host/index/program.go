@@ -31,7 +31,7 @@ type Program struct {
 var _ pytypes.Program = (*Program)(nil)
 
 func newProgram(files map[string]*File, mods *moduleMap) *Program {
-	return &Program{files: files, mods: mods, l: &linker{mods: mods, st: map[*File]*linkState{}}}
+	return &Program{files: files, mods: mods, l: &linker{mods: mods, st: map[*File]*linkState{}, stubStars: true}}
 }
 
 // View calls fn with the index's current Program, holding the index's
@@ -58,8 +58,9 @@ func (p *Program) Unit(rel string) *File { return p.files[rel] }
 
 // Resolve implements pytypes.Program: symbol sym of u followed through
 // imports (aliased ones too: `import numpy as np` resolves to the
-// module), re-exports and star imports; a builtin is the builtins stub's
-// symbol. What the stubs do not define, and attributes and keyword
+// module), re-exports and star imports (a workspace file's star import
+// of a stdlib module too, which navigation does not link); a builtin is
+// the builtins stub's symbol. What the stubs do not define, and attributes and keyword
 // arguments (the evaluator's), resolve to nothing.
 func (p *Program) Resolve(u pytypes.Unit, sym int32) pytypes.Ref {
 	f, ok := u.(*File)

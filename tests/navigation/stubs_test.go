@@ -246,9 +246,11 @@ os.getcwd()
 `,
 	"b.py": `import os
 from os.path import join
+from posixpath import *
 
 os.path.join("c")
 join("d")
+splitext("e")
 `,
 }
 
@@ -310,6 +312,10 @@ func TestIndexLinksIntoStubs(t *testing.T) {
 				t.Errorf("ModuleMember(%s, %s) = %q, want %q", tc[0], tc[1], got, tc[2])
 			}
 		}
+		b := p.Unit("b.py")
+		if got := refName(p.Resolve(b, symbolNamed(t, b, navindex.SymUnresolved, "splitext"))); got != "posixpath:splitext" {
+			t.Errorf("Resolve(splitext) through a star import = %q", got)
+		}
 		if us := p.Module("builtins"); len(us) != 1 || !us[0].IsStub() {
 			t.Errorf("Module(builtins) = %v", us)
 		}
@@ -323,7 +329,7 @@ func TestIndexLinksIntoStubs(t *testing.T) {
 	// The references of os.path.join span both files, the import of join
 	// included, as without stubs.
 	abs := filepath.Join(root, "a.py")
-	want := []string{"a.py:5:8", "b.py:1:20", "b.py:3:8", "b.py:4:0"}
+	want := []string{"a.py:5:8", "b.py:1:20", "b.py:4:8", "b.py:5:0"}
 	if got := refsAt(t, x, abs, 5, 9); !reflect.DeepEqual(got, want) {
 		t.Errorf("references of os.path.join: %v, want %v", got, want)
 	}
