@@ -205,46 +205,43 @@ func stubImports(f *File) []string {
 
 // loadLevel returns the units of names, loading those nobody loaded.
 func (s *StubSet) loadLevel(ctx context.Context, names []string) (map[string]*File, error) {
-	{
-		s.mu.Lock()
-		var mine []string
-		entries := make(map[string]*stubEntry, len(names))
-		for _, n := range names {
-			e := s.mods[n]
-			if e == nil {
-				e = &stubEntry{done: make(chan struct{})}
-				s.mods[n] = e
-				mine = append(mine, n)
-			}
-			entries[n] = e
+	s.mu.Lock()
+	var mine []string
+	entries := make(map[string]*stubEntry, len(names))
+	for _, n := range names {
+		e := s.mods[n]
+		if e == nil {
+			e = &stubEntry{done: make(chan struct{})}
+			s.mods[n] = e
+			mine = append(mine, n)
 		}
-		s.mu.Unlock()
-		if len(mine) > 0 {
-			s.fill(ctx, mine, entries)
+		entries[n] = e
+	}
+	s.mu.Unlock()
+	// Fill this caller's entries before waiting for anyone else's: two
+	// callers waiting for each other's modules both make progress.
+	if len(mine) > 0 {
+		s.fill(ctx, mine, entries)
+	}
+	out := make(map[string]*File, len(names))
+	var retry []string
+	for _, n := range names {
+		e := entries[n]
+		select {
+		case <-e.done:
+		case <-ctx.Done():
+			return nil, ctx.Err()
 		}
-		out := make(map[string]*File, len(names))
-		var retry []string
-		for _, n := range names {
-			e := entries[n]
-			select {
-			case <-e.done:
-			case <-ctx.Done():
-				return nil, ctx.Err()
-			}
-			if e.err != nil {
-				if ctx.Err() != nil {
-					return nil, ctx.Err()
-				}
-				retry = append(retry, n) // another caller gave up on it
-				continue
-			}
-			if e.f != nil {
-				out[n] = e.f
-			}
+		switch {
+		case e.err != nil && ctx.Err() != nil:
+			return nil, ctx.Err()
+		case e.err != nil:
+			retry = append(retry, n) // another caller gave up on it
+		case e.f != nil:
+			out[n] = e.f
 		}
-		if len(retry) == 0 {
-			return out, nil
-		}
+	}
+	if len(retry) > 0 {
 		more, err := s.loadLevel(ctx, retry)
 		if err != nil {
 			return nil, err
@@ -252,8 +249,8 @@ func (s *StubSet) loadLevel(ctx context.Context, names []string) (map[string]*Fi
 		for n, f := range more {
 			out[n] = f
 		}
-		return out, nil
 	}
+	return out, nil
 }
 
 // fill loads the modules names (entries this caller created): from the
