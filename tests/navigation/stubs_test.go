@@ -464,3 +464,19 @@ func TestStubUnitsShared(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+func TestStubSetCanceledLoadIsRetried(t *testing.T) {
+	set := newStubSets(t, native(t), "").For(linux312)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := set.Load(ctx, []string{"json"}); err == nil {
+		t.Fatal("a canceled load succeeded")
+	}
+	if set.Loaded("json") != nil {
+		t.Fatal("a canceled load left a unit")
+	}
+	got, err := set.Load(context.Background(), []string{"json"})
+	if err != nil || got["json"] == nil || len(got["json"].Summary().Syms) == 0 {
+		t.Fatalf("load after a canceled one: %v, %v", got["json"], err)
+	}
+}
