@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -88,4 +89,24 @@ func BenchmarkStubClosure(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.Run("django/warm", warm(mods))
+	// A warm build of Django (summaries from the disk cache) with and
+	// without linking into the stubs: what the annotations cost the link.
+	for _, with := range []bool{false, true} {
+		b.Run(fmt.Sprintf("django/build/stubs=%v", with), func(b *testing.B) {
+			for range b.N {
+				heap, _ := heapAfter(func() any {
+					cfg := Config{Root: w.root, Files: w.files, Read: os.ReadFile, Summarizer: s, CacheDir: filepath.Join(os.TempDir(), "pyws-bench-stubs-index")}
+					if with {
+						cfg.Stubs = NewStubSets(StubConfig{Stubs: stubs, Summarizer: s, CacheDir: cache})
+					}
+					x := New(cfg)
+					if err := x.Build(ctx); err != nil {
+						b.Fatal(err)
+					}
+					return x
+				})
+				b.ReportMetric(heap, "heap-MiB")
+			}
+		})
+	}
 }
