@@ -131,6 +131,10 @@ type File struct {
 	MTime          time.Time
 	S              *navindex.Summary
 
+	// stubImports are the modules a typeshed unit imports, set before
+	// the unit is shared.
+	stubImports []string
+
 	quals   map[string]int32    // Qual -> symbol
 	locals  map[scopeName]int32 // (scope, name) -> SymLocal
 	defs    map[int32][]int32   // symbol -> definitions

@@ -172,7 +172,7 @@ func (s *StubSet) Load(ctx context.Context, modules []string) (map[string]*File,
 				continue
 			}
 			out[name] = f
-			for _, m := range stubImports(f) {
+			for _, m := range f.stubImports {
 				add(m)
 			}
 		}
@@ -318,6 +318,7 @@ func (s *StubSet) fill(ctx context.Context, names []string, entries map[string]*
 				f.S = &navindex.Summary{}
 			}
 			f.prepare() // before any workspace sees it: never written again
+			f.stubImports = stubImports(f)
 		}
 		e.f = f
 	}

@@ -89,6 +89,19 @@ func BenchmarkStubClosure(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.Run("django/warm", warm(mods))
+	// What every relink after an edit pays: the imports collected again
+	// and the closure walked, every stub already in memory.
+	loaded := newSet(cache)
+	if _, err := loaded.Load(ctx, mods); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("django/relink-collect", func(b *testing.B) {
+		for range b.N {
+			if _, err := loaded.Load(ctx, stubModules(x.files)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 	// A warm build of Django (summaries from the disk cache) with and
 	// without linking into the stubs: what the annotations cost the link.
 	for _, with := range []bool{false, true} {
