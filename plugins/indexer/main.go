@@ -30,6 +30,10 @@ func main() {}
 
 type args struct {
 	PythonMinor int `json:"pythonMinor,omitempty"`
+	// Platform is the target's sys.platform ("linux", "darwin", "win32");
+	// the static conditions that read it are decided by the summarizer's
+	// next version (types-summ), until then it is accepted and unused.
+	Platform string `json:"platform,omitempty"`
 }
 
 type result struct {
