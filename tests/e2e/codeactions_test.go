@@ -33,7 +33,9 @@ func TestCodeActions(t *testing.T) {
 	key := s.addKey("pro", "")
 	uri := func(name string) string { return fileURI(filepath.Join(ws, name)) }
 	pos := func(line, char int) map[string]any { return map[string]any{"line": line, "character": char} }
-	rng := func(sl, sc, el, ec int) map[string]any { return map[string]any{"start": pos(sl, sc), "end": pos(el, ec)} }
+	rng := func(sl, sc, el, ec int) map[string]any {
+		return map[string]any{"start": pos(sl, sc), "end": pos(el, ec)}
+	}
 	actions := func(name string, r map[string]any, only ...string) response {
 		args := map[string]any{"uri": uri(name), "range": r}
 		if only != nil {
@@ -218,9 +220,9 @@ func TestCodeActions(t *testing.T) {
 	})
 	t.Run("bad input", func(t *testing.T) {
 		for _, c := range []struct {
-			name, file string
-			rng        map[string]any
-			only       []string
+			name, file  string
+			rng         map[string]any
+			only        []string
 			code, param string
 		}{
 			{"end before start", "two.py", rng(1, 0, 0, 3), nil, "INVALID_PARAMETER", "range.end"},
