@@ -38,7 +38,8 @@ type Fixes struct {
 
 // Actions returns, in Check's order, the fixes of the diagnostics Check
 // reports for t whose rule has a fix that applies there. Each action
-// stands alone: the edits of two actions may overlap. A tree with syntax
+// stands alone: the edits of two actions may overlap (two unused names of
+// one import statement have the same fix, which removes both). A tree with syntax
 // errors has none (its diagnostics are syntax errors, see Run).
 func Actions(t *tree.Tree, idx *textpos.Index, cfg Config, env Env) []Action {
 	return FileFixes(t, idx, cfg, env).Actions
@@ -53,23 +54,50 @@ func FileFixes(t *tree.Tree, idx *textpos.Index, cfg Config, env Env) Fixes {
 	c.runPasses()
 	var kept []finding
 	diags := c.finish(idx, &kept)
-	var out Fixes
-	all := newFixAll()
+	// An import fix removes every name of its statement that the same
+	// rule removes, as Ruff's does: "remove the unused imports" of
+	// `from m import a, b` leaves no unused name behind in it.
+	type importFix struct {
+		code string
+		stmt int
+	}
+	names := map[importFix][]tree.Node{}
+	type fixable struct {
+		diag       abi.Diagnostic
+		fix        *Fix
+		edits      []edit
+		name, stmt tree.Node
+	}
+	var found []fixable
 	for i, f := range kept {
 		fix := Lookup(f.code).Fix
 		if fix == nil {
 			continue
 		}
-		edits := fix.edits(c, f)
-		if len(edits) == 0 {
+		x := fixable{diag: diags[i], fix: fix}
+		if fix.importName != nil {
+			if x.name, x.stmt = fix.importName(c, f); x.stmt.IsNull() {
+				continue
+			}
+			k := importFix{f.code, x.stmt.StartByte()}
+			names[k] = append(names[k], x.name)
+		} else if x.edits = fix.edits(c, f); len(x.edits) == 0 {
 			continue
 		}
-		out.Actions = append(out.Actions, Action{Diagnostic: diags[i], Title: fix.Title, Edits: textEdits(idx, edits), Preferred: fix.Preferred})
-		if fix.importName != nil {
-			name, stmt := fix.importName(c, f)
-			all.removeName(name, stmt)
+		found = append(found, x)
+	}
+	var out Fixes
+	all := newFixAll()
+	for _, x := range found {
+		edits := x.edits
+		if !x.stmt.IsNull() {
+			edits = c.removeImportedNames(x.stmt, names[importFix{x.diag.Code, x.stmt.StartByte()}])
+			all.removeName(x.name, x.stmt)
 		} else {
 			all.add(edits)
+		}
+		if len(edits) > 0 {
+			out.Actions = append(out.Actions, Action{Diagnostic: x.diag, Title: x.fix.Title, Edits: textEdits(idx, edits), Preferred: x.fix.Preferred})
 		}
 	}
 	if edits := all.edits(c); len(edits) > 0 {

@@ -72,7 +72,7 @@ func TestFixes(t *testing.T) {
 			return diags, actions
 		}
 		before, actions := count(src)
-		applied := 0
+		applied := 0 // diagnostics fixed so far
 		for len(actions) > 0 {
 			if applied++; applied > before {
 				t.Fatalf("more fixes than diagnostics: a fix does not remove its diagnostic\n%s", src)
@@ -80,9 +80,12 @@ func TestFixes(t *testing.T) {
 			src = []byte(applyEdits(t, src, actions[0].Edits))
 			var after int
 			after, actions = count(src)
-			if after != before-applied {
-				t.Fatalf("after fix %d: %d %s diagnostics, want %d\n%s", applied, after, code, before-applied, src)
+			// A fix removes its diagnostic at least (an import fix takes
+			// the other names its rule removes from the statement too).
+			if after > before-applied {
+				t.Fatalf("after fix %d: %d %s diagnostics, want at most %d\n%s", applied, after, code, before-applied, src)
 			}
+			applied = before - after
 		}
 		markertest.Golden(t, c.Path+".golden", src, *update)
 		if applied == 0 && !strings.Contains(c.Path, "kept") {
