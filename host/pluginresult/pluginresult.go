@@ -88,19 +88,11 @@ func checkDiagnostic(d *abi.Diagnostic, idx *textpos.Index) error {
 // CodeActions is the diagnostics plugin's get_code_actions result: the
 // fixes of the file's diagnostics, and every fix at once.
 type CodeActions struct {
-	Actions []CodeAction   `json:"actions"`
-	FixAll  []abi.TextEdit `json:"fixAll"`
+	Actions []abi.CodeAction `json:"actions"`
+	FixAll  []abi.TextEdit   `json:"fixAll"`
 	// Warnings and ContextFacts: as in Diagnostics.
 	Warnings     json.RawMessage    `json:"warnings"`
 	ContextFacts []abi.ContextFacts `json:"contextFacts"`
-}
-
-// CodeAction is the fix of one diagnostic.
-type CodeAction struct {
-	Title       string         `json:"title"`
-	Diagnostic  abi.Diagnostic `json:"diagnostic"`
-	Edits       []abi.TextEdit `json:"edits"`
-	IsPreferred bool           `json:"isPreferred"`
 }
 
 // MaxEdits bounds the edits of one code action.

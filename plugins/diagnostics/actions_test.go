@@ -5,15 +5,14 @@ import (
 	"flag"
 	"fmt"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
 	"github.com/pyws/pyws/plugin-sdk/abi"
+	"github.com/pyws/pyws/plugin-sdk/edittest"
 	"github.com/pyws/pyws/plugin-sdk/markertest"
 	"github.com/pyws/pyws/plugin-sdk/nesting/nestingtest"
 	"github.com/pyws/pyws/plugin-sdk/parsertest"
-	"github.com/pyws/pyws/plugin-sdk/textpos"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/actions/*.golden")
@@ -43,12 +42,12 @@ func TestCodeActions(t *testing.T) {
 				for _, e := range a.Edits {
 					fmt.Fprintf(&b, "  edit %s %q\n", rangeText(e.Range), e.NewText)
 				}
-				applyTextEdits(t, src, a.Edits)
+				edittest.Apply(t, src, a.Edits)
 			}
 			if r.FixAll == nil {
 				b.WriteString("no fix-all\n")
 			} else {
-				fixed := applyTextEdits(t, src, r.FixAll)
+				fixed := edittest.Apply(t, src, r.FixAll)
 				if parsertest.Tree(t, []byte(fixed)).Root().HasError() {
 					t.Errorf("the fix-all edit leaves a file that does not parse:\n%s", fixed)
 				}
@@ -80,33 +79,4 @@ func callCodeActions(t *testing.T, src []byte) codeActionsResult {
 
 func rangeText(r abi.Range) string {
 	return fmt.Sprintf("%d:%d-%d:%d", r.Start.Line, r.Start.Character, r.End.Line, r.End.Character)
-}
-
-// applyTextEdits applies edits to src as apply_workspace_edit does,
-// failing the test on overlapping edits.
-func applyTextEdits(t *testing.T, src []byte, edits []abi.TextEdit) string {
-	t.Helper()
-	idx := textpos.New(src)
-	type span struct {
-		start, end int
-		text       string
-	}
-	spans := make([]span, len(edits))
-	for i, e := range edits {
-		start, err1 := idx.Offset(e.Range.Start.Line, e.Range.Start.Character)
-		end, err2 := idx.Offset(e.Range.End.Line, e.Range.End.Character)
-		if err1 != nil || err2 != nil || end < start {
-			t.Fatalf("edit %+v: bad range", e)
-		}
-		spans[i] = span{start, end, e.NewText}
-	}
-	slices.SortFunc(spans, func(a, b span) int { return b.start - a.start })
-	out := string(src)
-	for i, s := range spans {
-		if i > 0 && s.end > spans[i-1].start {
-			t.Fatalf("overlapping edits %+v", edits)
-		}
-		out = out[:s.start] + s.text + out[s.end:]
-	}
-	return out
 }

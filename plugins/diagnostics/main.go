@@ -46,17 +46,10 @@ type result struct {
 // file's diagnostics (all of them: the kernel keeps those in the
 // requested range) and the fix-all edit.
 type codeActionsResult struct {
-	Actions      []codeAction       `json:"actions"`
+	Actions      []abi.CodeAction   `json:"actions"`
 	FixAll       []abi.TextEdit     `json:"fixAll,omitempty"`
 	Warnings     []string           `json:"warnings,omitempty"`
 	ContextFacts []abi.ContextFacts `json:"contextFacts,omitempty"`
-}
-
-type codeAction struct {
-	Title       string         `json:"title"`
-	Diagnostic  abi.Diagnostic `json:"diagnostic"`
-	Edits       []abi.TextEdit `json:"edits"`
-	IsPreferred bool           `json:"isPreferred,omitempty"`
 }
 
 // handle serves get_diagnostics and get_code_actions, which take the same
@@ -71,7 +64,7 @@ func handle(req *sdk.Request) (any, error) {
 		// The SDK withheld the tree: CPython's refusal is the answer (and
 		// a file that does not parse has no fixes).
 		if codeActions {
-			return codeActionsResult{Actions: []codeAction{}}, nil
+			return codeActionsResult{Actions: []abi.CodeAction{}}, nil
 		}
 		return result{Diagnostics: []abi.Diagnostic{syntax.TooDeep(*f.TooDeep, textpos.New(f.Source))}}, nil
 	}
@@ -121,11 +114,10 @@ func handle(req *sdk.Request) (any, error) {
 	}
 	if codeActions {
 		fixes := rules.FileFixes(f.Tree, textpos.New(f.Source), cfg, env)
-		res := codeActionsResult{Actions: make([]codeAction, len(fixes.Actions)), FixAll: fixes.All, Warnings: warnings, ContextFacts: facts}
-		for i, fa := range fixes.Actions {
-			res.Actions[i] = codeAction{Title: fa.Title, Diagnostic: fa.Diagnostic, Edits: fa.Edits, IsPreferred: fa.Preferred}
+		if fixes.Actions == nil {
+			fixes.Actions = []abi.CodeAction{}
 		}
-		return res, nil
+		return codeActionsResult{Actions: fixes.Actions, FixAll: fixes.All, Warnings: warnings, ContextFacts: facts}, nil
 	}
 	diags := rules.Run(f.Tree, textpos.New(f.Source), cfg, env)
 	if diags == nil {

@@ -15,21 +15,11 @@ type edit struct {
 	text       string
 }
 
-// Action is the fix of one diagnostic: what get_code_actions serves as a
-// quick fix.
-type Action struct {
-	Diagnostic abi.Diagnostic
-	Title      string
-	Edits      []abi.TextEdit
-	// Preferred: the fix a client may apply without asking (LSP's
-	// isPreferred).
-	Preferred bool
-}
-
-// Fixes are the repairs of one file: an action per fixable diagnostic,
-// and All, every fix at once.
+// Fixes are the repairs of one file: an action per fixable diagnostic
+// (what get_code_actions serves as a quick fix), and All, every fix at
+// once.
 type Fixes struct {
-	Actions []Action
+	Actions []abi.CodeAction
 	// All applies every fix whose edits do not overlap those of an earlier
 	// one (in the diagnostics' order), the names an import statement loses
 	// removed together; nil when there is no fix.
@@ -41,7 +31,7 @@ type Fixes struct {
 // stands alone: the edits of two actions may overlap (two unused names of
 // one import statement have the same fix, which removes both). A tree with syntax
 // errors has none (its diagnostics are syntax errors, see Run).
-func Actions(t *tree.Tree, idx *textpos.Index, cfg Config, env Env) []Action {
+func Actions(t *tree.Tree, idx *textpos.Index, cfg Config, env Env) []abi.CodeAction {
 	return FileFixes(t, idx, cfg, env).Actions
 }
 
@@ -97,7 +87,7 @@ func FileFixes(t *tree.Tree, idx *textpos.Index, cfg Config, env Env) Fixes {
 			all.add(edits)
 		}
 		if len(edits) > 0 {
-			out.Actions = append(out.Actions, Action{Diagnostic: x.diag, Title: x.fix.Title, Edits: textEdits(idx, edits), Preferred: x.fix.Preferred})
+			out.Actions = append(out.Actions, abi.CodeAction{Diagnostic: x.diag, Title: x.fix.Title, Edits: textEdits(idx, edits), IsPreferred: x.fix.Preferred})
 		}
 	}
 	if edits := all.edits(c); len(edits) > 0 {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/pyws/pyws/plugin-sdk/abi"
+	"github.com/pyws/pyws/plugin-sdk/edittest"
 	"github.com/pyws/pyws/plugin-sdk/textpos"
 )
 
@@ -82,12 +83,12 @@ func TestRuffFixes(t *testing.T) {
 					continue
 				}
 				ptotal++
-				want := applyEdits(t, src, ruffEdits(f))
+				want := edittest.Apply(t, src, ruffEdits(f))
 				got, found := "", false
 				for _, a := range actions {
 					s := a.Diagnostic.Range.Start
 					if a.Diagnostic.Code == ruffCodes[f.Code] && s.Line == f.Start[0] && s.Character == f.Start[1] {
-						got, found = applyEdits(t, src, a.Edits), true
+						got, found = edittest.Apply(t, src, a.Edits), true
 						break
 					}
 				}
