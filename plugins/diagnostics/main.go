@@ -1,9 +1,10 @@
 // Command diagnostics is the analyzer plugin behind get_diagnostics and
 // get_code_actions' fixes. It receives the file to check (the first file
-// of the request, with its syntax tree), the workspace facts the kernel gathered under the
-// "pyws" argument (configuration, target Python version, module name,
-// installed packages, which imports the workspace resolves) and, as
-// further files, the workspace modules the file imports from. It returns
+// of the request, with its syntax tree), the workspace facts the kernel
+// gathered under the "pyws" argument (configuration, target Python
+// version, module name, installed packages, which imports the workspace
+// resolves) and, as further files, the workspace modules the file imports
+// from. It returns
 // the file's diagnostics (package rules); the kernel validates them,
 // filters by severity and counts them. For get_code_actions it returns
 // the fixes of those diagnostics instead (rules.FileFixes): one action

@@ -28,9 +28,10 @@ type Fixes struct {
 
 // Actions returns, in Check's order, the fixes of the diagnostics Check
 // reports for t whose rule has a fix that applies there. Each action
-// stands alone: the edits of two actions may overlap (two unused names of
-// one import statement have the same fix, which removes both). A tree with syntax
-// errors has none (its diagnostics are syntax errors, see Run).
+// stands alone: the edits of two actions may overlap (two unused names
+// of one import statement have the same fix, which removes both). A tree
+// with syntax errors has none (its diagnostics are syntax errors, see
+// Run).
 func Actions(t *tree.Tree, idx *textpos.Index, cfg Config, env Env) []abi.CodeAction {
 	return FileFixes(t, idx, cfg, env).Actions
 }
