@@ -4,11 +4,11 @@
 // gathered under the "pyws" argument (configuration, target Python
 // version, module name, installed packages, which imports the workspace
 // resolves) and, as further files, the workspace modules the file imports
-// from. It returns
-// the file's diagnostics (package rules); the kernel validates them,
-// filters by severity and counts them. For get_code_actions it returns
-// the fixes of those diagnostics instead (rules.FileFixes): one action
-// per fixable diagnostic and the fix-all edit.
+// from. It returns the file's diagnostics (package rules); the kernel
+// validates them, filters by severity and counts them. For
+// get_code_actions it returns the fixes of those diagnostics instead
+// (rules.FileFixes): one action per fixable diagnostic and the fix-all
+// edit.
 package main
 
 import (
