@@ -80,3 +80,18 @@ func callCodeActions(t *testing.T, src []byte) codeActionsResult {
 func rangeText(r abi.Range) string {
 	return fmt.Sprintf("%d:%d-%d:%d", r.Start.Line, r.Start.Character, r.End.Line, r.End.Character)
 }
+
+// TestCodeActionsTooDeep: a file past CPython's nesting limits does not
+// parse, so it has no fixes (not an error).
+func TestCodeActionsTooDeep(t *testing.T) {
+	for _, c := range nestingtest.TooDeep(10000) {
+		if c.Message == "" {
+			continue
+		}
+		t.Run(c.Name, func(t *testing.T) {
+			if r := callCodeActions(t, []byte("import os\n"+c.Src)); len(r.Actions) != 0 || r.FixAll != nil {
+				t.Fatalf("got %+v", r)
+			}
+		})
+	}
+}
