@@ -49,7 +49,7 @@ func BenchmarkFromModule(b *testing.B) {
 	}
 	var size, exprs int
 	for _, m := range mods {
-		s := FromModule(m)
+		s := FromModule(m, "")
 		size += len(navindex.Encode(s))
 		exprs += len(s.Exprs)
 	}
@@ -58,7 +58,7 @@ func BenchmarkFromModule(b *testing.B) {
 	b.ResetTimer()
 	for b.Loop() {
 		for _, m := range mods {
-			FromModule(m)
+			FromModule(m, "")
 		}
 	}
 	b.ReportMetric(float64(size)/1024, "summary-KiB")

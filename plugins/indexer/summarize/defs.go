@@ -89,6 +89,7 @@ func (b *builder) defs() {
 			}
 			d.Doc = Markdown(bd.Docstring)
 		}
+		b.typeFacts(bd, &d)
 		b.s.Defs = append(b.s.Defs, d)
 	}
 }
@@ -226,11 +227,11 @@ func (b *builder) literalType(n tree.Node) string {
 		return "bool"
 	case kNone:
 		return "None"
-	case kList:
+	case kList, kListComp:
 		return "list"
-	case kDict:
+	case kDict, kDictComp:
 		return "dict"
-	case kSet:
+	case kSet, kSetComp:
 		return "set"
 	case kTuple:
 		return "tuple"

@@ -1,0 +1,398 @@
+package summarize
+
+import (
+	"github.com/pyws/pyws/plugin-sdk/navindex"
+	"github.com/pyws/pyws/plugin-sdk/tree"
+)
+
+// The version-5 expressions: values and annotations as the type
+// evaluator reads them. valueExpr (v4) stays as it was, for the
+// kernel's navigation; val and annot share its ExprSym, ExprAttr and
+// argument-less ExprCall expressions.
+
+// addExpr appends x (B -1 unless set) and returns its index.
+func (b *builder) addExpr(x navindex.Expr) int32 {
+	b.s.Exprs = append(b.s.Exprs, x)
+	return int32(len(b.s.Exprs) - 1)
+}
+
+// oper is ExprOper name on a and c (-1 none).
+func (b *builder) oper(name string, a, c int32) int32 {
+	return b.addExpr(navindex.Expr{Op: navindex.ExprOper, A: a, B: c, Name: name})
+}
+
+// lit is an ExprLit; the constant ones (None, True, False, ...) are
+// made once per file.
+func (b *builder) lit(typ, text string) int32 {
+	slot := -1
+	switch {
+	case typ == "None":
+		slot = 0
+	case typ == "ellipsis":
+		slot = 1
+	case text == "True":
+		slot = 2
+	case text == "False":
+		slot = 3
+	}
+	if slot >= 0 && b.consts[slot] > 0 {
+		return b.consts[slot] - 1
+	}
+	id := b.addExpr(navindex.Expr{Op: navindex.ExprLit, A: -1, B: -1, Name: typ, Text: text})
+	if slot >= 0 {
+		b.consts[slot] = id + 1
+	}
+	return id
+}
+
+// builtinExpr is the value of builtin name.
+func (b *builder) builtinExpr(name string) int32 {
+	return b.expr(navindex.ExprSym, b.simpleSym(navindex.SymBuiltin, b.builtins, name), "")
+}
+
+// val describes the value of expression n for the type evaluator.
+func (b *builder) val(n tree.Node) int32 {
+	if n.IsNull() {
+		return -1
+	}
+	switch k := b.kt.Of(n); k {
+	case kIdentifier:
+		return b.nameExpr(n.StartByte())
+	case kAttribute:
+		attr := n.ChildByFieldID(b.f.attribute)
+		if attr.IsNull() {
+			return -1
+		}
+		return b.expr(navindex.ExprAttr, b.val(n.ChildByFieldID(b.f.object)), string(attr.Text()))
+	case kCall:
+		return b.call(n)
+	case kInteger, kFloat, kString, kConcatString, kBool, kNone, kEllipsis:
+		return b.literal(n)
+	case kList, kTuple, kSet, kDict, kPatternList:
+		return b.display(n, k, false)
+	case kListComp, kSetComp, kGenerator, kDictComp:
+		return b.comprehension(n, k)
+	case kParenthesized:
+		if n.NamedChildCount() == 1 {
+			return b.val(n.NamedChild(0))
+		}
+	case kAwait:
+		if n.NamedChildCount() == 1 {
+			return b.addExpr(navindex.Expr{Op: navindex.ExprAwait, A: b.val(n.NamedChild(0)), B: -1})
+		}
+	case kSubscript, kGenericType:
+		return b.subscript(n, k, false)
+	case kBinaryOperator:
+		return b.oper(b.opText(n.ChildByFieldID(b.f.operator)), b.val(n.ChildByFieldID(b.f.left)), b.val(n.ChildByFieldID(b.f.right)))
+	case kUnaryOp:
+		arg := n.ChildByFieldID(b.f.argument)
+		op := b.opText(n.ChildByFieldID(b.f.operator))
+		if op == "-" && b.kt.Of(arg) == kInteger {
+			if t := intText(arg.Text()); t != "" && t != "0" {
+				return b.lit("int", "-"+t) // Literal[-1]
+			}
+		}
+		return b.oper(op, b.val(arg), -1)
+	case kNotOp:
+		return b.oper("not", b.val(n.ChildByFieldID(b.f.argument)), -1)
+	case kBoolOp:
+		return b.oper(b.opText(n.ChildByFieldID(b.f.operator)), b.val(n.ChildByFieldID(b.f.left)), b.val(n.ChildByFieldID(b.f.right)))
+	case kComparison:
+		return b.comparison(n)
+	case kConditional:
+		if n.NamedChildCount() >= 3 {
+			return b.addExpr(navindex.Expr{Op: navindex.ExprIf, A: b.val(n.NamedChild(0)), B: b.val(n.NamedChild(2))})
+		}
+	case kLambda:
+		return b.addExpr(navindex.Expr{Op: navindex.ExprLambda, A: b.val(n.ChildByFieldID(b.f.body)), B: -1})
+	case kNamedExpr:
+		return b.val(n.ChildByFieldID(b.f.value))
+	case kType:
+		if n.NamedChildCount() == 1 {
+			return b.val(n.NamedChild(0))
+		}
+	}
+	return -1
+}
+
+// opText is an operator token's text ("not in", "is not" with one space).
+func (b *builder) opText(op tree.Node) string {
+	if op.IsNull() {
+		return ""
+	}
+	if op.ChildCount() == 2 {
+		return string(op.Child(0).Text()) + " " + string(op.Child(1).Text())
+	}
+	return string(op.Text())
+}
+
+// comparison is `a < b` as ExprOper, a chain `a < b <= c` as the "and"
+// of its pairs.
+func (b *builder) comparison(n tree.Node) int32 {
+	var e, left int32 = -1, -1
+	var op string
+	first := true
+	for c := n.FirstChild(); !c.IsNull(); c = c.NextSibling() {
+		if c.FieldID() == b.f.operators {
+			op = b.opText(c)
+			continue
+		}
+		if !c.IsNamed() || b.kt.Of(c) == kComment {
+			continue
+		}
+		v := b.val(c)
+		if !first {
+			pair := b.oper(op, left, v)
+			if e < 0 {
+				e = pair
+			} else {
+				e = b.oper("and", e, pair)
+			}
+		}
+		first, left = false, v
+	}
+	return e
+}
+
+// call is a call with its arguments: positional ones first (a *x
+// among them, keyed "*"), then keyword ones (**x keyed "**").
+func (b *builder) call(n tree.Node) int32 {
+	fn := n.ChildByFieldID(b.f.function)
+	args := n.ChildByFieldID(b.f.arguments)
+	if b.kt.Of(args) == kGenerator { // f(x for x in y)
+		callee := b.val(fn)
+		if callee < 0 {
+			return -1
+		}
+		return b.addExpr(navindex.Expr{Op: navindex.ExprCall, A: callee, B: -1, Args: []int32{b.val(args)}})
+	}
+	if args.NamedChildCount() == 0 || b.onlyComments(args) {
+		return b.valueExpr(n) // deduplicated, and super() as v4 has it
+	}
+	callee := b.val(fn)
+	if callee < 0 {
+		return -1
+	}
+	x := navindex.Expr{Op: navindex.ExprCall, A: callee, B: -1}
+	keyed := false // a *x or keyword argument seen among the positional ones
+	var pos []string
+	for c := range args.NamedChildren() {
+		switch b.kt.Of(c) {
+		case kKeywordArgument, kDictSplat, kComment:
+			continue
+		case kListSplat:
+			x.Args = append(x.Args, b.val(c.NamedChild(0)))
+			pos, keyed = append(pos, "*"), true
+		default:
+			x.Args = append(x.Args, b.val(c))
+			pos = append(pos, "")
+		}
+	}
+	for c := range args.NamedChildren() {
+		switch b.kt.Of(c) {
+		case kKeywordArgument:
+			x.Args = append(x.Args, b.val(c.ChildByFieldID(b.f.value)))
+			x.Keys = append(x.Keys, string(c.ChildByFieldID(b.f.name).Text()))
+		case kDictSplat:
+			x.Args = append(x.Args, b.val(c.NamedChild(0)))
+			x.Keys = append(x.Keys, "**")
+		}
+	}
+	if keyed {
+		// Keys cover the last len(Keys) Args: from the first *x on.
+		i := 0
+		for pos[i] == "" {
+			i++
+		}
+		x.Keys = append(pos[i:len(pos):len(pos)], x.Keys...)
+	}
+	return b.addExpr(x)
+}
+
+func (b *builder) onlyComments(n tree.Node) bool {
+	for c := range n.NamedChildren() {
+		if b.kt.Of(c) != kComment {
+			return false
+		}
+	}
+	return true
+}
+
+// display is a tuple, list, set or dict display; in annotations
+// (`Callable[[int], str]`) its elements are type expressions.
+func (b *builder) display(n tree.Node, k uint8, typ bool) int32 {
+	x := navindex.Expr{Op: navindex.ExprDisplay, A: -1, B: -1}
+	switch k {
+	case kList:
+		x.Name = "list"
+	case kSet:
+		x.Name = "set"
+	case kDict:
+		x.Name = "dict"
+	default:
+		x.Name = "tuple"
+	}
+	elem := b.val
+	if typ {
+		elem = b.annot
+	}
+	var keys []string // parallel to Args
+	for c := range n.NamedChildren() {
+		switch b.kt.Of(c) {
+		case kComment:
+		case kListSplat, kListSplatPattern:
+			x.Args, keys = append(x.Args, elem(c.NamedChild(0))), append(keys, "*")
+		case kDictSplat: // **d takes a key and value slot
+			x.Args, keys = append(x.Args, elem(c.NamedChild(0)), -1), append(keys, "**", "")
+		case kPair:
+			x.Args, keys = append(x.Args, elem(c.ChildByFieldID(b.f.key)), elem(c.ChildByFieldID(b.f.value))), append(keys, "", "")
+		default:
+			x.Args, keys = append(x.Args, elem(c)), append(keys, "")
+		}
+	}
+	star := -1
+	for i, k := range keys {
+		if k != "" {
+			star = i
+			break
+		}
+	}
+	if star >= 0 {
+		x.Keys = keys[star:]
+	}
+	return b.addExpr(x)
+}
+
+// comprehension is ExprComp of the element (a dict's key and value).
+func (b *builder) comprehension(n tree.Node, k uint8) int32 {
+	x := navindex.Expr{Op: navindex.ExprComp, A: -1, B: -1}
+	body := n.ChildByFieldID(b.f.body)
+	switch k {
+	case kListComp:
+		x.Name = "list"
+	case kSetComp:
+		x.Name = "set"
+	case kDictComp:
+		x.Name = "dict"
+	default:
+		x.Name = "generator"
+	}
+	if k == kDictComp && b.kt.Of(body) == kPair {
+		x.A, x.B = b.val(body.ChildByFieldID(b.f.key)), b.val(body.ChildByFieldID(b.f.value))
+	} else {
+		x.A = b.val(body)
+	}
+	return b.addExpr(x)
+}
+
+// subscript is A[Args...]: a tuple index split into Args, a slice the
+// builtin slice called with its bounds. In an annotation (typ) the
+// indexes are type expressions, except the values of Literal[...] and
+// the metadata of Annotated[...].
+func (b *builder) subscript(n tree.Node, k uint8, typ bool) int32 {
+	var head tree.Node
+	var idx []tree.Node
+	if k == kSubscript {
+		head = n.ChildByFieldID(b.f.value)
+		for c := n.FirstChild(); !c.IsNull(); c = c.NextSibling() {
+			if c.FieldID() == b.f.subscript {
+				idx = append(idx, c)
+			}
+		}
+	} else {
+		head = n.NamedChild(0)
+		for c := range n.NamedChildren() {
+			if b.kt.Of(c) == kTypeParameter {
+				for a := range c.NamedChildren() {
+					if b.kt.Of(a) != kComment {
+						idx = append(idx, a)
+					}
+				}
+			}
+		}
+	}
+	x := navindex.Expr{Op: navindex.ExprSubscript, A: b.val(head), B: -1}
+	if len(idx) == 1 && b.kt.Of(idx[0]) == kTuple && !typ {
+		tup := idx[0]
+		idx = idx[:0]
+		for c := range tup.NamedChildren() {
+			idx = append(idx, c)
+		}
+	}
+	last := ""
+	if typ {
+		last = lastSegment(string(head.Text()))
+	}
+	for i, c := range idx {
+		switch {
+		case b.kt.Of(c) == kSlice:
+			x.Args = append(x.Args, b.slice(c))
+		case !typ, last == "Literal", last == "Annotated" && i > 0:
+			x.Args = append(x.Args, b.val(c))
+		default:
+			x.Args = append(x.Args, b.annot(c))
+		}
+	}
+	return b.addExpr(x)
+}
+
+// slice is `lo:hi:step` as slice(lo, hi, step) (an omitted bound None).
+func (b *builder) slice(n tree.Node) int32 {
+	callee := b.builtinExpr("slice")
+	x := navindex.Expr{Op: navindex.ExprCall, A: callee, B: -1}
+	var cur tree.Node
+	for c := n.FirstChild(); ; c = c.NextSibling() {
+		if c.IsNull() || (!c.IsNamed() && string(c.Text()) == ":") {
+			if cur.IsNull() {
+				x.Args = append(x.Args, b.lit("None", "None"))
+			} else {
+				x.Args = append(x.Args, b.val(cur))
+			}
+			cur = tree.Node{}
+			if c.IsNull() {
+				break
+			}
+			continue
+		}
+		if c.IsNamed() && b.kt.Of(c) != kComment {
+			cur = c
+		}
+	}
+	return b.addExpr(x)
+}
+
+// annot describes annotation n as a type expression, as written.
+func (b *builder) annot(n tree.Node) int32 {
+	if n.IsNull() {
+		return -1
+	}
+	switch k := b.kt.Of(n); k {
+	case kType:
+		if n.NamedChildCount() == 1 {
+			return b.annot(n.NamedChild(0))
+		}
+		return -1
+	case kString, kConcatString:
+		return b.stringAnnot(n)
+	case kSubscript, kGenericType:
+		return b.subscript(n, k, true)
+	case kUnionType, kBinaryOperator:
+		var l, r tree.Node
+		if k == kUnionType {
+			l, r = n.NamedChild(0), n.NamedChild(1)
+		} else {
+			if b.opText(n.ChildByFieldID(b.f.operator)) != "|" {
+				return b.val(n)
+			}
+			l, r = n.ChildByFieldID(b.f.left), n.ChildByFieldID(b.f.right)
+		}
+		return b.oper("|", b.annot(l), b.annot(r))
+	case kList, kTuple:
+		return b.display(n, k, true)
+	case kParenthesized:
+		if n.NamedChildCount() == 1 {
+			return b.annot(n.NamedChild(0))
+		}
+	}
+	return b.val(n)
+}
