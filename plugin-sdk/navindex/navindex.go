@@ -94,7 +94,7 @@ const (
 	// ExprSubscript and an ExprLit None), and the evaluator reads it as a
 	// type expression.
 
-	ExprLit       // a literal: Name its builtin type (int, str, bytes, bool, float, complex, None, ellipsis), Text its value as pyright prints it in Literal[...] ("10", "'a'", "True"); Text "" when not a literal type (f-strings, floats)
+	ExprLit       // a literal: Name its builtin type (int, str, bytes, bool, float, complex, None, ellipsis), Text its value as pyright prints it in Literal[...] ("10", "'a'", "True"; a str or bytes longer than 50 characters cut there with "…" inside the quotes, as pyright's printer does); Text "" when not a literal type (f-strings, floats)
 	ExprSubscript // A[Args...] (a tuple index is split into Args)
 	ExprOper      // operator Name on A and B (B -1 for a unary one): "+", "|", "==", "in", "is", "not", "and", "or", "-" ...
 	ExprDisplay   // a display: Name "tuple", "list", "set" or "dict" (Args alternate key and value); Keys[i] "*" ("**") marks a starred element
@@ -122,7 +122,9 @@ type Expr struct {
 	// the indexes of a subscript, the elements of a display.
 	Args []int32
 	// Keys name the last len(Keys) Args of a call ("*" for *args, "**"
-	// for **kwargs), or mark starred display elements ("" none).
+	// for **kwargs, "" for a positional argument after a *args), or mark
+	// starred display elements ("" none; a dict's **d takes a key slot,
+	// marked "**", and a value slot -1).
 	Keys []string
 	// Text is a literal's value or a string annotation's content.
 	Text string
@@ -200,31 +202,31 @@ type Def struct {
 type DefFlags uint32
 
 const (
-	DefAsync         DefFlags = 1 << iota
-	DefGenerator              // the body yields
-	DefReturnsNone            // some path ends without a value (falls off the end, or a bare return)
-	DefNeverReturns           // every path raises (pyright: NoReturn)
-	DefOverload               // @overload
-	DefClassMethod            // @classmethod
-	DefStaticMethod           // @staticmethod
-	DefAbstract               // @abstractmethod
-	DefFinal                  // @final, or a Final annotation
-	DefTypeAlias              // `X: TypeAlias = ...` or `type X = ...`
-	DefStaticFalse            // under a condition false for the target (sys.version_info, sys.platform): the binding never happens
-	DefTypeChecking           // under `if TYPE_CHECKING:`
-	DefDeprecated             // @deprecated
-	DefClassVar               // a ClassVar annotation, or a value assigned in a class body
+	DefAsync        DefFlags = 1 << iota
+	DefGenerator             // the body yields
+	DefReturnsNone           // some path ends without a value (falls off the end, or a bare return)
+	DefNeverReturns          // every path raises (pyright: NoReturn)
+	DefOverload              // @overload
+	DefClassMethod           // @classmethod
+	DefStaticMethod          // @staticmethod
+	DefAbstract              // @abstractmethod
+	DefFinal                 // @final, or a Final annotation
+	DefTypeAlias             // `X: TypeAlias = ...` or `type X = ...`
+	DefStaticFalse           // under a condition false for the target (sys.version_info, sys.platform): the binding never happens
+	DefTypeChecking          // under `if TYPE_CHECKING:`
+	DefDeprecated            // @deprecated
+	DefClassVar              // a ClassVar annotation, or a value assigned in a class body
 )
 
 // ParamKind says how a parameter takes its argument.
 type ParamKind uint8
 
 const (
-	ParamNormal     ParamKind = iota
-	ParamPosOnly              // before `/` (or a `__x` name in a stub)
-	ParamVarArgs              // *args
-	ParamKwOnly               // after `*` or `*args`
-	ParamVarKwargs            // **kwargs
+	ParamNormal    ParamKind = iota
+	ParamPosOnly             // before `/` (or a `__x` name in a stub)
+	ParamVarArgs             // *args
+	ParamKwOnly              // after `*` or `*args`
+	ParamVarKwargs           // **kwargs
 )
 
 // Param is one parameter of a def.

@@ -197,8 +197,26 @@ func appendCode(val []byte, typ string, v int) []byte {
 	return utf8.AppendRune(val, rune(v))
 }
 
-// repr is Python's repr of a str or bytes value.
+// maxLiteralLen is where pyright's printer cuts a literal string
+// (Literal['abc…']): Text keeps no more, so long strings cost no size.
+const maxLiteralLen = 50
+
+// repr is Python's repr of a str or bytes value, cut after
+// maxLiteralLen characters with "…" as pyright prints it.
 func repr(typ string, val []byte) string {
+	cut := false
+	if len(val) > maxLiteralLen {
+		if typ == "bytes" {
+			val, cut = val[:maxLiteralLen], true
+		} else if n := utf8.RuneCount(val); n > maxLiteralLen {
+			i := 0
+			for k := 0; k < maxLiteralLen; k++ {
+				_, w := utf8.DecodeRune(val[i:])
+				i += w
+			}
+			val, cut = val[:i], true
+		}
+	}
 	quote := byte('\'')
 	if strings.IndexByte(string(val), '\'') >= 0 && strings.IndexByte(string(val), '"') < 0 {
 		quote = '"'
@@ -257,6 +275,9 @@ func repr(typ string, val []byte) string {
 				sb.WriteString(`\U` + hex2(int(c), 8))
 			}
 		}
+	}
+	if cut {
+		sb.WriteString("…")
 	}
 	sb.WriteByte(quote)
 	return sb.String()

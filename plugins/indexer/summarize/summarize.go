@@ -150,6 +150,9 @@ func FromModule(m *pysem.Module, platform string) *navindex.Summary {
 	b.indexRefs()
 	b.scopes()
 	b.s.Syms = make([]navindex.Sym, 0, len(m.Bindings)+len(m.Attrs))
+	// Expressions are large records: growing their slice by doubling
+	// copies them often (about one per binding and reference).
+	b.s.Exprs = make([]navindex.Expr, 0, len(m.Bindings)+len(m.Refs)/2)
 	for _, bd := range m.Bindings {
 		b.localSym(bd)
 	}
