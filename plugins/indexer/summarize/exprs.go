@@ -221,17 +221,7 @@ func (b *builder) onlyComments(n tree.Node) bool {
 // display is a tuple, list, set or dict display; in annotations
 // (`Callable[[int], str]`) its elements are type expressions.
 func (b *builder) display(n tree.Node, k uint8, typ bool) int32 {
-	x := navindex.Expr{Op: navindex.ExprDisplay, A: -1, B: -1}
-	switch k {
-	case kList:
-		x.Name = "list"
-	case kSet:
-		x.Name = "set"
-	case kDict:
-		x.Name = "dict"
-	default:
-		x.Name = "tuple"
-	}
+	x := navindex.Expr{Op: navindex.ExprDisplay, A: -1, B: -1, Name: containerName(k)}
 	elem := b.val
 	if typ {
 		elem = b.annot
@@ -263,20 +253,25 @@ func (b *builder) display(n tree.Node, k uint8, typ bool) int32 {
 	return b.addExpr(x)
 }
 
+// containerName is the Name of a display or comprehension of kind k.
+func containerName(k uint8) string {
+	switch k {
+	case kList, kListComp:
+		return "list"
+	case kSet, kSetComp:
+		return "set"
+	case kDict, kDictComp:
+		return "dict"
+	case kGenerator:
+		return "generator"
+	}
+	return "tuple"
+}
+
 // comprehension is ExprComp of the element (a dict's key and value).
 func (b *builder) comprehension(n tree.Node, k uint8) int32 {
-	x := navindex.Expr{Op: navindex.ExprComp, A: -1, B: -1}
+	x := navindex.Expr{Op: navindex.ExprComp, A: -1, B: -1, Name: containerName(k)}
 	body := n.ChildByFieldID(b.f.body)
-	switch k {
-	case kListComp:
-		x.Name = "list"
-	case kSetComp:
-		x.Name = "set"
-	case kDictComp:
-		x.Name = "dict"
-	default:
-		x.Name = "generator"
-	}
 	if k == kDictComp && b.kt.Of(body) == kPair {
 		x.A, x.B = b.val(body.ChildByFieldID(b.f.key)), b.val(body.ChildByFieldID(b.f.value))
 	} else {

@@ -288,41 +288,26 @@ func (b *builder) decoratorName(n tree.Node) string {
 	return ""
 }
 
+// decoratorFlags are the decorators Flags says instead of Decorators.
+var decoratorFlags = map[string]navindex.DefFlags{
+	"overload": navindex.DefOverload, "classmethod": navindex.DefClassMethod, "staticmethod": navindex.DefStaticMethod,
+	"abstractmethod": navindex.DefAbstract, "abstractproperty": navindex.DefAbstract, "final": navindex.DefFinal,
+	"deprecated": navindex.DefDeprecated,
+}
+
 // decorators sets the flags decorators say and lists the others,
 // outermost first. property and x.setter (pysem's PropertyRole) are
 // not listed; cached_property is, as it changes the type.
 func (b *builder) decorators(bd *pysem.Binding, d *navindex.Def) {
 	for _, dec := range bd.Decorators {
-		switch b.decoratorName(dec) {
-		case "overload":
-			d.Flags |= navindex.DefOverload
+		name := b.decoratorName(dec)
+		if f, ok := decoratorFlags[name]; ok {
+			d.Flags |= f
 			continue
-		case "classmethod":
-			d.Flags |= navindex.DefClassMethod
+		}
+		if bd.PropertyRole != pysem.NotProperty && (name == "property" ||
+			b.kt.Of(dec) == kAttribute && (name == "setter" || name == "deleter" || name == "getter")) {
 			continue
-		case "staticmethod":
-			d.Flags |= navindex.DefStaticMethod
-			continue
-		case "abstractmethod":
-			d.Flags |= navindex.DefAbstract
-			continue
-		case "abstractproperty":
-			d.Flags |= navindex.DefAbstract
-			continue
-		case "final":
-			d.Flags |= navindex.DefFinal
-			continue
-		case "deprecated":
-			d.Flags |= navindex.DefDeprecated
-			continue
-		case "property":
-			if bd.PropertyRole != pysem.NotProperty {
-				continue
-			}
-		case "setter", "deleter", "getter":
-			if bd.PropertyRole != pysem.NotProperty && b.kt.Of(dec) == kAttribute {
-				continue
-			}
 		}
 		d.Decorators = append(d.Decorators, b.val(dec))
 	}
