@@ -1,6 +1,8 @@
 package summarize
 
 import (
+	"unsafe"
+
 	"github.com/pyws/pyws/plugin-sdk/navindex"
 	"github.com/pyws/pyws/plugin-sdk/tree"
 )
@@ -9,6 +11,31 @@ import (
 // evaluator reads them. valueExpr (v4) stays as it was, for the
 // kernel's navigation; val and annot share its ExprSym, ExprAttr and
 // argument-less ExprCall expressions.
+
+// text is n's source text as a string sharing the source's memory, as
+// pysem's names do: the tree's source never changes, and a copy per
+// name costs an allocation in the guest.
+func text(n tree.Node) string {
+	t := n.Text()
+	if len(t) == 0 {
+		return ""
+	}
+	return unsafe.String(&t[0], len(t))
+}
+
+// int32s copies v into the builder's arena (one allocation per chunk
+// rather than per argument list).
+func (b *builder) int32s(v []int32) []int32 {
+	if len(v) == 0 {
+		return nil
+	}
+	if len(b.arena)+len(v) > cap(b.arena) {
+		b.arena = make([]int32, 0, max(1024, len(v)))
+	}
+	from := len(b.arena)
+	b.arena = append(b.arena, v...)
+	return b.arena[from:len(b.arena):len(b.arena)]
+}
 
 // addExpr appends x (B -1 unless set) and returns its index.
 func (b *builder) addExpr(x navindex.Expr) int32 {
@@ -63,7 +90,7 @@ func (b *builder) val(n tree.Node) int32 {
 		if attr.IsNull() {
 			return -1
 		}
-		return b.expr(navindex.ExprAttr, b.val(n.ChildByFieldID(b.f.object)), string(attr.Text()))
+		return b.expr(navindex.ExprAttr, b.val(n.ChildByFieldID(b.f.object)), text(attr))
 	case kCall:
 		return b.call(n)
 	case kInteger, kFloat, kString, kConcatString, kBool, kNone, kEllipsis:
@@ -123,7 +150,7 @@ func (b *builder) opText(op tree.Node) string {
 	if op.ChildCount() == 2 {
 		return string(op.Child(0).Text()) + " " + string(op.Child(1).Text())
 	}
-	return string(op.Text())
+	return text(op)
 }
 
 // comparison is `a < b` as ExprOper, a chain `a < b <= c` as the "and"
@@ -158,15 +185,15 @@ func (b *builder) comparison(n tree.Node) int32 {
 // among them, keyed "*"), then keyword ones (**x keyed "**").
 func (b *builder) call(n tree.Node) int32 {
 	fn := n.ChildByFieldID(b.f.function)
-	args := n.ChildByFieldID(b.f.arguments)
-	if b.kt.Of(args) == kGenerator { // f(x for x in y)
+	al := n.ChildByFieldID(b.f.arguments)
+	if b.kt.Of(al) == kGenerator { // f(x for x in y)
 		callee := b.val(fn)
 		if callee < 0 {
 			return -1
 		}
-		return b.addExpr(navindex.Expr{Op: navindex.ExprCall, A: callee, B: -1, Args: []int32{b.val(args)}})
+		return b.addExpr(navindex.Expr{Op: navindex.ExprCall, A: callee, B: -1, Args: []int32{b.val(al)}})
 	}
-	if args.NamedChildCount() == 0 || b.onlyComments(args) {
+	if al.NamedChildCount() == 0 || b.onlyComments(al) {
 		return b.valueExpr(n) // deduplicated, and super() as v4 has it
 	}
 	callee := b.val(fn)
@@ -174,38 +201,47 @@ func (b *builder) call(n tree.Node) int32 {
 		return -1
 	}
 	x := navindex.Expr{Op: navindex.ExprCall, A: callee, B: -1}
-	keyed := false // a *x or keyword argument seen among the positional ones
-	var pos []string
-	for c := range args.NamedChildren() {
+	var buf [8]int32
+	args := buf[:0]
+	star := -1 // the Args index of the first *x
+	for c := range al.NamedChildren() {
 		switch b.kt.Of(c) {
 		case kKeywordArgument, kDictSplat, kComment:
 			continue
 		case kListSplat:
-			x.Args = append(x.Args, b.val(c.NamedChild(0)))
-			pos, keyed = append(pos, "*"), true
+			if star < 0 {
+				star = len(args)
+			}
+			args = append(args, b.val(c.NamedChild(0)))
 		default:
-			x.Args = append(x.Args, b.val(c))
-			pos = append(pos, "")
+			args = append(args, b.val(c))
 		}
 	}
-	for c := range args.NamedChildren() {
+	if star >= 0 {
+		// Keys cover the last len(Keys) Args: from the first *x on.
+		for c := range al.NamedChildren() {
+			switch b.kt.Of(c) {
+			case kListSplat:
+				x.Keys = append(x.Keys, "*")
+			case kKeywordArgument, kDictSplat, kComment:
+			default:
+				if len(x.Keys) > 0 {
+					x.Keys = append(x.Keys, "")
+				}
+			}
+		}
+	}
+	for c := range al.NamedChildren() {
 		switch b.kt.Of(c) {
 		case kKeywordArgument:
-			x.Args = append(x.Args, b.val(c.ChildByFieldID(b.f.value)))
-			x.Keys = append(x.Keys, string(c.ChildByFieldID(b.f.name).Text()))
+			args = append(args, b.val(c.ChildByFieldID(b.f.value)))
+			x.Keys = append(x.Keys, text(c.ChildByFieldID(b.f.name)))
 		case kDictSplat:
-			x.Args = append(x.Args, b.val(c.NamedChild(0)))
+			args = append(args, b.val(c.NamedChild(0)))
 			x.Keys = append(x.Keys, "**")
 		}
 	}
-	if keyed {
-		// Keys cover the last len(Keys) Args: from the first *x on.
-		i := 0
-		for pos[i] == "" {
-			i++
-		}
-		x.Keys = append(pos[i:len(pos):len(pos)], x.Keys...)
-	}
+	x.Args = b.int32s(args)
 	return b.addExpr(x)
 }
 
@@ -222,6 +258,8 @@ func (b *builder) onlyComments(n tree.Node) bool {
 // (`Callable[[int], str]`) its elements are type expressions.
 func (b *builder) display(n tree.Node, k uint8, typ bool) int32 {
 	x := navindex.Expr{Op: navindex.ExprDisplay, A: -1, B: -1, Name: containerName(k)}
+	var buf [8]int32
+	args := buf[:0]
 	elem := b.val
 	if typ {
 		elem = b.annot
@@ -231,13 +269,13 @@ func (b *builder) display(n tree.Node, k uint8, typ bool) int32 {
 		switch b.kt.Of(c) {
 		case kComment:
 		case kListSplat, kListSplatPattern:
-			x.Args, keys = append(x.Args, elem(c.NamedChild(0))), append(keys, "*")
+			args, keys = append(args, elem(c.NamedChild(0))), append(keys, "*")
 		case kDictSplat: // **d takes a key and value slot
-			x.Args, keys = append(x.Args, elem(c.NamedChild(0)), -1), append(keys, "**", "")
+			args, keys = append(args, elem(c.NamedChild(0)), -1), append(keys, "**", "")
 		case kPair:
-			x.Args, keys = append(x.Args, elem(c.ChildByFieldID(b.f.key)), elem(c.ChildByFieldID(b.f.value))), append(keys, "", "")
+			args, keys = append(args, elem(c.ChildByFieldID(b.f.key)), elem(c.ChildByFieldID(b.f.value))), append(keys, "", "")
 		default:
-			x.Args, keys = append(x.Args, elem(c)), append(keys, "")
+			args, keys = append(args, elem(c)), append(keys, "")
 		}
 	}
 	star := -1
@@ -250,6 +288,7 @@ func (b *builder) display(n tree.Node, k uint8, typ bool) int32 {
 	if star >= 0 {
 		x.Keys = keys[star:]
 	}
+	x.Args = b.int32s(args)
 	return b.addExpr(x)
 }
 
@@ -307,6 +346,8 @@ func (b *builder) subscript(n tree.Node, k uint8, typ bool) int32 {
 		}
 	}
 	x := navindex.Expr{Op: navindex.ExprSubscript, A: b.val(head), B: -1}
+	var buf [8]int32
+	args := buf[:0]
 	if len(idx) == 1 && b.kt.Of(idx[0]) == kTuple && !typ {
 		tup := idx[0]
 		idx = idx[:0]
@@ -321,13 +362,14 @@ func (b *builder) subscript(n tree.Node, k uint8, typ bool) int32 {
 	for i, c := range idx {
 		switch {
 		case b.kt.Of(c) == kSlice:
-			x.Args = append(x.Args, b.slice(c))
+			args = append(args, b.slice(c))
 		case !typ, last == "Literal", last == "Annotated" && i > 0:
-			x.Args = append(x.Args, b.val(c))
+			args = append(args, b.val(c))
 		default:
-			x.Args = append(x.Args, b.annot(c))
+			args = append(args, b.annot(c))
 		}
 	}
+	x.Args = b.int32s(args)
 	return b.addExpr(x)
 }
 

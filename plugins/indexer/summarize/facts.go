@@ -279,9 +279,9 @@ func (b *builder) funcFacts(bd *pysem.Binding, d *navindex.Def) {
 func (b *builder) decoratorName(n tree.Node) string {
 	switch b.kt.Of(n) {
 	case kIdentifier:
-		return string(n.Text())
+		return text(n)
 	case kAttribute:
-		return string(n.ChildByFieldID(b.f.attribute).Text())
+		return text(n.ChildByFieldID(b.f.attribute))
 	case kCall:
 		return b.decoratorName(n.ChildByFieldID(b.f.function))
 	}
@@ -362,7 +362,7 @@ func (b *builder) params(bd *pysem.Binding) []navindex.Param {
 				p.Kind = navindex.ParamKwOnly
 			}
 		}
-		p.Name = string(id.Text())
+		p.Name = text(id)
 		out = append(out, p)
 	}
 	if b.m.Opts.IsStub {

@@ -1,6 +1,7 @@
 package summarize
 
 import (
+	"bytes"
 	"math/big"
 	"strconv"
 	"strings"
@@ -112,6 +113,9 @@ func stringValue(src []byte) (typ string, val []byte, ok bool) {
 		return typ, nil, false
 	}
 	body = body[q : len(body)-q]
+	if bytes.IndexByte(body, '\\') < 0 && bytes.IndexByte(body, '\r') < 0 {
+		return typ, body, true // the value as written: no copy
+	}
 	val = make([]byte, 0, len(body))
 	for j := 0; j < len(body); j++ {
 		c := body[j]
@@ -217,8 +221,19 @@ func repr(typ string, val []byte) string {
 			val, cut = val[:i], true
 		}
 	}
+	hasSingle, plain := false, !cut
+	for _, c := range val {
+		hasSingle = hasSingle || c == '\''
+		plain = plain && c >= 0x20 && c < 0x7f && c != '\\' && c != '\''
+	}
+	if plain { // the common case: one allocation
+		if typ == "bytes" {
+			return "b'" + string(val) + "'"
+		}
+		return "'" + string(val) + "'"
+	}
 	quote := byte('\'')
-	if strings.IndexByte(string(val), '\'') >= 0 && strings.IndexByte(string(val), '"') < 0 {
+	if hasSingle && bytes.IndexByte(val, '"') < 0 {
 		quote = '"'
 	}
 	var sb strings.Builder

@@ -100,6 +100,7 @@ type builder struct {
 	unpacks              map[unpackKey]int32
 	// paramAnnots are the annotations of parameters by node index.
 	paramAnnots map[int32]int32
+	arena       []int32 // see int32s
 }
 
 // occ is an occurrence before its position is known.
