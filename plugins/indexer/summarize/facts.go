@@ -185,7 +185,7 @@ func (b *builder) unpack(e int32, n tree.Node) int32 {
 			e = id
 			continue
 		}
-		x := navindex.Expr{Op: navindex.ExprUnpack, A: e, B: key.b, Text: strconv.Itoa(int(key.n))}
+		x := navindex.Expr{Op: navindex.ExprUnpack, A: e, B: key.b, Text: strconv.Itoa(int(key.n))} // Itoa of a small count allocates nothing
 		if key.star {
 			x.Name = "*"
 		}
@@ -319,7 +319,7 @@ func (b *builder) params(bd *pysem.Binding) []navindex.Param {
 	if ps.NamedChildCount() == 0 {
 		return nil
 	}
-	var out []navindex.Param
+	out := make([]navindex.Param, 0, ps.NamedChildCount())
 	kwOnly := false
 	for c := range ps.NamedChildren() {
 		p := navindex.Param{Annot: -1, Default: -1}
@@ -335,7 +335,9 @@ func (b *builder) params(bd *pysem.Binding) []navindex.Param {
 			v := c.ChildByFieldID(b.f.value)
 			p.Default, p.HasDefault = b.val(v), true
 			b.buf = appendOneLine(b.buf[:0], v.Text())
-			p.DefaultText = string(b.buf)
+			if p.DefaultText = text(v); string(b.buf) != p.DefaultText { // no copy when already one line
+				p.DefaultText = string(b.buf)
+			}
 		case kListSplatPattern, kDictSplatPattern:
 		case kPositionalSep:
 			for i := range out {

@@ -43,7 +43,7 @@ func (b *builder) literal(n tree.Node) int32 {
 			if b.kt.Of(c) != kString {
 				continue
 			}
-			t, val, ok := stringValue(c.Text())
+			t, val, ok := stringValue(c.Text(), literalBytes-len(all))
 			if typ != "" && t != typ {
 				return -1 // str and bytes: a syntax error
 			}
@@ -52,6 +52,9 @@ func (b *builder) literal(n tree.Node) int32 {
 				return b.lit(typ, "")
 			}
 			all = append(all, val...)
+			if len(all) > literalBytes {
+				break // repr cuts it
+			}
 		}
 		if typ == "" {
 			return -1
@@ -62,7 +65,7 @@ func (b *builder) literal(n tree.Node) int32 {
 }
 
 func (b *builder) stringLit(src []byte) (typ, text string) {
-	typ, val, ok := stringValue(src)
+	typ, val, ok := stringValue(src, literalBytes)
 	if !ok {
 		return typ, ""
 	}
@@ -89,8 +92,9 @@ func intText(t []byte) string {
 
 // stringValue decodes a string literal: its type (str or bytes) and
 // value; ok false for an f-string or an escape it does not know
-// (\N{...}).
-func stringValue(src []byte) (typ string, val []byte, ok bool) {
+// (\N{...}). Decoding stops once the value is longer than limit bytes
+// (when limit >= 0).
+func stringValue(src []byte, limit int) (typ string, val []byte, ok bool) {
 	typ = "str"
 	raw := false
 	i := 0
@@ -116,8 +120,11 @@ func stringValue(src []byte) (typ string, val []byte, ok bool) {
 	if bytes.IndexByte(body, '\\') < 0 && bytes.IndexByte(body, '\r') < 0 {
 		return typ, body, true // the value as written: no copy
 	}
-	val = make([]byte, 0, len(body))
-	for j := 0; j < len(body); j++ {
+	if limit < 0 {
+		limit = len(body)
+	}
+	val = make([]byte, 0, min(len(body), limit+8))
+	for j := 0; j < len(body) && len(val) <= limit; j++ {
 		c := body[j]
 		if c == '\r' { // a newline in the source is \n in the value
 			if j+1 < len(body) && body[j+1] == '\n' {
@@ -204,6 +211,10 @@ func appendCode(val []byte, typ string, v int) []byte {
 // maxLiteralLen is where pyright's printer cuts a literal string
 // (Literal['abc…']): Text keeps no more, so long strings cost no size.
 const maxLiteralLen = 50
+
+// literalBytes is enough of a value's bytes for maxLiteralLen+1
+// characters: decoding stops there.
+const literalBytes = 4*maxLiteralLen + 4
 
 // repr is Python's repr of a str or bytes value, cut after
 // maxLiteralLen characters with "…" as pyright prints it.

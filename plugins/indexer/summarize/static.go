@@ -136,7 +136,7 @@ func (b *builder) strConst(n tree.Node) (string, bool) {
 	if b.kt.Of(n) != kString {
 		return "", false
 	}
-	typ, v, ok := stringValue(n.Text())
+	typ, v, ok := stringValue(n.Text(), -1)
 	return string(v), ok && typ == "str"
 }
 
