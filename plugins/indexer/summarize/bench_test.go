@@ -2,9 +2,9 @@ package summarize
 
 import (
 	"os"
-	"syscall"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/pyws/pyws/plugin-sdk/navindex"
