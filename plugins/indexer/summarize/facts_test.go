@@ -200,3 +200,27 @@ func renderExpr(s *navindex.Summary, e int32) string {
 	}
 	return "op?"
 }
+
+// TestStaticSymValue: a symbol's value (v4, what navigation follows)
+// comes from its first binding in a branch that runs for the target.
+func TestStaticSymValue(t *testing.T) {
+	src, err := os.ReadFile("testdata/static.pyi")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		minor int
+		want  string
+	}{{11, "builtin str"}, {13, "builtin int"}} {
+		s := Summarize(parsertest.Tree(t, src), Options{IsStub: true, PythonMinor: c.minor})
+		got := ""
+		for _, y := range s.Syms {
+			if y.Kind == navindex.SymLocal && y.Name == "V" {
+				got = renderExpr(s, y.Value)
+			}
+		}
+		if got != c.want {
+			t.Errorf("3.%d: V's value is %s, want %s", c.minor, got, c.want)
+		}
+	}
+}
