@@ -1,6 +1,7 @@
 package summarize
 
 import (
+	"encoding/binary"
 	"unsafe"
 
 	"github.com/pyws/pyws/plugin-sdk/navindex"
@@ -45,32 +46,69 @@ func (b *builder) addExpr(x navindex.Expr) int32 {
 
 // oper is ExprOper name on a and c (-1 none).
 func (b *builder) oper(name string, a, c int32) int32 {
-	return b.addExpr(navindex.Expr{Op: navindex.ExprOper, A: a, B: c, Name: name})
+	return b.intern(navindex.Expr{Op: navindex.ExprOper, A: a, B: c, Name: name}, nil)
 }
 
-// lit is an ExprLit; the constant ones (None, True, False, ...) are
-// made once per file.
-func (b *builder) lit(typ, text string) int32 {
-	slot := -1
-	switch {
-	case typ == "None":
-		slot = 0
-	case typ == "ellipsis":
-		slot = 1
-	case text == "True":
-		slot = 2
-	case text == "False":
-		slot = 3
+// intern returns the expression made before that equals x with
+// arguments args, or adds it: subscripts, operators and displays repeat
+// (annotations above all: `str | None`), and an expression says nothing
+// of where it stands. Calls are never merged.
+func (b *builder) intern(x navindex.Expr, args []int32) int32 {
+	le := binary.LittleEndian
+	k := append(b.keyBuf[:0], byte(x.Op))
+	k = le.AppendUint32(k, uint32(x.A))
+	k = le.AppendUint32(k, uint32(x.B))
+	k = le.AppendUint32(k, uint32(len(args)))
+	for _, a := range args {
+		k = le.AppendUint32(k, uint32(a))
 	}
-	if slot >= 0 && b.consts[slot] > 0 {
-		return b.consts[slot] - 1
+	k = append(append(k, x.Name...), 0)
+	for _, key := range x.Keys {
+		k = append(append(k, key...), 0)
 	}
-	id := b.addExpr(navindex.Expr{Op: navindex.ExprLit, A: -1, B: -1, Name: typ, Text: text})
-	if slot >= 0 {
-		b.consts[slot] = id + 1
+	b.keyBuf = k
+	if id, ok := b.interned[string(k)]; ok {
+		return id
 	}
+	x.Args = b.int32s(args)
+	id := b.addExpr(x)
+	if b.interned == nil {
+		b.interned = map[string]int32{}
+	}
+	b.interned[string(k)] = id
 	return id
 }
+
+// lit is an ExprLit, made once per file for each value: Text tells
+// the types apart ("1", "'1'", "b'1'"), and the ones without a value
+// (float, f-strings, ...) have a slot each by type.
+func (b *builder) lit(typ, text string) int32 {
+	if text == "" {
+		slot := 0
+		for slot < len(litTypes) && litTypes[slot] != typ {
+			slot++
+		}
+		if slot == len(litTypes) {
+			return b.addExpr(navindex.Expr{Op: navindex.ExprLit, A: -1, B: -1, Name: typ})
+		}
+		if b.consts[slot] == 0 {
+			b.consts[slot] = b.addExpr(navindex.Expr{Op: navindex.ExprLit, A: -1, B: -1, Name: typ}) + 1
+		}
+		return b.consts[slot] - 1
+	}
+	if id, ok := b.lits[text]; ok {
+		return id
+	}
+	id := b.addExpr(navindex.Expr{Op: navindex.ExprLit, A: -1, B: -1, Name: typ, Text: text})
+	if b.lits == nil {
+		b.lits = map[string]int32{}
+	}
+	b.lits[text] = id
+	return id
+}
+
+// litTypes are the literal types whose Text may be "".
+var litTypes = [...]string{"ellipsis", "float", "complex", "str", "bytes"}
 
 // builtinExpr is the value of builtin name.
 func (b *builder) builtinExpr(name string) int32 {
@@ -288,8 +326,7 @@ func (b *builder) display(n tree.Node, k uint8, typ bool) int32 {
 	if star >= 0 {
 		x.Keys = keys[star:]
 	}
-	x.Args = b.int32s(args)
-	return b.addExpr(x)
+	return b.intern(x, args)
 }
 
 // containerName is the Name of a display or comprehension of kind k.
@@ -369,8 +406,7 @@ func (b *builder) subscript(n tree.Node, k uint8, typ bool) int32 {
 			args = append(args, b.annot(c))
 		}
 	}
-	x.Args = b.int32s(args)
-	return b.addExpr(x)
+	return b.intern(x, args)
 }
 
 // slice is `lo:hi:step` as slice(lo, hi, step) (an omitted bound None).

@@ -117,7 +117,7 @@ func (r *annotReader) primary() (int32, bool) {
 			var args []int32
 			args, ok = r.list(']', head == "Literal")
 			if r.emit {
-				e = r.b.addExpr(navindex.Expr{Op: navindex.ExprSubscript, A: e, B: -1, Args: args})
+				e = r.b.intern(navindex.Expr{Op: navindex.ExprSubscript, A: e, B: -1}, args)
 			}
 			head = ""
 		default:
@@ -204,7 +204,7 @@ func (r *annotReader) atom() (e int32, head string, ok bool) {
 			if c == '(' {
 				name = "tuple"
 			}
-			e = b.addExpr(navindex.Expr{Op: navindex.ExprDisplay, A: -1, B: -1, Name: name, Args: args})
+			e = b.intern(navindex.Expr{Op: navindex.ExprDisplay, A: -1, B: -1, Name: name}, args)
 		}
 		return e, "", true
 	case c == '\'' || c == '"':

@@ -85,8 +85,10 @@ type builder struct {
 
 	buf []byte // scratch for signatures
 
-	// consts are the ExprLit None, ellipsis, True and False (+1).
-	consts [4]int32
+	// consts are the ExprLit without Text by type (+1, see lit); lits
+	// the others by Text.
+	consts [len(litTypes)]int32
+	lits   map[string]int32
 	// minor and platform are the target of static conditions;
 	// falseRanges the branches they never run (see static.go).
 	minor       int
@@ -101,6 +103,9 @@ type builder struct {
 	// paramAnnots are the annotations of parameters by node index.
 	paramAnnots map[int32]int32
 	arena       []int32 // see int32s
+	// interned are the expressions intern made, by key (keyBuf scratch).
+	interned map[string]int32
+	keyBuf   []byte
 }
 
 // occ is an occurrence before its position is known.
