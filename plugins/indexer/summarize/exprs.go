@@ -231,12 +231,17 @@ func (b *builder) call(n tree.Node) int32 {
 		}
 		return b.addExpr(navindex.Expr{Op: navindex.ExprCall, A: callee, B: -1, Args: []int32{b.val(al)}})
 	}
-	if al.NamedChildCount() == 0 || b.onlyComments(al) {
-		return b.valueExpr(n) // deduplicated, and super() as v4 has it
+	if b.kt.Of(fn) == kIdentifier && string(fn.Text()) == "super" {
+		if v := b.valueExpr(n); v >= 0 && b.s.Exprs[v].Op == navindex.ExprSuper {
+			return v // super() in a method: its class's bases
+		}
 	}
 	callee := b.val(fn)
 	if callee < 0 {
 		return -1
+	}
+	if al.NamedChildCount() == 0 || b.onlyComments(al) {
+		return b.expr(navindex.ExprCall, callee, "") // made once per callee
 	}
 	x := navindex.Expr{Op: navindex.ExprCall, A: callee, B: -1}
 	var buf [8]int32

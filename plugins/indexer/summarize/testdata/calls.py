@@ -7,3 +7,10 @@ esc = "a\u00e9\x01b\N{BULLET}"
 esc2 = "a\u00e9\x01b\\"
 raw = r"a\nb"
 big = 123456789012345678901234567890
+up = "abc".upper()
+first = lst[0]()
+
+
+class S(Foo):
+    def m(self):
+        return super().m()
