@@ -33,6 +33,7 @@ func (b *builder) paramQual(sc *pysem.Scope, name string, bs []*pysem.Binding) s
 
 func (b *builder) defs() {
 	b.s.Defs = slices.Grow(b.s.Defs, len(b.m.Bindings))
+	b.defOf = make([]int32, len(b.m.Bindings))
 	for _, bd := range b.m.Bindings {
 		switch bd.Kind {
 		case pysem.BindDel, pysem.BindAugAssign:
@@ -91,6 +92,7 @@ func (b *builder) defs() {
 		}
 		b.typeFacts(bd, &d)
 		b.s.Defs = append(b.s.Defs, d)
+		b.defOf[bd.Index] = int32(len(b.s.Defs))
 	}
 }
 

@@ -46,13 +46,19 @@ func (b *builder) addExpr(x navindex.Expr) int32 {
 
 // oper is ExprOper name on a and c (-1 none).
 func (b *builder) oper(name string, a, c int32) int32 {
-	return b.intern(navindex.Expr{Op: navindex.ExprOper, A: a, B: c, Name: name}, nil)
+	return b.addExpr(navindex.Expr{Op: navindex.ExprOper, A: a, B: c, Name: name})
+}
+
+// union is a | c in an annotation, made once per file.
+func (b *builder) union(a, c int32) int32 {
+	return b.intern(navindex.Expr{Op: navindex.ExprOper, A: a, B: c, Name: "|"}, nil)
 }
 
 // intern returns the expression made before that equals x with
-// arguments args, or adds it: subscripts, operators and displays repeat
-// (annotations above all: `str | None`), and an expression says nothing
-// of where it stands. Calls are never merged.
+// arguments args, or adds it. Annotations repeat (`str | None` is
+// written hundreds of times in a stub), and an expression says nothing
+// of where it stands; values are made each time (they rarely repeat,
+// and a key costs a string hash, slow in the guest).
 func (b *builder) intern(x navindex.Expr, args []int32) int32 {
 	le := binary.LittleEndian
 	k := append(b.keyBuf[:0], byte(x.Op))
@@ -331,7 +337,11 @@ func (b *builder) display(n tree.Node, k uint8, typ bool) int32 {
 	if star >= 0 {
 		x.Keys = keys[star:]
 	}
-	return b.intern(x, args)
+	if typ {
+		return b.intern(x, args)
+	}
+	x.Args = b.int32s(args)
+	return b.addExpr(x)
 }
 
 // containerName is the Name of a display or comprehension of kind k.
@@ -411,7 +421,11 @@ func (b *builder) subscript(n tree.Node, k uint8, typ bool) int32 {
 			args = append(args, b.annot(c))
 		}
 	}
-	return b.intern(x, args)
+	if typ {
+		return b.intern(x, args)
+	}
+	x.Args = b.int32s(args)
+	return b.addExpr(x)
 }
 
 // slice is `lo:hi:step` as slice(lo, hi, step) (an omitted bound None).
@@ -464,7 +478,7 @@ func (b *builder) annot(n tree.Node) int32 {
 			}
 			l, r = n.ChildByFieldID(b.f.left), n.ChildByFieldID(b.f.right)
 		}
-		return b.oper("|", b.annot(l), b.annot(r))
+		return b.union(b.annot(l), b.annot(r))
 	case kList, kTuple:
 		return b.display(n, k, true)
 	case kParenthesized:

@@ -30,7 +30,7 @@ func (b *builder) typeFacts(bd *pysem.Binding, d *navindex.Def) {
 	case pysem.BindImport, pysem.BindImportFrom:
 		return
 	case pysem.BindParameter:
-		d.Annot = b.paramAnnot(bd.Annotation)
+		d.Annot = b.paramAnnot(bd)
 		return
 	}
 	d.Annot = b.annot(bd.Annotation)
@@ -223,21 +223,20 @@ func (b *builder) exceptValue(n tree.Node) int32 {
 	return e
 }
 
-// paramAnnot is annot for a parameter's annotation, made once for the
-// def's Params and the parameter's own definition.
-func (b *builder) paramAnnot(n tree.Node) int32 {
-	if n.IsNull() {
+// paramAnnot is the annotation of parameter bd: its def's Param's,
+// made when the def was (the def's binding comes first).
+func (b *builder) paramAnnot(bd *pysem.Binding) int32 {
+	if bd.Annotation.IsNull() {
 		return -1
 	}
-	if id, ok := b.paramAnnots[int32(n.Index())]; ok {
-		return id
+	if fs := bd.Scope; fs != nil && fs.Owner != nil && b.defOf[fs.Owner.Index] > 0 {
+		for _, p := range b.s.Defs[b.defOf[fs.Owner.Index]-1].Params {
+			if p.Name == bd.Name {
+				return p.Annot
+			}
+		}
 	}
-	id := b.annot(n)
-	if b.paramAnnots == nil {
-		b.paramAnnots = map[int32]int32{}
-	}
-	b.paramAnnots[int32(n.Index())] = id
-	return id
+	return b.annot(bd.Annotation)
 }
 
 // funcFacts fills a def's parameters, return annotation and values,
@@ -328,10 +327,10 @@ func (b *builder) params(bd *pysem.Binding) []navindex.Param {
 		case kIdentifier:
 		case kTypedParam:
 			id = c.NamedChild(0)
-			p.Annot = b.paramAnnot(c.ChildByFieldID(b.f.typ))
+			p.Annot = b.annot(c.ChildByFieldID(b.f.typ))
 		case kDefaultParam:
 			id = c.ChildByFieldID(b.f.name)
-			p.Annot = b.paramAnnot(c.ChildByFieldID(b.f.typ))
+			p.Annot = b.annot(c.ChildByFieldID(b.f.typ))
 			v := c.ChildByFieldID(b.f.value)
 			p.Default, p.HasDefault = b.val(v), true
 			b.buf = appendOneLine(b.buf[:0], v.Text())

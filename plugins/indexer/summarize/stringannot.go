@@ -91,7 +91,7 @@ func (r *annotReader) union() (int32, bool) {
 		var x int32
 		x, ok = r.primary()
 		if r.emit {
-			e = r.b.oper("|", e, x)
+			e = r.b.union(e, x)
 		}
 	}
 	return e, ok

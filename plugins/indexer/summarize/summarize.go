@@ -100,8 +100,8 @@ type builder struct {
 	lastBaseOp           navindex.ExprOp
 	lastBaseName         string
 	unpacks              map[unpackKey]int32
-	// paramAnnots are the annotations of parameters by node index.
-	paramAnnots map[int32]int32
+	// defOf is the index+1 in Defs of each binding's definition.
+	defOf []int32
 	arena       []int32 // see int32s
 	// interned are the expressions intern made, by key (keyBuf scratch).
 	interned map[string]int32
