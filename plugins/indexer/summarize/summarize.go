@@ -102,7 +102,7 @@ type builder struct {
 	unpacks              map[unpackKey]int32
 	// defOf is the index+1 in Defs of each binding's definition.
 	defOf []int32
-	arena       []int32 // see int32s
+	arena []int32 // see int32s
 	// interned are the expressions intern made, by key (keyBuf scratch).
 	interned map[string]int32
 	keyBuf   []byte
