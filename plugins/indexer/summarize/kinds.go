@@ -69,6 +69,7 @@ const (
 	kWhile
 	kBreak
 	kElse
+	kElif
 	kExcept
 	kFinally
 	kYield
@@ -142,6 +143,7 @@ var kinds = tree.NewKindClasses(map[string]uint8{
 	"while_statement":          kWhile,
 	"break_statement":          kBreak,
 	"else_clause":              kElse,
+	"elif_clause":              kElif,
 	"except_clause":            kExcept,
 	"except_group_clause":      kExcept,
 	"finally_clause":           kFinally,

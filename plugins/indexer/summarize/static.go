@@ -13,45 +13,42 @@ import (
 // sys.platform, os.name and not/and/or of them), as pyright decides
 // them. TYPE_CHECKING is left undecided: its else branch runs.
 
-var ifKinds = tree.NewKindClasses(map[string]uint8{"if_statement": 1})
-
 // byteRange is [start, end) of the source.
 type byteRange struct{ start, end int }
 
-// staticFalseRanges fills b.falseRanges: sorted, disjoint.
-func (b *builder) staticFalseRanges(t *tree.Tree) {
-	if !bytes.Contains(b.src, []byte("sys.")) && !bytes.Contains(b.src, []byte("os.name")) {
-		return // the usual file: no pass over its nodes
-	}
-	kt, end := ifKinds.Table(t), t.NodeCount()
+// staticNames are what a decidable condition reads.
+var staticNames = [...][]byte{[]byte("sys.version_info"), []byte("sys.platform"), []byte("os.name")}
+
+// staticFalseRanges fills b.falseRanges: sorted, disjoint. It looks at
+// the if statements whose condition reads one of staticNames, found
+// from their text and the references pysem made (not by a pass over
+// every node).
+func (b *builder) staticFalseRanges() {
 	var rs []byteRange
+	var done []int // the if statements looked at
 	add := func(n tree.Node) {
 		if !n.IsNull() {
 			rs = append(rs, byteRange{n.StartByte(), n.EndByte()})
 		}
 	}
-	for i := kt.Scan(0, end, 0); i < end; i = kt.Scan(i+1, end, 0) {
-		n := t.NodeAt(i)
-		v := b.static(n.ChildByFieldID(b.f.condition))
-		if v < 0 {
-			add(n.ChildByFieldID(b.f.consequence))
-		}
-		taken := v > 0 // an earlier branch always runs
-		for alt := n.FirstChild(); !alt.IsNull(); alt = alt.NextSibling() {
-			if alt.FieldID() != b.f.alternative {
+	for _, name := range staticNames {
+		for off := 0; ; {
+			i := bytes.Index(b.src[off:], name)
+			if i < 0 {
+				break
+			}
+			at := off + i
+			off = at + len(name)
+			r := b.refAt(at) // sys or os, the identifier
+			if r == nil || r.Node.IsNull() || b.kt.Of(r.Node) != kIdentifier {
 				continue
 			}
-			if b.kt.Of(alt) == kElse {
-				if taken {
-					add(alt.ChildByFieldID(b.f.body))
-				}
+			n := b.enclosingIf(r.Node)
+			if n.IsNull() || slices.Contains(done, n.Index()) {
 				continue
 			}
-			v := b.static(alt.ChildByFieldID(b.f.condition))
-			if taken || v < 0 {
-				add(alt.ChildByFieldID(b.f.consequence))
-			}
-			taken = taken || v > 0
+			done = append(done, n.Index())
+			b.staticIf(n, add)
 		}
 	}
 	slices.SortFunc(rs, func(x, y byteRange) int { return x.start - y.start })
@@ -60,6 +57,49 @@ func (b *builder) staticFalseRanges(t *tree.Tree) {
 			continue // inside the previous one
 		}
 		b.falseRanges = append(b.falseRanges, r)
+	}
+}
+
+// enclosingIf is the if statement whose condition (or an elif's) holds
+// n, null when n is not in one.
+func (b *builder) enclosingIf(n tree.Node) tree.Node {
+	for ; !n.IsNull(); n = n.Parent() {
+		switch b.kt.Of(n) {
+		case kIf:
+			return n
+		case kElif:
+			return n.Parent()
+		case kBlock, kExprStatement, kLambda, kFuncDef, kClassDef:
+			return tree.Node{}
+		}
+	}
+	return n
+}
+
+// staticIf adds (with add) the branches of if statement n that never
+// run: those whose condition is false, and those after a branch whose
+// condition is true.
+func (b *builder) staticIf(n tree.Node, add func(tree.Node)) {
+	v := b.static(n.ChildByFieldID(b.f.condition))
+	if v < 0 {
+		add(n.ChildByFieldID(b.f.consequence))
+	}
+	taken := v > 0 // an earlier branch always runs
+	for alt := n.FirstChild(); !alt.IsNull(); alt = alt.NextSibling() {
+		if alt.FieldID() != b.f.alternative {
+			continue
+		}
+		if b.kt.Of(alt) == kElse {
+			if taken {
+				add(alt.ChildByFieldID(b.f.body))
+			}
+			continue
+		}
+		v := b.static(alt.ChildByFieldID(b.f.condition))
+		if taken || v < 0 {
+			add(alt.ChildByFieldID(b.f.consequence))
+		}
+		taken = taken || v > 0
 	}
 }
 

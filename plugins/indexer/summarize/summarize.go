@@ -150,10 +150,8 @@ func FromModule(m *pysem.Module, platform string) *navindex.Summary {
 		b.platform = "linux"
 	}
 	b.lastValNode = -1
-	if m.Tree != nil {
-		b.staticFalseRanges(m.Tree)
-	}
 	b.indexRefs()
+	b.staticFalseRanges()
 	b.scopes()
 	b.s.Syms = make([]navindex.Sym, 0, len(m.Bindings)+len(m.Attrs))
 	// Expressions are large records: growing their slice by doubling
