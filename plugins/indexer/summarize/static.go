@@ -16,13 +16,10 @@ import (
 // byteRange is [start, end) of the source.
 type byteRange struct{ start, end int }
 
-// staticNames are what a decidable condition reads.
-var staticNames = [...][]byte{[]byte("sys.version_info"), []byte("sys.platform"), []byte("os.name")}
-
 // staticFalseRanges fills b.falseRanges: sorted, disjoint. It looks at
-// the if statements whose condition reads one of staticNames, found
-// from their text and the references pysem made (not by a pass over
-// every node).
+// the if statements whose condition reads sys.version_info,
+// sys.platform or os.name, found from pysem's references to sys and os
+// (not by a pass over every node or byte).
 func (b *builder) staticFalseRanges() {
 	var rs []byteRange
 	var done []int // the if statements looked at
@@ -31,25 +28,25 @@ func (b *builder) staticFalseRanges() {
 			rs = append(rs, byteRange{n.StartByte(), n.EndByte()})
 		}
 	}
-	for _, name := range staticNames {
-		for off := 0; ; {
-			i := bytes.Index(b.src[off:], name)
-			if i < 0 {
-				break
-			}
-			at := off + i
-			off = at + len(name)
-			r := b.refAt(at) // sys or os, the identifier
-			if r == nil || r.Node.IsNull() || b.kt.Of(r.Node) != kIdentifier {
-				continue
-			}
-			n := b.enclosingIf(r.Node)
-			if n.IsNull() || slices.Contains(done, n.Index()) {
-				continue
-			}
-			done = append(done, n.Index())
-			b.staticIf(n, add)
+	for _, r := range b.m.Refs {
+		if len(r.Name) > 3 || r.Name != "sys" && r.Name != "os" || b.kt.Of(r.Node) != kIdentifier {
+			continue
 		}
+		attr := r.Node.Parent()
+		if b.kt.Of(attr) != kAttribute {
+			continue
+		}
+		switch b.dotted(attr) {
+		case "sys.version_info", "sys.platform", "os.name":
+		default:
+			continue
+		}
+		n := b.enclosingIf(attr)
+		if n.IsNull() || slices.Contains(done, n.Index()) {
+			continue
+		}
+		done = append(done, n.Index())
+		b.staticIf(n, add)
 	}
 	slices.SortFunc(rs, func(x, y byteRange) int { return x.start - y.start })
 	for _, r := range rs {
