@@ -95,7 +95,7 @@ const (
 	// type expression.
 
 	ExprLit       // a literal: Name its builtin type (int, str, bytes, bool, float, complex, None, ellipsis), Text its value as pyright prints it in Literal[...] ("10", "'a'", "True"; a str or bytes longer than 50 characters cut there with "…" inside the quotes, as pyright's printer does); Text "" when not a literal type (f-strings, floats); `-1` is the literal "-1"
-	ExprSubscript // A[Args...] (a tuple index is split into Args; a slice lo:hi:step is the builtin slice called with its three bounds, None for one omitted)
+	ExprSubscript // A[Args...] (a tuple index is split into Args; a slice lo:hi or lo:hi:step is the builtin slice called with its bounds as written, None for one omitted)
 	ExprOper      // operator Name on A and B (B -1 for a unary one): "+", "|", "==", "in", "not in", "is", "is not", "not", "and", "or", "-" ...; a chain a < b < c is "and" of a < b and b < c
 	ExprDisplay   // a display: Name "tuple", "list", "set" or "dict" (Args alternate key and value); Keys[i] "*" ("**") marks a starred element
 	ExprComp      // a comprehension: Name "list", "set", "dict" or "generator"; A the element (dict: the key, B the value)
