@@ -30,9 +30,8 @@ func main() {}
 
 type args struct {
 	PythonMinor int `json:"pythonMinor,omitempty"`
-	// Platform is the target's sys.platform ("linux", "darwin", "win32");
-	// the static conditions that read it are decided by the summarizer's
-	// next version (types-summ), until then it is accepted and unused.
+	// Platform is sys.platform of the target ("linux", "win32",
+	// "darwin"; "" is linux), for static conditions.
 	Platform string `json:"platform,omitempty"`
 }
 
@@ -61,6 +60,7 @@ func handle(req *sdk.Request) (any, error) {
 			IsStub:        strings.HasSuffix(base, ".pyi"),
 			IsPackageInit: base == "__init__.py" || base == "__init__.pyi",
 			PythonMinor:   a.PythonMinor,
+			Platform:      a.Platform,
 		}
 		res.Summaries[i] = navindex.Encode(summarize.Summarize(f.Tree, o))
 	}
