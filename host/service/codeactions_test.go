@@ -18,7 +18,7 @@ func TestCodeActionsArguments(t *testing.T) {
 		t.Fatal("no get_code_actions row")
 	}
 	tests := []struct {
-		name, body string
+		name, body  string
 		code, param string
 		want        abi.Range
 	}{

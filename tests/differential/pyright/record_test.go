@@ -191,4 +191,3 @@ func diagLess(a, b string) bool {
 	}
 	return ca < cb
 }
-
