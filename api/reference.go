@@ -150,6 +150,8 @@ func allowedText(s *toolspec.Schema) string {
 	switch {
 	case len(s.Enum) > 0:
 		return "`" + strings.Join(s.Enum, "`, `") + "`"
+	case s.Type == "array" && s.Items != nil && len(s.Items.Enum) > 0:
+		return "items: `" + strings.Join(s.Items.Enum, "`, `") + "`"
 	}
 	return toolspec.BoundsText(s.Minimum, s.Maximum)
 }

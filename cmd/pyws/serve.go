@@ -78,7 +78,8 @@ func serve(args []string) error {
 	if *stubsDir == "" {
 		*stubsDir = defaultStubsDir()
 	}
-	if _, err := openStubs(*stubsDir); err != nil {
+	stubs, err := openStubs(*stubsDir)
+	if err != nil {
 		return err
 	}
 	root, err := filepath.Abs(*workspaceDir)
@@ -156,6 +157,7 @@ func serve(args []string) error {
 		EngineVersion:    "tree-sitter-python 0.25.0, parser sha256 " + wasm.ParserSHA256[:12],
 		PythonVersion:    pythonVersion(*python),
 		StateDir:         *stateDir,
+		Stubs:            stubs,
 		IndexDelay:       *indexDelay,
 		IdleRelease:      *idleRelease,
 	})

@@ -32,8 +32,9 @@ type pluginSummarizer struct {
 
 func (p pluginSummarizer) Version() string { return p.rt.PluginSHA256("index_files") }
 
-func (p pluginSummarizer) Summarize(ctx context.Context, files []Source) ([][]byte, error) {
-	req := &abi.Request{Tool: "index_files", Arguments: json.RawMessage(`{}`)}
+func (p pluginSummarizer) Summarize(ctx context.Context, t Target, files []Source) ([][]byte, error) {
+	t = t.withDefaults()
+	req := &abi.Request{Tool: "index_files", Arguments: json.RawMessage(fmt.Sprintf(`{"pythonMinor":%d,"platform":%q}`, t.Minor, t.Platform))}
 	for _, f := range files {
 		req.Files = append(req.Files, abi.File{URI: "file:///" + f.Rel, Path: f.Rel, Source: f.Text})
 	}

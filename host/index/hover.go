@@ -97,9 +97,9 @@ func (x *Index) primaryDef(t target) (navindex.Def, bool) {
 		return navindex.Def{}, false
 	}
 	y := t.f.S.Syms[t.sym]
-	if t.f.IsStub && y.Qual != "" {
+	if t.f.stub && y.Qual != "" {
 		for _, g := range x.siblings(t.f) {
-			if s, ok := g.quals[y.Qual]; ok && !g.IsStub {
+			if s, ok := g.quals[y.Qual]; ok && !g.stub {
 				if df, ok := pick(g, s); ok {
 					if stub, ok := pick(t.f, t.sym); ok && df.Doc == "" {
 						df.Doc = stub.Doc

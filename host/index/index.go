@@ -41,12 +41,42 @@ type Source struct {
 }
 
 // Summarizer turns files into encoded summaries, one per file in order
-// (nil for a file it could not summarize). Version identifies the code
-// producing them (the indexer plugin's SHA-256), so a new plugin
-// invalidates the disk cache.
+// (nil for a file it could not summarize), for the Python t names: the
+// summarizer decides `sys.version_info` and `sys.platform` conditions
+// for it (the indexer plugin's pythonMinor and platform arguments).
+// Version identifies the code producing them (the indexer plugin's
+// SHA-256), so a new plugin invalidates the disk cache.
 type Summarizer interface {
-	Summarize(ctx context.Context, files []Source) ([][]byte, error)
+	Summarize(ctx context.Context, t Target, files []Source) ([][]byte, error)
 	Version() string
+}
+
+// Target is the Python a workspace runs on: Python 3.Minor on Platform
+// (sys.platform: "linux", "darwin", "win32"). Summaries depend on it, so
+// it is part of every cache key; a zero field takes DefaultTarget's.
+type Target struct {
+	Minor    int
+	Platform string
+}
+
+// DefaultTarget is the Python assumed when neither configuration nor an
+// interpreter says: 3.12 on Linux.
+var DefaultTarget = Target{Minor: 12, Platform: "linux"}
+
+func (t Target) withDefaults() Target {
+	if t.Minor <= 0 {
+		t.Minor = DefaultTarget.Minor
+	}
+	if t.Platform == "" {
+		t.Platform = DefaultTarget.Platform
+	}
+	return t
+}
+
+// String is "3.12-linux", as cache directories name it.
+func (t Target) String() string {
+	t = t.withDefaults()
+	return fmt.Sprintf("3.%d-%s", t.Minor, t.Platform)
 }
 
 // Config wires an Index.
@@ -64,6 +94,15 @@ type Config struct {
 	ListDir func(rel string) ([]string, error)
 	// Summarizer produces summaries.
 	Summarizer Summarizer
+	// Target is the Python the workspace's files are summarized for (zero:
+	// DefaultTarget). TargetFunc, when set, decides it instead at the
+	// first Build (it may ask an interpreter, which takes a while).
+	Target     Target
+	TargetFunc func() Target
+	// Stubs hands out typeshed's stubs for the target: modules the
+	// workspace does not have link into them. nil links none (external
+	// names stay names).
+	Stubs *StubSets
 	// CacheDir holds summaries on disk ("" keeps them in memory only).
 	CacheDir string
 	// Parallel is the number of concurrent summarizer calls (default
@@ -81,12 +120,20 @@ type File struct {
 	// with it the keys of their symbols.
 	Stem string
 	// Module is the file's dotted module name.
-	Module         string
-	IsStub, IsInit bool
+	Module string
+	IsInit bool
+	// stub: a .pyi file; typeshed: one of typeshed's stubs (a StubSet's
+	// unit, shared by the workspaces of a process: Rel is its path in the
+	// stubs tree, Abs is "").
+	stub, typeshed bool
 	Hash           [32]byte
 	Size           int64
 	MTime          time.Time
 	S              *navindex.Summary
+
+	// stubImports are the modules a typeshed unit imports, set before
+	// the unit is shared.
+	stubImports []string
 
 	quals   map[string]int32    // Qual -> symbol
 	locals  map[scopeName]int32 // (scope, name) -> SymLocal
@@ -110,11 +157,15 @@ type Index struct {
 	built    atomic.Bool
 
 	refreshMu sync.Mutex // one Refresh at a time
-	mu        sync.RWMutex
-	files     map[string]*File // by Rel
-	sorted    []*File
-	mods      *moduleMap
-	cache     map[string]*navindex.Summary // by cache key (hash + flags)
+	// target and stubs are decided by the first Build, under refreshMu,
+	// before anything is summarized; read-only afterwards.
+	target Target
+	stubs  *StubSet
+	mu     sync.RWMutex
+	files  map[string]*File // by Rel
+	sorted []*File
+	mods   *moduleMap
+	cache  map[string]*navindex.Summary // by cache key (hash + flags)
 
 	// linked state (under mu)
 	linked bool
@@ -122,7 +173,8 @@ type Index struct {
 	keys   []string
 	inv    [][]occRef
 	memo   *linker
-	gen    uint64 // bumped by every relink
+	prog   *Program // the type evaluator's view of this link
+	gen    uint64   // bumped by every relink
 }
 
 type occRef struct {
@@ -130,17 +182,23 @@ type occRef struct {
 	occ  int32
 }
 
+// batchDefaults fills the zero summarizer batching settings and logger
+// of a Config or StubConfig: GOMAXPROCS calls, 256 KiB, slog.Default.
+func batchDefaults(parallel, batchBytes *int, log **slog.Logger) {
+	if *parallel <= 0 {
+		*parallel = runtime.GOMAXPROCS(0)
+	}
+	if *batchBytes <= 0 {
+		*batchBytes = 256 << 10
+	}
+	if *log == nil {
+		*log = slog.Default()
+	}
+}
+
 // New returns an empty index; call Build.
 func New(cfg Config) *Index {
-	if cfg.Parallel <= 0 {
-		cfg.Parallel = runtime.GOMAXPROCS(0)
-	}
-	if cfg.BatchBytes <= 0 {
-		cfg.BatchBytes = 256 << 10
-	}
-	if cfg.Logger == nil {
-		cfg.Logger = slog.Default()
-	}
+	batchDefaults(&cfg.Parallel, &cfg.BatchBytes, &cfg.Logger)
 	return &Index{cfg: cfg, log: cfg.Logger, files: map[string]*File{}, cache: map[string]*navindex.Summary{}, mods: newModuleMap(nil)}
 }
 
@@ -185,7 +243,49 @@ func (x *Index) cacheDir() string {
 	if len(v) > 16 {
 		v = v[:16]
 	}
-	return filepath.Join(x.cfg.CacheDir, fmt.Sprintf("v%d-%s", navindex.Version, v))
+	return filepath.Join(x.cfg.CacheDir, cacheSubdir(x.cfg.Summarizer, x.target))
+}
+
+// cacheSubdir names the cache directory of summaries made by s for t:
+// summary format, summarizer version and target.
+func cacheSubdir(s Summarizer, t Target) string {
+	v := s.Version()
+	if len(v) > 16 {
+		v = v[:16]
+	}
+	return fmt.Sprintf("v%d-%s-%s", navindex.Version, v, t)
+}
+
+// readCached reads and decodes a cached summary, nil when there is none
+// or it does not decode (it is then summarized and written again).
+func readCached(dir, key string) *navindex.Summary {
+	b, err := os.ReadFile(filepath.Join(dir, key[:2], key))
+	if err != nil {
+		return nil
+	}
+	s, err := navindex.Decode(b)
+	if err != nil {
+		return nil
+	}
+	return s
+}
+
+// writeCached stores an encoded summary atomically (a temporary file
+// renamed into place); failures only cost a later summarizer call.
+func writeCached(dir, key string, enc []byte) {
+	sub := filepath.Join(dir, key[:2])
+	if err := os.MkdirAll(sub, 0o700); err != nil {
+		return
+	}
+	tmp, err := os.CreateTemp(sub, ".tmp-*")
+	if err != nil {
+		return
+	}
+	_, werr := tmp.Write(enc)
+	cerr := tmp.Close()
+	if werr != nil || cerr != nil || os.Rename(tmp.Name(), filepath.Join(sub, key)) != nil {
+		os.Remove(tmp.Name())
+	}
 }
 
 func (x *Index) loadCached(key string) *navindex.Summary {
@@ -199,34 +299,12 @@ func (x *Index) loadCached(key string) *navindex.Summary {
 	if dir == "" {
 		return nil
 	}
-	b, err := os.ReadFile(filepath.Join(dir, key[:2], key))
-	if err != nil {
-		return nil
-	}
-	s, err = navindex.Decode(b)
-	if err != nil {
-		return nil
-	}
-	return s
+	return readCached(dir, key)
 }
 
 func (x *Index) storeCached(key string, enc []byte) {
-	dir := x.cacheDir()
-	if dir == "" {
-		return
-	}
-	sub := filepath.Join(dir, key[:2])
-	if err := os.MkdirAll(sub, 0o700); err != nil {
-		return
-	}
-	tmp, err := os.CreateTemp(sub, ".tmp-*")
-	if err != nil {
-		return
-	}
-	_, werr := tmp.Write(enc)
-	cerr := tmp.Close()
-	if werr != nil || cerr != nil || os.Rename(tmp.Name(), filepath.Join(sub, key)) != nil {
-		os.Remove(tmp.Name())
+	if dir := x.cacheDir(); dir != "" {
+		writeCached(dir, key, enc)
 	}
 }
 
@@ -243,6 +321,16 @@ type pending struct {
 func (x *Index) Build(ctx context.Context) error {
 	x.refreshMu.Lock()
 	defer x.refreshMu.Unlock()
+	if !x.built.Load() {
+		x.target = x.cfg.Target
+		if x.cfg.TargetFunc != nil {
+			x.target = x.cfg.TargetFunc()
+		}
+		x.target = x.target.withDefaults()
+		if x.cfg.Stubs != nil {
+			x.stubs = x.cfg.Stubs.For(x.target)
+		}
+	}
 	paths, err := x.cfg.Files(ctx)
 	if err != nil {
 		return err
@@ -255,9 +343,13 @@ func (x *Index) Build(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	stubs, err := x.loadStubs(ctx, files)
+	if err != nil {
+		return err
+	}
 	x.mu.Lock()
 	x.files = files
-	x.relinkLocked()
+	x.relinkLocked(stubs)
 	x.mu.Unlock()
 	x.progress.Store(100)
 	x.built.Store(true)
@@ -336,11 +428,11 @@ func (x *Index) load(ctx context.Context, paths []string, old map[string]*File, 
 		return nil, err
 	}
 	if len(todo) > 0 {
-		if err := x.summarize(ctx, todo, func(n int) {
+		if err := x.summaryJob(func(n int) {
 			if report != nil {
 				report(int(done.Add(int64(n))), total)
 			}
-		}); err != nil {
+		}).run(ctx, todo); err != nil {
 			return nil, err
 		}
 	}
@@ -362,17 +454,37 @@ func (x *Index) load(ctx context.Context, paths []string, old map[string]*File, 
 	return out, nil
 }
 
-// summarize runs the summarizer over todo in batches, concurrently.
-func (x *Index) summarize(ctx context.Context, todo []pending, progress func(int)) error {
-	if x.cfg.Summarizer == nil {
+// summaryJob summarizes files for a target, in batches of at most
+// batchBytes, parallel calls at a time: the index's files and a stub
+// set's stubs alike.
+type summaryJob struct {
+	s          Summarizer
+	t          Target
+	batchBytes int
+	parallel   int
+	log        *slog.Logger
+	// store keeps a summary made (its cache key, encoded).
+	store func(key string, enc []byte)
+	// progress, when set, counts files done.
+	progress func(n int)
+}
+
+func (x *Index) summaryJob(progress func(int)) summaryJob {
+	return summaryJob{s: x.cfg.Summarizer, t: x.target, batchBytes: x.cfg.BatchBytes, parallel: x.cfg.Parallel, log: x.log, store: x.storeCached, progress: progress}
+}
+
+// run summarizes todo, setting each file's S (an empty summary for a
+// file the summarizer failed on); the error is the context's.
+func (j summaryJob) run(ctx context.Context, todo []pending) error {
+	if j.s == nil {
 		return errors.New("index: no summarizer")
 	}
-	sort.Slice(todo, func(i, j int) bool { return todo[i].f.Rel < todo[j].f.Rel })
+	sort.Slice(todo, func(i, k int) bool { return todo[i].f.Rel < todo[k].f.Rel })
 	var batches [][]pending
 	var cur []pending
 	size := 0
 	for _, p := range todo {
-		if len(cur) > 0 && size+len(p.text) > x.cfg.BatchBytes {
+		if len(cur) > 0 && size+len(p.text) > j.batchBytes {
 			batches = append(batches, cur)
 			cur, size = nil, 0
 		}
@@ -383,18 +495,20 @@ func (x *Index) summarize(ctx context.Context, todo []pending, progress func(int
 		batches = append(batches, cur)
 	}
 	ch := make(chan []pending)
-	errc := make(chan error, x.cfg.Parallel)
+	errc := make(chan error, j.parallel)
 	var wg sync.WaitGroup
-	for range x.cfg.Parallel {
+	for range j.parallel {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for b := range ch {
-				if err := x.summarizeBatch(ctx, b); err != nil {
+				if err := j.batch(ctx, b); err != nil {
 					errc <- err
 					return
 				}
-				progress(len(b))
+				if j.progress != nil {
+					j.progress(len(b))
+				}
 			}
 		}()
 	}
@@ -421,17 +535,17 @@ send:
 	return err
 }
 
-func (x *Index) summarizeBatch(ctx context.Context, b []pending) error {
+func (j summaryJob) batch(ctx context.Context, b []pending) error {
 	srcs := make([]Source, len(b))
 	for i, p := range b {
 		srcs[i] = Source{Rel: p.f.Rel, Text: p.text}
 	}
-	out, err := x.cfg.Summarizer.Summarize(ctx, srcs)
+	out, err := j.s.Summarize(ctx, j.t, srcs)
 	if err != nil && len(b) > 1 && ctx.Err() == nil {
 		// One bad file (too large, unparsable in time) fails its batch:
 		// retry the files one by one so only it goes unindexed.
 		for i := range b {
-			if e := x.summarizeBatch(ctx, b[i:i+1]); e != nil && ctx.Err() != nil {
+			if e := j.batch(ctx, b[i:i+1]); e != nil && ctx.Err() != nil {
 				return e
 			}
 		}
@@ -441,7 +555,7 @@ func (x *Index) summarizeBatch(ctx context.Context, b []pending) error {
 		if ctx.Err() != nil {
 			return err
 		}
-		x.log.Warn("file not indexed", "file", b[0].f.Rel, "err", err)
+		j.log.Warn("file not indexed", "file", b[0].f.Rel, "err", err)
 		b[0].f.S = &navindex.Summary{}
 		return nil
 	}
@@ -452,21 +566,34 @@ func (x *Index) summarizeBatch(ctx context.Context, b []pending) error {
 		}
 		s, derr := navindex.Decode(out[i])
 		if derr != nil {
-			x.log.Warn("indexer returned a malformed summary", "file", p.f.Rel, "err", derr)
+			j.log.Warn("indexer returned a malformed summary", "file", p.f.Rel, "err", derr)
 			p.f.S = &navindex.Summary{}
 			continue
 		}
 		p.f.S = s
-		x.storeCached(p.key, out[i])
+		j.store(p.key, out[i])
 	}
 	return nil
 }
+
+// Summary is the file's navigation summary (pytypes.Unit).
+func (f *File) Summary() *navindex.Summary { return f.S }
+
+// ModuleName is the file's dotted module name (pytypes.Unit).
+func (f *File) ModuleName() string { return f.Module }
+
+// IsStub reports a .pyi file (pytypes.Unit).
+func (f *File) IsStub() bool { return f.stub }
+
+// IsTypeshed reports one of typeshed's stubs, shared by every workspace
+// of the process and never answered as a location.
+func (f *File) IsTypeshed() bool { return f.typeshed }
 
 func newFile(rel, abs string) *File {
 	f := &File{Rel: rel, Abs: abs}
 	ext := filepath.Ext(rel)
 	f.Stem = strings.TrimSuffix(rel, ext)
-	f.IsStub = ext == ".pyi"
+	f.stub = ext == ".pyi"
 	base := filepath.Base(f.Stem)
 	f.IsInit = base == "__init__"
 	return f
@@ -534,7 +661,8 @@ func (x *Index) refresh(ctx context.Context, list bool, force string) error {
 	if err != nil {
 		return err
 	}
-	x.mu.Lock()
+	// x.files changes only here and in Build, under refreshMu, which is
+	// held: old is still current.
 	same := len(files) == len(old)
 	if same {
 		for rel, f := range files {
@@ -544,9 +672,17 @@ func (x *Index) refresh(ctx context.Context, list bool, force string) error {
 			}
 		}
 	}
+	var stubs map[string]*File
+	if !same {
+		// Stubs load before the lock: summarizing one takes a plugin call.
+		if stubs, err = x.loadStubs(ctx, files); err != nil {
+			return err
+		}
+	}
+	x.mu.Lock()
 	x.files = files
 	if !same {
-		x.relinkLocked()
+		x.relinkLocked(stubs)
 	}
 	x.mu.Unlock()
 	return nil

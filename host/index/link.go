@@ -19,12 +19,22 @@ const (
 )
 
 // target is what an occurrence refers to.
+//
+// An external target (tExt, tBuiltin) is named as the workspace reaches
+// it ("os.path.join" through `import os`), and that name is its key,
+// its get_definition details and its hover. When typeshed defines it, f
+// and sym are also the stub's symbol (a typeshed unit's), or smod the
+// stub module it is: the stubs annotate the names the link makes, they
+// never rename or add any. Inside a stub (f.typeshed) the link runs as
+// in the workspace, over the stub units, and its tSym targets are stub
+// symbols.
 type target struct {
 	kind tkind
 	f    *File
 	sym  int32
 	name string // tModule: module; tExt: dotted name; tBuiltin: name
 	mod  string // tExt: the external module
+	smod string // tExt: the typeshed module this is
 }
 
 type vkind uint8
@@ -40,13 +50,15 @@ const (
 )
 
 // value is what evaluating an expression gives, as far as the index can
-// tell.
+// tell. A vExt value may carry, in f and sym, the typeshed class it is
+// (or is an instance of), or in smod the typeshed module.
 type value struct {
 	kind vkind
 	f    *File
 	sym  int32
 	name string // vModule, vExt
 	mod  string // vExt
+	smod string // vExt
 }
 
 // linkState memoises targets and values of one file during a link.
@@ -65,6 +77,10 @@ type linker struct {
 	mods  *moduleMap
 	st    map[*File]*linkState
 	depth int
+	// stubStars links the names a workspace file's star import of a
+	// stub module brings in (the Program's linker: the evaluator wants
+	// them; navigation links none, as before stubs, so its answers stay).
+	stubStars bool
 }
 
 func (f *File) prepare() {
@@ -158,16 +174,16 @@ func (l *linker) computeTarget(f *File, s int32) target {
 			return target{}
 		}
 		if y.Name == "" {
-			return l.moduleTarget(mod)
+			return l.moduleTarget(mod, f.typeshed)
 		}
-		return l.moduleMember(mod, y.Name, 0)
+		return l.moduleMember(mod, y.Name, 0, f.typeshed)
 	case navindex.SymAttr:
 		if y.Recv < 0 {
 			return target{}
 		}
 		return l.memberTarget(l.eval(f, y.Recv), y.Name)
 	case navindex.SymBuiltin:
-		return target{kind: tBuiltin, name: y.Name}
+		return l.builtinTarget(y.Name)
 	case navindex.SymUnresolved:
 		return l.starTarget(f, y.Name, 0)
 	case navindex.SymKeyword:
@@ -176,19 +192,71 @@ func (l *linker) computeTarget(f *File, s int32) target {
 	return target{}
 }
 
-func (l *linker) moduleTarget(mod string) target {
-	if l.mods.exists(mod) {
+// moduleTarget is module mod imported by a workspace file, or by a stub
+// (inStubs: the standard library only).
+func (l *linker) moduleTarget(mod string, inStubs bool) target {
+	if !inStubs && l.mods.exists(mod) {
 		return target{kind: tModule, name: mod}
 	}
-	return target{kind: tExt, name: mod, mod: mod}
+	t := target{kind: tExt, name: mod, mod: mod}
+	if l.mods.stubs[mod] != nil {
+		t.smod = mod
+	}
+	return t
+}
+
+// modFiles are the files of module mod: the workspace's, or the stub's.
+func (l *linker) modFiles(mod string, inStubs bool) []*File {
+	if !inStubs {
+		return l.mods.byName[mod]
+	}
+	if g := l.mods.stubs[mod]; g != nil {
+		return []*File{g}
+	}
+	return nil
+}
+
+func (l *linker) modExists(mod string, inStubs bool) bool {
+	if inStubs {
+		return l.mods.stubs[mod] != nil
+	}
+	return l.mods.exists(mod)
+}
+
+// withStub is external target t annotated with what the link inside the
+// stubs found for it (st): a stub symbol or a stub module.
+func withStub(t, st target) target {
+	switch {
+	case st.f != nil && (st.kind == tSym || st.kind == tExt || st.kind == tBuiltin):
+		t.f, t.sym = st.f, st.sym
+	case st.kind == tExt && st.smod != "":
+		t.smod = st.smod
+	}
+	return t
+}
+
+// builtinTarget is builtin name, with the builtins stub's symbol.
+func (l *linker) builtinTarget(name string) target {
+	t := target{kind: tBuiltin, name: name}
+	if b := l.mods.stubs["builtins"]; b != nil {
+		if s, ok := b.quals[name]; ok {
+			return withStub(t, l.symTarget(b, s))
+		}
+	}
+	return t
 }
 
 // moduleMember is attribute name of module mod: a name it binds (followed
 // through re-exports), a submodule, or a name a star import brings in.
-func (l *linker) moduleMember(mod, name string, depth int) target {
-	files := l.mods.byName[mod]
-	if len(files) == 0 && !l.mods.pkgs[mod] {
-		return target{kind: tExt, name: mod + "." + name, mod: mod}
+// inStubs looks in the stubs only (a stub's import); otherwise a module
+// the workspace does not have is external, annotated with its stub.
+func (l *linker) moduleMember(mod, name string, depth int, inStubs bool) target {
+	files := l.modFiles(mod, inStubs)
+	if len(files) == 0 && (inStubs || !l.mods.pkgs[mod]) {
+		if inStubs {
+			return target{}
+		}
+		return withStub(target{kind: tExt, name: mod + "." + name, mod: mod}, l.moduleMember(mod, name, depth, true))
 	}
 	for _, g := range files {
 		g.prepare()
@@ -198,14 +266,14 @@ func (l *linker) moduleMember(mod, name string, depth int) target {
 			}
 			// `from . import sub` inside the package itself: the name is
 			// the submodule it imports.
-			if sub := mod + "." + name; g.S.Syms[s].Target >= 0 && l.mods.exists(sub) {
-				return target{kind: tModule, name: sub}
+			if sub := mod + "." + name; g.S.Syms[s].Target >= 0 && l.modExists(sub, inStubs) {
+				return l.moduleTarget(sub, inStubs)
 			}
 			return target{kind: tSym, f: g, sym: s}
 		}
 	}
-	if sub := mod + "." + name; l.mods.exists(sub) {
-		return target{kind: tModule, name: sub}
+	if sub := mod + "." + name; l.modExists(sub, inStubs) {
+		return l.moduleTarget(sub, inStubs)
 	}
 	if depth < 8 {
 		for _, g := range files {
@@ -222,10 +290,15 @@ func (l *linker) starTarget(f *File, name string, depth int) target {
 	stars := f.S.Stars
 	for i := len(stars) - 1; i >= 0; i-- {
 		mod, ok := l.mods.absolute(f, stars[i].Level, stars[i].Module)
-		if !ok || !l.exported(mod, name) {
+		if !ok {
 			continue
 		}
-		if t := l.moduleMember(mod, name, depth); t.kind != tNone && t.kind != tExt {
+		inStubs := f.typeshed || l.stubStars && !l.mods.exists(mod) && l.mods.stubs[mod] != nil
+		if !l.exported(mod, name, inStubs) {
+			continue
+		}
+		t := l.moduleMember(mod, name, depth, f.typeshed)
+		if t.kind != tNone && (t.kind != tExt || inStubs && (t.f != nil || t.smod != "")) {
 			return t
 		}
 	}
@@ -233,8 +306,8 @@ func (l *linker) starTarget(f *File, name string, depth int) target {
 }
 
 // exported reports whether `from mod import *` brings name in.
-func (l *linker) exported(mod, name string) bool {
-	files := l.mods.byName[mod]
+func (l *linker) exported(mod, name string, inStubs bool) bool {
+	files := l.modFiles(mod, inStubs)
 	if len(files) == 0 {
 		return false
 	}
@@ -321,9 +394,9 @@ func (l *linker) targetValue(t target) value {
 	case tModule:
 		return value{kind: vModule, name: t.name}
 	case tExt:
-		return value{kind: vExt, name: t.name, mod: t.mod}
+		return l.stubValue(value{kind: vExt, name: t.name, mod: t.mod, smod: t.smod}, t)
 	case tBuiltin:
-		return value{kind: vExt, name: "builtins." + t.name, mod: "builtins"}
+		return l.stubValue(value{kind: vExt, name: "builtins." + t.name, mod: "builtins"}, t)
 	case tSym:
 		g := t.f
 		g.prepare()
@@ -344,6 +417,21 @@ func (l *linker) targetValue(t target) value {
 	return value{}
 }
 
+// stubValue annotates external value v with the typeshed class that
+// external target t is (members are then found in the stub), or the
+// stub module (v.smod, already set). A stub function or variable adds
+// nothing: the value of calling or reading it is the evaluator's to
+// find.
+func (l *linker) stubValue(v value, t target) value {
+	if t.f == nil {
+		return v
+	}
+	if k, ok := t.f.defKind(t.sym); ok && k == navindex.KindClass {
+		v.f, v.sym = t.f, t.sym
+	}
+	return v
+}
+
 func (l *linker) returnValue(g *File, sym int32) value {
 	g.prepare()
 	for _, d := range g.defs[sym] {
@@ -360,15 +448,28 @@ func (l *linker) returnValue(g *File, sym int32) value {
 func (l *linker) memberTarget(v value, name string) target {
 	switch v.kind {
 	case vModule:
-		return l.moduleMember(v.name, name, 0)
+		return l.moduleMember(v.name, name, 0, false)
 	case vClass, vInstance:
 		return l.classMember(v.f, v.sym, name, 0)
 	case vSuper:
 		return l.baseMember(v.f, v.sym, name, 0)
 	case vExt:
-		return target{kind: tExt, name: v.name + "." + name, mod: v.mod}
+		return l.extMember(v, name, 0)
 	}
 	return target{}
+}
+
+// extMember is attribute name of external value v, annotated with the
+// stub's member when v is a stub module or class.
+func (l *linker) extMember(v value, name string, depth int) target {
+	t := target{kind: tExt, name: v.name + "." + name, mod: v.mod}
+	switch {
+	case v.smod != "":
+		return withStub(t, l.moduleMember(v.smod, name, 0, true))
+	case v.f != nil:
+		return withStub(t, l.classMember(v.f, v.sym, name, depth+1))
+	}
+	return t
 }
 
 // classMember looks name up in class csym of g, then in its bases, depth
@@ -431,7 +532,8 @@ func (l *linker) baseMember(g *File, csym int32, name string, depth int) target 
 				}
 			case vExt:
 				if ext == nil {
-					ext = &target{kind: tExt, name: bv.name + "." + name, mod: bv.mod}
+					t := l.extMember(bv, name, depth)
+					ext = &t
 				}
 			}
 		}
@@ -548,8 +650,9 @@ func (x *Index) intern(k string) int32 {
 }
 
 // relinkLocked rebuilds the module map and the inverted index from the
-// current summaries. Called with mu held for writing.
-func (x *Index) relinkLocked() {
+// current summaries, linking into stubs, the typeshed units loaded for
+// them (nil: none). Called with mu held for writing.
+func (x *Index) relinkLocked(stubs map[string]*File) {
 	x.sorted = make([]*File, 0, len(x.files)) // never reuse: statChanged reads the old one unlocked
 	for _, f := range x.files {
 		f.quals = nil
@@ -561,8 +664,10 @@ func (x *Index) relinkLocked() {
 		f.order = i
 	}
 	x.mods = newModuleMap(x.files)
+	x.mods.stubs = stubs
 	l := &linker{mods: x.mods, st: make(map[*File]*linkState, len(x.files))}
 	x.memo = l
+	x.prog = newProgram(x.files, x.mods)
 	x.keyIDs = make(map[string]int32, len(x.keyIDs))
 	x.keys = x.keys[:0]
 	x.inv = x.inv[:0]

@@ -21,6 +21,10 @@ import (
 type moduleMap struct {
 	byName map[string][]*File // .py before .pyi
 	pkgs   map[string]bool    // every dotted directory prefix (namespace packages)
+	// stubs are the typeshed units loaded for this link, by module: what
+	// a module the workspace does not have links into. Never part of
+	// exists: the workspace's answers (imports, diagnostics) are its own.
+	stubs map[string]*File
 }
 
 func isIdent(s string) bool {
@@ -113,8 +117,8 @@ func newModuleMap(files map[string]*File) *moduleMap {
 	}
 	for _, fs := range m.byName {
 		sort.SliceStable(fs, func(i, j int) bool {
-			if fs[i].IsStub != fs[j].IsStub {
-				return fs[i].IsStub // imports resolve to the stub, as in pyright
+			if fs[i].stub != fs[j].stub {
+				return fs[i].stub // imports resolve to the stub, as in pyright
 			}
 			return fs[i].Rel < fs[j].Rel
 		})
@@ -132,6 +136,9 @@ func (m *moduleMap) exists(name string) bool {
 // root does not know, the importing file's directory is tried too (as
 // pyright does for local imports).
 func (m *moduleMap) absolute(f *File, level int32, module string) (string, bool) {
+	if level == 0 && f.typeshed {
+		return module, module != "" // a stub imports the standard library only
+	}
 	if level == 0 {
 		if module == "" {
 			return "", false
@@ -154,6 +161,15 @@ func (m *moduleMap) absolute(f *File, level int32, module string) (string, bool)
 			}
 		}
 		return module, true
+	}
+	return relativeModule(f, level, module)
+}
+
+// relativeModule resolves an import of f with level dots (at least one)
+// against f's module; a level 0 import is module itself.
+func relativeModule(f *File, level int32, module string) (string, bool) {
+	if level == 0 {
+		return module, module != ""
 	}
 	pkg := f.Module
 	if !f.IsInit {

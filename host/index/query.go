@@ -110,8 +110,8 @@ func (x *Index) siblings(f *File) []*File {
 		}
 	}
 	sort.Slice(out, func(i, j int) bool {
-		if out[i].IsStub != out[j].IsStub {
-			return !out[i].IsStub
+		if out[i].stub != out[j].stub {
+			return !out[i].stub
 		}
 		return out[i].Rel < out[j].Rel
 	})
@@ -146,11 +146,11 @@ func (x *Index) follow(t target) target {
 // a stub's symbol, when the stub has a .py beside it.
 func (x *Index) stubSource(t target) (target, bool) {
 	y := t.f.S.Syms[t.sym]
-	if !t.f.IsStub || y.Qual == "" {
+	if !t.f.stub || y.Qual == "" {
 		return target{}, false
 	}
 	for _, g := range x.siblings(t.f) {
-		if g.IsStub {
+		if g.stub {
 			continue
 		}
 		if s, ok := g.quals[y.Qual]; ok {

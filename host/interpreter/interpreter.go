@@ -31,7 +31,8 @@ import (
 
 // Info is what an interpreter told us.
 type Info struct {
-	Version   string   `json:"version"` // "3.11"
+	Version   string   `json:"version"`            // "3.11"
+	Platform  string   `json:"platform,omitempty"` // sys.platform: "linux", "darwin", "win32"
 	Installed []string `json:"installed"`
 }
 
@@ -62,7 +63,7 @@ try:
     names.update(k for k in packages_distributions() if k.isidentifier())
 except Exception:
     pass
-print(json.dumps({"version": "%d.%d" % sys.version_info[:2], "installed": sorted(names)}))
+print(json.dumps({"version": "%d.%d" % sys.version_info[:2], "platform": sys.platform, "installed": sorted(names)}))
 `
 
 // Find returns the interpreter of the workspace at root: configured (the
@@ -93,7 +94,10 @@ func Find(root, configured string) string {
 // not the JSON the script prints.
 var ErrUnreadable = errors.New("interpreter answer unreadable")
 
-var minorVersion = regexp.MustCompile(`^[0-9]+\.[0-9]+$`)
+var (
+	minorVersion = regexp.MustCompile(`^[0-9]+\.[0-9]+$`)
+	platformName = regexp.MustCompile(`^[a-z][a-z0-9]{0,31}$`)
+)
 
 // Ask runs the interpreter at path with the probe script, in the system's
 // temporary directory (so nothing of the workspace shadows the standard
@@ -121,6 +125,9 @@ func Ask(path string, timeout time.Duration) (*Info, error) {
 	}
 	if info.Installed == nil {
 		info.Installed = []string{}
+	}
+	if !platformName.MatchString(info.Platform) {
+		info.Platform = "" // not sys.platform as CPython spells it
 	}
 	return &info, nil
 }

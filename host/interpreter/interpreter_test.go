@@ -11,7 +11,7 @@ import (
 	"time"
 )
 
-const answer = `{"version": "3.11", "installed": ["numpy", "requests"]}`
+const answer = `{"version": "3.11", "platform": "linux", "installed": ["numpy", "requests"]}`
 
 // fakePython writes an executable shell script standing in for an
 // interpreter: body runs whatever arguments it gets.
@@ -74,9 +74,11 @@ func TestAsk(t *testing.T) {
 		body    string
 		want    string // Version of the answer; "" when Ask must fail
 		wantErr error  // when set, errors.Is must hold
+		plat    string // Platform of the answer
 	}{
-		{name: "answers", body: "echo '" + answer + "'", want: "3.11"},
-		{name: "runs in the temporary directory", body: `[ "$PWD" = "` + os.TempDir() + `" ] && echo '` + answer + `'`, want: "3.11"},
+		{name: "answers", body: "echo '" + answer + "'", want: "3.11", plat: "linux"},
+		{name: "a platform that is no sys.platform is dropped", body: `echo '{"version": "3.9", "platform": "Linux x86"}'`, want: "3.9"},
+		{name: "runs in the temporary directory", body: `[ "$PWD" = "` + os.TempDir() + `" ] && echo '` + answer + `'`, want: "3.11", plat: "linux"},
 		{name: "no installed list", body: `echo '{"version": "3.9"}'`, want: "3.9"},
 		{name: "exits with an error", body: "echo boom >&2; exit 3"},
 		{name: "prints garbage", body: "echo 'Python 3.11.2'", wantErr: ErrUnreadable},
@@ -100,8 +102,8 @@ func TestAsk(t *testing.T) {
 				}
 				return
 			}
-			if err != nil || info.Version != c.want || info.Installed == nil {
-				t.Fatalf("Ask = %+v, %v; want version %s", info, err, c.want)
+			if err != nil || info.Version != c.want || info.Installed == nil || info.Platform != c.plat {
+				t.Fatalf("Ask = %+v, %v; want version %s, platform %q", info, err, c.want, c.plat)
 			}
 		})
 	}

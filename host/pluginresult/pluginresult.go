@@ -49,21 +49,8 @@ func DecodeDiagnostics(raw []byte, idx *textpos.Index) (*Diagnostics, error) {
 		return nil, fmt.Errorf("%d diagnostics exceed the limit of %d", len(body.Diagnostics), MaxDiagnostics)
 	}
 	for i := range body.Diagnostics {
-		d := &body.Diagnostics[i]
-		if d.Severity < abi.SeverityError || d.Severity > abi.SeverityHint {
-			return nil, fmt.Errorf("diagnostic %d: severity %d is not 1-4", i, d.Severity)
-		}
-		if d.Code == "" || len(d.Code) > 64 {
-			return nil, fmt.Errorf("diagnostic %d: code must be 1-64 bytes", i)
-		}
-		if len(d.Message) > 4096 {
-			d.Message = d.Message[:4096]
-		}
-		if err := checkRange(d.Range, idx); err != nil {
+		if err := checkDiagnostic(&body.Diagnostics[i], idx); err != nil {
 			return nil, fmt.Errorf("diagnostic %d: %w", i, err)
-		}
-		if d.Source == "" {
-			d.Source = abi.EngineName
 		}
 	}
 	sort.SliceStable(body.Diagnostics, func(i, j int) bool {
@@ -74,6 +61,113 @@ func DecodeDiagnostics(raw []byte, idx *textpos.Index) (*Diagnostics, error) {
 		return a.Character < b.Character
 	})
 	return &body, nil
+}
+
+// checkDiagnostic refuses a diagnostic outside the file, of a severity
+// other than 1-4 or a code not of 1-64 bytes; it cuts a long message and
+// names the engine as the source when none is given.
+func checkDiagnostic(d *abi.Diagnostic, idx *textpos.Index) error {
+	if d.Severity < abi.SeverityError || d.Severity > abi.SeverityHint {
+		return fmt.Errorf("severity %d is not 1-4", d.Severity)
+	}
+	if d.Code == "" || len(d.Code) > 64 {
+		return fmt.Errorf("code must be 1-64 bytes")
+	}
+	if len(d.Message) > 4096 {
+		d.Message = d.Message[:4096]
+	}
+	if err := checkRange(d.Range, idx); err != nil {
+		return err
+	}
+	if d.Source == "" {
+		d.Source = abi.EngineName
+	}
+	return nil
+}
+
+// CodeActions is the diagnostics plugin's get_code_actions result: the
+// fixes of the file's diagnostics, and every fix at once.
+type CodeActions struct {
+	Actions []abi.CodeAction `json:"actions"`
+	FixAll  []abi.TextEdit   `json:"fixAll"`
+	// Warnings and ContextFacts: as in Diagnostics.
+	Warnings     json.RawMessage    `json:"warnings"`
+	ContextFacts []abi.ContextFacts `json:"contextFacts"`
+}
+
+// MaxEdits bounds the edits of one code action.
+const MaxEdits = 100000
+
+// DecodeCodeActions decodes a get_code_actions result and checks it
+// against the file it is about: each diagnostic as DecodeDiagnostics
+// does, titles of 1-200 bytes, and edits that apply_workspace_edit can
+// apply (CheckEdits).
+func DecodeCodeActions(raw []byte, idx *textpos.Index) (*CodeActions, error) {
+	var body CodeActions
+	if err := json.Unmarshal(raw, &body); err != nil {
+		return nil, fmt.Errorf("result is not a code actions object: %w", err)
+	}
+	if len(body.Actions) > MaxDiagnostics {
+		return nil, fmt.Errorf("%d actions exceed the limit of %d", len(body.Actions), MaxDiagnostics)
+	}
+	for i := range body.Actions {
+		a := &body.Actions[i]
+		if a.Title == "" || len(a.Title) > 200 {
+			return nil, fmt.Errorf("action %d: title must be 1-200 bytes", i)
+		}
+		if err := checkDiagnostic(&a.Diagnostic, idx); err != nil {
+			return nil, fmt.Errorf("action %d: diagnostic: %w", i, err)
+		}
+		if len(a.Edits) == 0 {
+			return nil, fmt.Errorf("action %d: no edits", i)
+		}
+		if err := CheckEdits(a.Edits, idx); err != nil {
+			return nil, fmt.Errorf("action %d: %w", i, err)
+		}
+	}
+	if err := CheckEdits(body.FixAll, idx); err != nil {
+		return nil, fmt.Errorf("fix-all: %w", err)
+	}
+	return &body, nil
+}
+
+// CheckEdits refuses edits of one file that apply_workspace_edit would
+// refuse or that cannot be right: more than MaxEdits, a range outside the
+// file, two that overlap (as apply_workspace_edit sees it), new text that is not valid UTF-8 or holds a NUL
+// byte.
+func CheckEdits(edits []abi.TextEdit, idx *textpos.Index) error {
+	if len(edits) > MaxEdits {
+		return fmt.Errorf("%d edits exceed the limit of %d", len(edits), MaxEdits)
+	}
+	type span struct{ start, end int }
+	spans := make([]span, len(edits))
+	for i, e := range edits {
+		if err := checkRange(e.Range, idx); err != nil {
+			return fmt.Errorf("edit %d: %w", i, err)
+		}
+		if !utf8.ValidString(e.NewText) || strings.IndexByte(e.NewText, 0) >= 0 {
+			return fmt.Errorf("edit %d: new text is not plausible source", i)
+		}
+		start, _ := idx.Offset(e.Range.Start.Line, e.Range.Start.Character)
+		end, _ := idx.Offset(e.Range.End.Line, e.Range.End.Character)
+		spans[i] = span{start, end}
+	}
+	// Overlap as apply_workspace_edit sees it (host/edits): edits that
+	// only touch, and insertions at one point, are fine.
+	sort.Slice(spans, func(i, j int) bool {
+		if spans[i].start != spans[j].start {
+			return spans[i].start < spans[j].start
+		}
+		return spans[i].end < spans[j].end
+	})
+	maxEnd := -1
+	for _, sp := range spans {
+		if sp.start < maxEnd {
+			return fmt.Errorf("edits overlap at byte %d", sp.start)
+		}
+		maxEnd = max(maxEnd, sp.end)
+	}
+	return nil
 }
 
 // checkRange accepts a range whose ends are positions in the file (ends may

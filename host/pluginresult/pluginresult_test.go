@@ -78,3 +78,42 @@ func TestDecodeSummaries(t *testing.T) {
 		t.Fatal("a malformed result is accepted")
 	}
 }
+
+func TestDecodeCodeActions(t *testing.T) {
+	idx := textpos.New([]byte("import os\nx = 1\n"))
+	edit := func(sl, sc, el, ec int, text string) string {
+		return `{"range":{"start":{"line":` + itoa(sl) + `,"character":` + itoa(sc) + `},"end":{"line":` + itoa(el) + `,"character":` + itoa(ec) + `}},"newText":"` + text + `"}`
+	}
+	diag := `{"range":{"start":{"line":0,"character":7},"end":{"line":0,"character":9}},"severity":2,"code":"unused-import","message":"m"}`
+	action := func(title string, edits ...string) string {
+		return `{"title":"` + title + `","diagnostic":` + diag + `,"edits":[` + strings.Join(edits, ",") + `],"isPreferred":true}`
+	}
+	body, err := DecodeCodeActions([]byte(`{"actions":[`+action("Remove", edit(0, 0, 1, 0, ""))+`],"fixAll":[`+edit(0, 0, 1, 0, "")+`]}`), idx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(body.Actions) != 1 || !body.Actions[0].IsPreferred || body.Actions[0].Diagnostic.Source != abi.EngineName || len(body.FixAll) != 1 {
+		t.Fatalf("got %+v", body)
+	}
+	for _, bad := range []struct{ raw, want string }{
+		{`[]`, "not a code actions object"},
+		{`{"actions":[` + action("", edit(0, 0, 0, 1, "")) + `]}`, "title must be 1-200 bytes"},
+		{`{"actions":[` + action("Remove") + `]}`, "no edits"},
+		{`{"actions":[` + action("Remove", edit(0, 0, 5, 0, "")) + `]}`, "outside the file"},
+		{`{"actions":[` + action("Remove", edit(0, 0, 0, 5, ""), edit(0, 4, 1, 0, "")) + `]}`, "overlap"},
+		{`{"actions":[` + action("Remove", edit(0, 0, 0, 1, `\u0000`)) + `]}`, "not plausible source"},
+		{`{"actions":[],"fixAll":[` + edit(1, 2, 1, 1, "") + `]}`, "fix-all: edit 0: range start is after its end"},
+	} {
+		if _, err := DecodeCodeActions([]byte(bad.raw), idx); err == nil || !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("%.80s: err %v, want one saying %q", bad.raw, err, bad.want)
+		}
+	}
+	// Touching edits and insertions at one point apply: not refused.
+	if err := CheckEdits([]abi.TextEdit{
+		{Range: abi.Range{Start: abi.Position{Line: 0, Character: 0}, End: abi.Position{Line: 0, Character: 3}}},
+		{Range: abi.Range{Start: abi.Position{Line: 0, Character: 3}, End: abi.Position{Line: 0, Character: 3}}, NewText: "a"},
+		{Range: abi.Range{Start: abi.Position{Line: 0, Character: 3}, End: abi.Position{Line: 0, Character: 3}}, NewText: "b"},
+	}, idx); err != nil {
+		t.Errorf("touching edits refused: %v", err)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"testing"
 	"time"
 
@@ -150,5 +151,33 @@ func TestFormatConfigListsSrcPaths(t *testing.T) {
 	os.RemoveAll(filepath.Join(root, "src"))
 	if got, _ := FormatConfig(ws, FormatRequest{}); len(got.SrcDirs) != 1 {
 		t.Fatalf("a missing src/ is listed: %+v", got.SrcDirs)
+	}
+}
+
+func TestTypesTarget(t *testing.T) {
+	cases := []struct {
+		name, toml, version, platform string
+		minor                         int
+		wantPlatform                  string
+	}{
+		{"the settings win", "[tool.pyws]\npython-version = '3.10'\npython-platform = 'win32'\n", "3.12", "linux", 10, "win32"},
+		{"then the interpreter", "[project]\nrequires-python = '>=3.8'\n", "3.11", "darwin", 11, "darwin"},
+		{"not requires-python: the default", "[project]\nrequires-python = '>=3.8'\n", "", "", 0, goosPlatform(runtime.GOOS)},
+		{"a version that is no Python 3 is ignored", "[tool.pyws]\npython-version = 'latest'\n", "2.7", "linux", 0, "linux"},
+	}
+	for _, c := range cases {
+		cfg, err := Parse("pyproject.toml", []byte(c.toml))
+		if err != nil {
+			t.Fatal(err)
+		}
+		minor, platform := cfg.TypesTarget(c.version, c.platform)
+		if minor != c.minor || platform != c.wantPlatform {
+			t.Errorf("%s: 3.%d %s, want 3.%d %s", c.name, minor, platform, c.minor, c.wantPlatform)
+		}
+	}
+	for goos, want := range map[string]string{"windows": "win32", "linux": "linux", "darwin": "darwin", "plan9": "linux"} {
+		if got := goosPlatform(goos); got != want {
+			t.Errorf("goosPlatform(%s) = %s, want %s", goos, got, want)
+		}
 	}
 }

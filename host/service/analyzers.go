@@ -42,7 +42,16 @@ func (s *Session) readPython(uri string, maxBytes int64) (*sourceFile, error) {
 
 // checkPosition refuses a line or character outside the file.
 func checkPosition(f *sourceFile, a toolspec.Args) (int, error) {
-	line, char := a.Int("line"), a.Int("character")
+	off, err := positionOffset(f, a.Int("line"), a.Int("character"))
+	if err != nil {
+		return 0, err
+	}
+	return off, nil
+}
+
+// positionOffset is the byte offset of a position in f, INVALID_POSITION
+// when the file has no such line or the line no such character.
+func positionOffset(f *sourceFile, line, char int) (int, *fault.Error) {
 	if line >= f.index.LineCount() {
 		return 0, fault.New(fault.InvalidPosition, fault.Details{"line": line, "character": char, "lineCount": f.index.LineCount()},
 			"line %d is past the end of %s (%d lines)", line, f.rel, f.index.LineCount())

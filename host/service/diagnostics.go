@@ -31,39 +31,16 @@ func runDiagnostics(ctx context.Context, s *Session, a toolspec.Args) (any, erro
 	if err != nil {
 		return nil, err
 	}
-	pyws, context := s.diagnosticsArgs(ctx, f)
-	files, pending := s.useContextFacts(pyws, f, context)
-	pa := make(toolspec.Args, len(a)+1)
-	for k, v := range a {
-		if k != "severity" { // the kernel filters; the plugin's answer (and the cache) does not depend on it
-			pa[k] = v
-		}
-	}
-	pa["pyws"] = pyws
-	sources := make([]diagcache.Source, len(files))
-	for i, sf := range files {
-		sources[i] = diagcache.Source{Path: sf.rel, Text: sf.text}
-	}
-	key := diagcache.AnswerKey(pa, sources)
-	out, hit := s.ws.diag.cache.Answer(key)
-	if !hit {
-		if out, err = s.callPlugin(ctx, "get_diagnostics", pa, files...); err != nil {
-			return nil, err
-		}
-	}
-	body, err := pluginresult.DecodeDiagnostics(out, f.index)
+	ans, err := s.askDiagnosticsPlugin(ctx, "get_diagnostics", a.String("uri"), f)
 	if err != nil {
-		return nil, fault.New(fault.ServerUnavailable, fault.Details{"tool": "get_diagnostics", "reason": err.Error()},
-			"the diagnostics plugin returned an invalid result: %v", err)
+		return nil, err
 	}
+	body, err := pluginresult.DecodeDiagnostics(ans.raw, f.index)
+	if err != nil {
+		return nil, diagnosticsPluginBroken("get_diagnostics", err)
+	}
+	s.keepDiagnosticsAnswer(ans, body.Warnings, body.ContextFacts)
 	diags := body.Diagnostics
-	if !hit {
-		logDiagnosticsWarnings(s, body.Warnings)
-		s.ws.diag.cache.KeepAnswer(key, out)
-		for _, f := range s.ws.diag.cache.KeepFacts(pending, body.ContextFacts) {
-			s.svc.cfg.Logger.Warn("diagnostics plugin returned unusable context facts", "module", f.Module, "bytes", len(f.Facts))
-		}
-	}
 	res := DiagnosticsResult{Diagnostics: []abi.Diagnostic{}}
 	want := severityByName[a.String("severity")]
 	for _, d := range diags {
@@ -78,6 +55,58 @@ func runDiagnostics(ctx context.Context, s *Session, a toolspec.Args) (any, erro
 		}
 	}
 	return res, nil
+}
+
+// diagnosticsAnswer is what the diagnostics plugin answered for a file,
+// and what keepDiagnosticsAnswer needs to remember a fresh answer.
+type diagnosticsAnswer struct {
+	raw     json.RawMessage
+	key     diagcache.Key
+	pending diagcache.Pending
+	fresh   bool // not from the cache
+}
+
+// askDiagnosticsPlugin calls tool (get_diagnostics, get_code_actions) of
+// the diagnostics plugin for f with the workspace facts and context files
+// diagnosticsArgs gathers, or answers from the workspace's cache when the
+// plugin already answered the same question. uri is the caller's
+// spelling of the file.
+func (s *Session) askDiagnosticsPlugin(ctx context.Context, tool, uri string, f *sourceFile) (diagnosticsAnswer, error) {
+	pyws, context := s.diagnosticsArgs(ctx, f)
+	files, pending := s.useContextFacts(pyws, f, context)
+	// The kernel filters by severity or range: the plugin's answer (and
+	// the cache) does not depend on them.
+	pa := toolspec.Args{"uri": uri, "pyws": pyws}
+	sources := make([]diagcache.Source, len(files))
+	for i, sf := range files {
+		sources[i] = diagcache.Source{Path: sf.rel, Text: sf.text}
+	}
+	ans := diagnosticsAnswer{key: diagcache.AnswerKey(map[string]any{"tool": tool, "arguments": pa}, sources), pending: pending}
+	var hit bool
+	if ans.raw, hit = s.ws.diag.cache.Answer(ans.key); hit {
+		return ans, nil
+	}
+	raw, err := s.callPlugin(ctx, tool, pa, files...)
+	ans.raw, ans.fresh = raw, true
+	return ans, err
+}
+
+// keepDiagnosticsAnswer remembers a fresh answer, once decoded and checked,
+// and the context facts that came with it.
+func (s *Session) keepDiagnosticsAnswer(ans diagnosticsAnswer, warnings json.RawMessage, facts []abi.ContextFacts) {
+	if !ans.fresh {
+		return
+	}
+	logDiagnosticsWarnings(s, warnings)
+	s.ws.diag.cache.KeepAnswer(ans.key, ans.raw)
+	for _, f := range s.ws.diag.cache.KeepFacts(ans.pending, facts) {
+		s.svc.cfg.Logger.Warn("diagnostics plugin returned unusable context facts", "module", f.Module, "bytes", len(f.Facts))
+	}
+}
+
+func diagnosticsPluginBroken(tool string, err error) *fault.Error {
+	return fault.New(fault.ServerUnavailable, fault.Details{"tool": tool, "reason": err.Error()},
+		"the diagnostics plugin returned an invalid result: %v", err)
 }
 
 // useContextFacts replaces the context modules whose facts are kept by

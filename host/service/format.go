@@ -74,6 +74,7 @@ func runFormat(ctx context.Context, s *Session, a toolspec.Args) (any, error) {
 // engine hashes), checked to still decode to the text that was formatted:
 // a file that changed during the call is FILE_MODIFIED now rather than
 // edits remembered against content they were not computed from.
+// format_document and get_code_actions remember their edits with it.
 func (s *Session) rawContentHash(f *sourceFile) (string, error) {
 	raw, err := s.ws.ws.ReadBytes(f.abs, s.Limits.MaxReadFileBytes)
 	if err == nil {
@@ -84,33 +85,14 @@ func (s *Session) rawContentHash(f *sourceFile) (string, error) {
 		}
 	}
 	return "", fault.New(fault.FileModified, fault.Details{"uri": f.uri, "path": f.rel},
-		"%s changed while it was being formatted; format it again", f.rel)
+		"%s changed while its edits were being made; ask for them again", f.rel)
 }
 
 // formatText runs the plugin's phases and returns the checked result.
 func (s *Session) formatText(ctx context.Context, f *sourceFile, cfg abi.FormatConfig) ([]byte, error) {
-	// Black writes the line ending of the first line everywhere; the
-	// plugin works on "\n" text.
-	src := f.text
-	crlf := false
-	if i := bytes.IndexByte(src, '\n'); i > 0 && src[i-1] == '\r' {
-		crlf = true
-	}
-	if bytes.Contains(src, []byte("\r\n")) {
-		src = bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n"))
-	}
+	src, crlf := lfText(f.text)
 	call := func(phase string, text []byte) (*pluginresult.Format, error) {
-		sf := *f
-		sf.text = text
-		out, err := s.callPlugin(ctx, "format_document", toolspec.Args{"uri": f.uri, "phase": phase, "config": cfg}, &sf)
-		if err != nil {
-			return nil, err
-		}
-		r, err := pluginresult.DecodeFormat(out, len(text))
-		if err != nil {
-			return nil, formatterBroken(f, err.Error())
-		}
-		return r, nil
+		return s.formatPhase(ctx, f, cfg, phase, text)
 	}
 
 	first, err := call("format", src)
@@ -162,6 +144,35 @@ func (s *Session) formatText(ctx context.Context, f *sourceFile, cfg abi.FormatC
 		text = bytes.ReplaceAll(text, []byte("\n"), []byte("\r\n"))
 	}
 	return text, nil
+}
+
+// lfText returns src with "\r\n" line endings made "\n" (the formatter
+// plugin works on "\n" text), and whether its first line ended in
+// "\r\n" (Black writes that ending everywhere).
+func lfText(src []byte) (text []byte, crlf bool) {
+	if i := bytes.IndexByte(src, '\n'); i > 0 && src[i-1] == '\r' {
+		crlf = true
+	}
+	if bytes.Contains(src, []byte("\r\n")) {
+		src = bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n"))
+	}
+	return src, crlf
+}
+
+// formatPhase runs one phase of the formatter plugin on text, a version
+// of f.
+func (s *Session) formatPhase(ctx context.Context, f *sourceFile, cfg abi.FormatConfig, phase string, text []byte) (*pluginresult.Format, error) {
+	sf := *f
+	sf.text = text
+	out, err := s.callPlugin(ctx, "format_document", toolspec.Args{"uri": f.uri, "phase": phase, "config": cfg}, &sf)
+	if err != nil {
+		return nil, err
+	}
+	r, err := pluginresult.DecodeFormat(out, len(text))
+	if err != nil {
+		return nil, formatterBroken(f, err.Error())
+	}
+	return r, nil
 }
 
 // formatterBroken refuses a result that failed the safety check: a

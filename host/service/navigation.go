@@ -32,7 +32,7 @@ const navTimeout = 10 * time.Second
 type pluginSummarizer struct {
 	p       Plugins
 	version string
-	root    string // the workspace's absolute root
+	root    string // the workspace's absolute root; "" summarizes typeshed's stubs
 	metrics *metrics.Recorder
 }
 
@@ -45,19 +45,38 @@ type PluginIdentity interface {
 
 func (s pluginSummarizer) Version() string { return s.version }
 
-func (s pluginSummarizer) Summarize(ctx context.Context, files []index.Source) ([][]byte, error) {
-	// Index work queues in a lane of its own per workspace, taking turns
-	// with the tenants' requests, also when a query brings the index up to
-	// date: every navigation query on the workspace, whoever sent it,
-	// waits for that refresh, so it must not wait behind the format and
-	// diagnostics calls its caller's tenant queued first.
-	ctx = plugins.WithTenant(ctx, "index:"+s.root)
-	req := &abi.Request{Tool: IndexTool, Arguments: json.RawMessage(`{}`)}
-	for _, f := range files {
-		// The URI other tools use for the file: the runtime sends later
-		// calls about it to the worker that has its tree.
-		uri := workspace.FileURI(filepath.Join(s.root, filepath.FromSlash(f.Rel)))
-		req.Files = append(req.Files, abi.File{URI: uri, Path: f.Rel, Source: f.Text})
+// indexArgs are the indexer's arguments: the Python whose
+// `sys.version_info` and `sys.platform` conditions it decides.
+type indexArgs struct {
+	PythonMinor int    `json:"pythonMinor"`
+	Platform    string `json:"platform"`
+}
+
+func (s pluginSummarizer) Summarize(ctx context.Context, t index.Target, files []index.Source) ([][]byte, error) {
+	args, err := json.Marshal(indexArgs{PythonMinor: t.Minor, Platform: t.Platform})
+	if err != nil {
+		return nil, err
+	}
+	req := &abi.Request{Tool: IndexTool, Arguments: args}
+	if s.root == "" {
+		// Typeshed's stubs, for every workspace: a lane of their own.
+		ctx = plugins.WithTenant(ctx, "index:typeshed")
+		for _, f := range files {
+			req.Files = append(req.Files, abi.File{URI: "typeshed:///" + f.Rel, Path: f.Rel, Source: f.Text})
+		}
+	} else {
+		// Index work queues in a lane of its own per workspace, taking turns
+		// with the tenants' requests, also when a query brings the index up to
+		// date: every navigation query on the workspace, whoever sent it,
+		// waits for that refresh, so it must not wait behind the format and
+		// diagnostics calls its caller's tenant queued first.
+		ctx = plugins.WithTenant(ctx, "index:"+s.root)
+		for _, f := range files {
+			// The URI other tools use for the file: the runtime sends later
+			// calls about it to the worker that has its tree.
+			uri := workspace.FileURI(filepath.Join(s.root, filepath.FromSlash(f.Rel)))
+			req.Files = append(req.Files, abi.File{URI: uri, Path: f.Rel, Source: f.Text})
+		}
 	}
 	raw, err := observePluginCall(s.metrics, IndexTool, func() (json.RawMessage, error) { return s.p.Call(ctx, IndexTool, req) })
 	if err != nil {
@@ -79,12 +98,50 @@ func (s *Service) serves(tool string) bool {
 	return false
 }
 
+// indexerVersion names the indexer plugin's build for the caches.
+func (s *Service) indexerVersion() string {
+	if pi, ok := s.cfg.Plugins.(PluginIdentity); ok {
+		return pi.PluginSHA256(IndexTool)
+	}
+	return "unknown"
+}
+
+// newStubSets returns the process's typeshed units, summarized by the
+// indexer plugin and cached under StateDir/stubs (nil without stubs or
+// an indexer).
+func (s *Service) newStubSets() *index.StubSets {
+	if s.cfg.Stubs == nil || !s.serves(IndexTool) {
+		return nil
+	}
+	cacheDir := ""
+	if s.cfg.StateDir != "" {
+		cacheDir = filepath.Join(s.cfg.StateDir, "stubs")
+	}
+	return index.NewStubSets(index.StubConfig{
+		Stubs:      s.cfg.Stubs,
+		Summarizer: pluginSummarizer{p: s.cfg.Plugins, version: s.indexerVersion(), metrics: s.cfg.Metrics},
+		CacheDir:   cacheDir,
+		Logger:     s.cfg.Logger,
+	})
+}
+
+// indexTarget is the Python the workspace's index follows
+// (pyproject.TypesTarget: configuration, else the workspace's
+// interpreter, else 3.12). Asking the interpreter takes a while the first
+// time: the index asks at its first build, in the background.
+func (st *workspaceState) indexTarget() index.Target {
+	cfg := st.diag.config.Config()
+	version, platform := "", ""
+	if interp := st.diag.interpreter(st.ws.Root(), cfg); interp != nil {
+		version, platform = interp.Version, interp.Platform
+	}
+	minor, platform := cfg.TypesTarget(version, platform)
+	return index.Target{Minor: minor, Platform: platform}
+}
+
 // newIndex builds the index of a workspace.
 func (s *Service) newIndex(st *workspaceState) *index.Index {
-	version := "unknown"
-	if pi, ok := s.cfg.Plugins.(PluginIdentity); ok {
-		version = pi.PluginSHA256(IndexTool)
-	}
+	version := s.indexerVersion()
 	cacheDir := ""
 	if s.cfg.StateDir != "" {
 		cacheDir = filepath.Join(s.cfg.StateDir, "index")
@@ -107,6 +164,8 @@ func (s *Service) newIndex(st *workspaceState) *index.Index {
 		},
 		Summarizer: pluginSummarizer{p: s.cfg.Plugins, version: version, root: ws.Root(), metrics: s.cfg.Metrics},
 		CacheDir:   cacheDir,
+		TargetFunc: st.indexTarget,
+		Stubs:      s.stubs,
 		Logger:     s.cfg.Logger,
 	})
 }

@@ -108,6 +108,15 @@ func Operations() []Operation {
 			Plugin: "get_diagnostics", Health: true,
 		}, Run: runDiagnostics},
 		{Spec: toolspec.Spec{
+			Name: "get_code_actions", Kind: toolspec.KindTool, Family: tiers.FamilyAnalysis,
+			Description: "Quick fixes for the diagnostics in a range, fix-all and organize imports for the file; returns edits, never writes.",
+			Params: []toolspec.Param{uriParam, rangeParam, {Name: "only", Type: toolspec.TypeStringArray, Enum: codeActionKinds,
+				Doc: "only actions of these kinds or kinds under them (source: both source actions)"}},
+			Result: reflect.TypeFor[CodeActionsResult](),
+			Faults: faults(positionFaults, []string{fault.WorkspaceNotLoaded, fault.Timeout, fault.FileModified}),
+			Plugin: "get_code_actions", Health: true,
+		}, Run: runCodeActions},
+		{Spec: toolspec.Spec{
 			Name: "format_document", Kind: toolspec.KindTool, Family: tiers.FamilyFormat,
 			Description: "Edits that format a file (Black style, isort imports); never writes.",
 			// options is Raw: runFormat validates it (pyproject.ParseFormatRequest)

@@ -110,12 +110,12 @@ func TestUnservedCapabilities(t *testing.T) {
 		served []string
 		want   []string
 	}{
-		{"all served", []string{IndexTool, "get_diagnostics", "format_document"}, nil},
-		{"indexer missing", []string{"get_diagnostics", "format_document"},
+		{"all served", []string{IndexTool, "get_diagnostics", "get_code_actions", "format_document"}, nil},
+		{"indexer missing", []string{"get_diagnostics", "get_code_actions", "format_document"},
 			[]string{"no plugin serves index_files: rename_symbol, get_references, get_definition, get_type_definition and get_hover are unavailable"}},
 		{"none served", nil, []string{
 			"no plugin serves index_files: rename_symbol, get_references, get_definition, get_type_definition and get_hover are unavailable",
-			"no plugin serves get_diagnostics", "no plugin serves format_document"}},
+			"no plugin serves get_diagnostics", "no plugin serves get_code_actions", "no plugin serves format_document"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

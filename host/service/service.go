@@ -26,6 +26,7 @@ import (
 	"github.com/pyws/pyws/host/toolspec"
 	"github.com/pyws/pyws/host/workspace"
 	"github.com/pyws/pyws/plugin-sdk/abi"
+	"github.com/pyws/pyws/plugin-sdk/typeshed"
 )
 
 // Plugins is what the service needs of the plugin runtime.
@@ -52,9 +53,14 @@ type Config struct {
 	Version          string
 	EngineVersion    string
 	PythonVersion    string
-	// StateDir holds the index's disk cache (index/); "" keeps summaries
-	// in memory only.
+	// StateDir holds the index's disk cache (index/, and stubs/ for
+	// typeshed's); "" keeps summaries in memory only.
 	StateDir string
+	// Stubs is typeshed's verified stubs tree: navigation links the
+	// standard library into it, one copy per Python version and platform
+	// shared by every workspace. nil links none (external names stay
+	// names).
+	Stubs *typeshed.Stubs
 	// Operations is the table to serve; nil serves Operations().
 	Operations []Operation
 	// IndexDelay postpones each workspace's first index build (a testing
@@ -73,6 +79,9 @@ type Service struct {
 
 	workspaces  *openset.Set[*workspaceState]
 	maintenance atomic.Bool
+	// stubs are typeshed's units, shared by every workspace's index (nil
+	// without stubs or an indexer plugin).
+	stubs *index.StubSets
 }
 
 // New returns a service over cfg.
@@ -88,6 +97,7 @@ func New(cfg Config) *Service {
 		ops = Operations()
 	}
 	s := &Service{cfg: cfg, table: NewTable(ops), started: time.Now()}
+	s.stubs = s.newStubSets()
 	s.workspaces = openset.New(s.openWorkspace, cfg.IdleRelease, cfg.Logger.With("workspaces", "idle release"))
 	return s
 }

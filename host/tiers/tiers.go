@@ -40,7 +40,7 @@ const (
 	FamilyRename      Family = "rename"     // rename_symbol
 	FamilyReferences  Family = "references" // get_references
 	FamilyEdit        Family = "edit"       // apply_workspace_edit
-	FamilyAnalysis    Family = "analysis"   // get_definition, get_diagnostics, get_hover
+	FamilyAnalysis    Family = "analysis"   // get_definition, get_type_definition, get_diagnostics, get_hover, get_code_actions
 	FamilyFormat      Family = "format"     // format_document
 	FamilyStructure   Family = "structure"  // workspace structure
 	FamilyReadFile    Family = "read_file"  // read file

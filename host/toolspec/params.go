@@ -34,7 +34,7 @@ type Param struct {
 	Required bool
 	Default  any
 	Min, Max *int     // bounds for integers
-	Enum     []string // allowed values for strings
+	Enum     []string // allowed values for strings, and for the items of string arrays
 	Doc      string
 	// Fields lists the members of an object parameter, validated the same way.
 	Fields []Param
@@ -202,6 +202,11 @@ func decodeValue(p Param, raw json.RawMessage, prefix string) (any, error) {
 			s, ok := it.(string)
 			if !ok {
 				return nil, Invalid(fmt.Sprintf("%s[%d]", name, i), it, "parameter %q must contain only strings", name)
+			}
+			if len(p.Enum) > 0 && !contains(p.Enum, s) {
+				f := Invalid(fmt.Sprintf("%s[%d]", name, i), s, "parameter %q may only contain %s; got %q", name, strings.Join(p.Enum, ", "), s)
+				f.Details["allowed"] = p.Enum
+				return nil, f
 			}
 			out = append(out, s)
 		}

@@ -39,6 +39,7 @@ var (
 	}
 	severity = []Param{{Name: "uri", Type: TypeString, Required: true},
 		{Name: "severity", Type: TypeString, Enum: []string{"error", "warning", "information", "hint"}}}
+	kinds = []Param{{Name: "only", Type: TypeStringArray, Enum: []string{"quickfix", "source"}}}
 )
 
 func TestDecodeArgs(t *testing.T) {
@@ -60,6 +61,8 @@ func TestDecodeArgs(t *testing.T) {
 		{"string for integer", structure, `{"maxDepth": "3"}`, nil, fault.InvalidParameter, "maxDepth"},
 		{"string for boolean", structure, `{"includeHidden": "yes"}`, nil, fault.InvalidParameter, "includeHidden"},
 		{"array of non-strings", structure, `{"excludePatterns": [1]}`, nil, fault.InvalidParameter, "excludePatterns[0]"},
+		{"array item outside its enum", kinds, `{"only": ["source", "refactor"]}`, nil, fault.InvalidParameter, "only[1]"},
+		{"array items in their enum", kinds, `{"only": ["source", "quickfix"]}`, Args{"only": []string{"source", "quickfix"}}, "", ""},
 		{"unknown member", structure, `{"maxdepth": 3}`, nil, fault.InvalidParameter, "maxdepth"},
 		{"not an object", structure, `[1,2]`, nil, fault.InvalidParameter, "arguments"},
 		{"missing required", position, `{"uri": "a.py", "line": 1}`, nil, fault.InvalidParameter, "character"},

@@ -182,7 +182,9 @@ func (p Param) Schema() *Schema {
 	switch p.Type {
 	case TypeStringArray:
 		s.Type = "array"
-		s.Items = &Schema{Type: "string"}
+		s.Items = &Schema{Type: "string", Enum: p.Enum}
+		s.Minimum, s.Maximum = p.Min, p.Max
+		return withDefault(s, p)
 	case TypeObject:
 		if p.Fields != nil {
 			o := ParamsSchema(p.Fields)
@@ -195,6 +197,10 @@ func (p Param) Schema() *Schema {
 	}
 	s.Minimum, s.Maximum = p.Min, p.Max
 	s.Enum = p.Enum
+	return withDefault(s, p)
+}
+
+func withDefault(s *Schema, p Param) *Schema {
 	// An object's default is the empty object: nothing worth stating.
 	if _, isObject := p.Default.(Args); p.Default != nil && !isObject {
 		s.Default = p.Default

@@ -25,6 +25,15 @@ type TextEdit struct {
 	NewText string `json:"newText"`
 }
 
+// CodeAction is the fix of one diagnostic as the diagnostics plugin
+// answers get_code_actions; the kernel serves it as a quickfix action.
+type CodeAction struct {
+	Title       string     `json:"title"`
+	Diagnostic  Diagnostic `json:"diagnostic"`
+	Edits       []TextEdit `json:"edits"`
+	IsPreferred bool       `json:"isPreferred,omitempty"`
+}
+
 // Severity levels of a Diagnostic.
 const (
 	SeverityError       = 1

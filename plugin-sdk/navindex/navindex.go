@@ -94,13 +94,13 @@ const (
 	// ExprSubscript and an ExprLit None), and the evaluator reads it as a
 	// type expression.
 
-	ExprLit       // a literal: Name its builtin type (int, str, bytes, bool, float, complex, None, ellipsis), Text its value as pyright prints it in Literal[...] ("10", "'a'", "True"); Text "" when not a literal type (f-strings, floats)
-	ExprSubscript // A[Args...] (a tuple index is split into Args)
-	ExprOper      // operator Name on A and B (B -1 for a unary one): "+", "|", "==", "in", "is", "not", "and", "or", "-" ...
+	ExprLit       // a literal: Name its builtin type (int, str, bytes, bool, float, complex, None, ellipsis), Text its value as pyright prints it in Literal[...] ("10", "'a'", "True"; a str or bytes longer than 50 characters cut there with "…" inside the quotes, as pyright's printer does); Text "" when not a literal type (f-strings, floats); `-1` is the literal "-1"
+	ExprSubscript // A[Args...] (a tuple index is split into Args; a slice lo:hi or lo:hi:step is the builtin slice called with its bounds as written, None for one omitted)
+	ExprOper      // operator Name on A and B (B -1 for a unary one): "+", "|", "==", "in", "not in", "is", "is not", "not", "and", "or", "-" ...; a chain a < b < c is "and" of a < b and b < c
 	ExprDisplay   // a display: Name "tuple", "list", "set" or "dict" (Args alternate key and value); Keys[i] "*" ("**") marks a starred element
 	ExprComp      // a comprehension: Name "list", "set", "dict" or "generator"; A the element (dict: the key, B the value)
 	ExprIter      // an element of iterating A (Name "async" for async for)
-	ExprUnpack    // element B of unpacking A into Text targets (Name "*" for the starred target)
+	ExprUnpack    // element B of unpacking A into Text targets (Name "*" for the starred target); B counts every target before it, the starred one too, so a target after the star is the value's element at the negative index B-Text
 	ExprEnter     // what entering context manager A gives (Name "async" for async with)
 	ExprAwait     // await A
 	ExprIf        // A if ... else B
@@ -122,7 +122,9 @@ type Expr struct {
 	// the indexes of a subscript, the elements of a display.
 	Args []int32
 	// Keys name the last len(Keys) Args of a call ("*" for *args, "**"
-	// for **kwargs), or mark starred display elements ("" none).
+	// for **kwargs, "" for a positional argument after a *args), or mark
+	// starred display elements ("" none; a dict's **d takes a key slot,
+	// marked "**", and a value slot -1).
 	Keys []string
 	// Text is a literal's value or a string annotation's content.
 	Text string
@@ -182,7 +184,9 @@ type Def struct {
 	// Value is the value this binding assigns (-1 none): the right-hand
 	// side, an ExprUnpack of it for a target in a tuple, an ExprIter of
 	// the iterable for a for target, an ExprEnter for a with target, the
-	// exception class called for `except E as e`.
+	// exception class called for `except E as e` (for `except (E1, E2)`
+	// the ExprIf chain of each called), the aliased type expression of a
+	// type alias.
 	Value int32
 	// Params are a def's parameters in order.
 	Params []Param
@@ -190,8 +194,10 @@ type Def struct {
 	// bare `return` is not listed: Flags has DefReturnsNone).
 	ReturnValues []int32
 	// Decorators are the decorator expressions, outermost first, other
-	// than the ones Flags already says (property, classmethod,
-	// staticmethod, overload, abstractmethod, final).
+	// than the ones Flags already says (overload, classmethod,
+	// staticmethod, abstractmethod, final, deprecated, by their last
+	// name) and a property's own (property, x.setter/getter/deleter:
+	// Kind says it); cached_property is listed.
 	Decorators []int32
 	Flags      DefFlags
 }
@@ -200,31 +206,31 @@ type Def struct {
 type DefFlags uint32
 
 const (
-	DefAsync         DefFlags = 1 << iota
-	DefGenerator              // the body yields
-	DefReturnsNone            // some path ends without a value (falls off the end, or a bare return)
-	DefNeverReturns           // every path raises (pyright: NoReturn)
-	DefOverload               // @overload
-	DefClassMethod            // @classmethod
-	DefStaticMethod           // @staticmethod
-	DefAbstract               // @abstractmethod
-	DefFinal                  // @final, or a Final annotation
-	DefTypeAlias              // `X: TypeAlias = ...` or `type X = ...`
-	DefStaticFalse            // under a condition false for the target (sys.version_info, sys.platform): the binding never happens
-	DefTypeChecking           // under `if TYPE_CHECKING:`
-	DefDeprecated             // @deprecated
-	DefClassVar               // a ClassVar annotation, or a value assigned in a class body
+	DefAsync        DefFlags = 1 << iota
+	DefGenerator             // the body yields
+	DefReturnsNone           // some path ends without a value (falls off the end, or a bare return); the end counts as reachable unless the last statement returns or raises, or is an if/else, try or with whose every branch does, or a `while True` without break
+	DefNeverReturns          // every path raises (pyright: NoReturn): no return statement, no yield, and the end is not reachable as above
+	DefOverload              // @overload
+	DefClassMethod           // @classmethod
+	DefStaticMethod          // @staticmethod
+	DefAbstract              // @abstractmethod
+	DefFinal                 // @final, or a Final annotation
+	DefTypeAlias             // `X: TypeAlias = ...` or `type X = ...`
+	DefStaticFalse           // under a condition false for the target (sys.version_info, sys.platform, os.name, not/and/or of them): the binding never happens; TYPE_CHECKING decides nothing
+	DefTypeChecking          // under `if TYPE_CHECKING:`
+	DefDeprecated            // @deprecated
+	DefClassVar              // a ClassVar annotation, or a value assigned in a class body
 )
 
 // ParamKind says how a parameter takes its argument.
 type ParamKind uint8
 
 const (
-	ParamNormal     ParamKind = iota
-	ParamPosOnly              // before `/` (or a `__x` name in a stub)
-	ParamVarArgs              // *args
-	ParamKwOnly               // after `*` or `*args`
-	ParamVarKwargs            // **kwargs
+	ParamNormal    ParamKind = iota
+	ParamPosOnly             // before `/` (or a `__x` name in a stub)
+	ParamVarArgs             // *args
+	ParamKwOnly              // after `*` or `*args`
+	ParamVarKwargs           // **kwargs
 )
 
 // Param is one parameter of a def.

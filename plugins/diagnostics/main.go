@@ -1,11 +1,14 @@
-// Command diagnostics is the analyzer plugin behind get_diagnostics. It
-// receives the file to check (the first file of the request, with its
-// syntax tree), the workspace facts the kernel gathered under the
-// "pyws" argument (configuration, target Python version, module name,
-// installed packages, which imports the workspace resolves) and, as
-// further files, the workspace modules the file imports from. It returns
-// the file's diagnostics (package rules); the kernel validates them,
-// filters by severity and counts them.
+// Command diagnostics is the analyzer plugin behind get_diagnostics and
+// get_code_actions' fixes. It receives the file to check (the first file
+// of the request, with its syntax tree), the workspace facts the kernel
+// gathered under the "pyws" argument (configuration, target Python
+// version, module name, installed packages, which imports the workspace
+// resolves) and, as further files, the workspace modules the file imports
+// from. It returns the file's diagnostics (package rules); the kernel
+// validates them, filters by severity and counts them. For
+// get_code_actions it returns the fixes of those diagnostics instead
+// (rules.FileFixes): one action per fixable diagnostic and the fix-all
+// edit.
 package main
 
 import (
@@ -40,13 +43,30 @@ type result struct {
 	ContextFacts []abi.ContextFacts `json:"contextFacts,omitempty"`
 }
 
+// codeActionsResult is get_code_actions' answer: the quick fixes of the
+// file's diagnostics (all of them: the kernel keeps those in the
+// requested range) and the fix-all edit.
+type codeActionsResult struct {
+	Actions      []abi.CodeAction   `json:"actions"`
+	FixAll       []abi.TextEdit     `json:"fixAll,omitempty"`
+	Warnings     []string           `json:"warnings,omitempty"`
+	ContextFacts []abi.ContextFacts `json:"contextFacts,omitempty"`
+}
+
+// handle serves get_diagnostics and get_code_actions, which take the same
+// arguments and files: the fixes are those of the diagnostics.
 func handle(req *sdk.Request) (any, error) {
 	if len(req.Files) == 0 {
-		return nil, sdk.Errorf("INVALID_PARAMETER", nil, "get_diagnostics needs a file")
+		return nil, sdk.Errorf("INVALID_PARAMETER", nil, "%s needs a file", req.Tool)
 	}
 	f := req.Files[0]
+	codeActions := req.Tool == "get_code_actions"
 	if f.TooDeep != nil {
-		// The SDK withheld the tree: CPython's refusal is the answer.
+		// The SDK withheld the tree: CPython's refusal is the answer (and
+		// a file that does not parse has no fixes).
+		if codeActions {
+			return codeActionsResult{Actions: []abi.CodeAction{}}, nil
+		}
 		return result{Diagnostics: []abi.Diagnostic{syntax.TooDeep(*f.TooDeep, textpos.New(f.Source))}}, nil
 	}
 	if f.Tree == nil {
@@ -57,7 +77,7 @@ func handle(req *sdk.Request) (any, error) {
 	}
 	if len(req.Arguments) > 0 {
 		if err := json.Unmarshal(req.Arguments, &a); err != nil {
-			return nil, sdk.Errorf("INVALID_PARAMETER", nil, "get_diagnostics arguments: %v", err)
+			return nil, sdk.Errorf("INVALID_PARAMETER", nil, "%s arguments: %v", req.Tool, err)
 		}
 	}
 	cfg, warnings := rules.ParseConfig(a.Pyws.Config)
@@ -92,6 +112,13 @@ func handle(req *sdk.Request) (any, error) {
 			}
 			break
 		}
+	}
+	if codeActions {
+		fixes := rules.FileFixes(f.Tree, textpos.New(f.Source), cfg, env)
+		if fixes.Actions == nil {
+			fixes.Actions = []abi.CodeAction{}
+		}
+		return codeActionsResult{Actions: fixes.Actions, FixAll: fixes.All, Warnings: warnings, ContextFacts: facts}, nil
 	}
 	diags := rules.Run(f.Tree, textpos.New(f.Source), cfg, env)
 	if diags == nil {

@@ -5,7 +5,8 @@
 // tree) and the configuration it resolved (options, pyproject.toml, the
 // workspace's first-party names), and turns the final text into edits.
 //
-// One tool, three phases, chosen by the kernel (host/service/format.go):
+// One tool, four phases, chosen by the kernel (host/service/format.go,
+// and host/service/codeactions.go for organize imports):
 //
 //   - "format": the original source. PARSE_ERROR if its tree has errors.
 //     Returns the source's equivalence signature, and isort's output; when
@@ -18,6 +19,10 @@
 //     (the kernel compares it with the original's) and whether it parses;
 //     with tabSize/insertSpaces other than Black's 4 spaces, also the text
 //     re-indented in the requested unit (which the kernel checks again).
+//   - "isort": the original source: isort's output alone (get_code_actions'
+//     source.organizeImports) and the source's signature, for the kernel
+//     to check that output in phase "check"; parseError, not an error,
+//     when the source does not parse (then there is nothing to offer).
 //
 // Black is plugins/formatter/black, reached through formatBlack so tests
 // can swap engines.
@@ -95,7 +100,7 @@ func refuseNesting(a Args, src []byte, e nesting.Excess) (*Result, error) {
 			"%s has a syntax error at line %d, character %d: %s; fix it before formatting", a.URI, line+1, char+1, e.Message)
 	case "black":
 		return nil, unsafe(a, fmt.Sprintf("isort's output is refused (line %d, character %d): %s", line+1, char+1, e.Message))
-	case "check":
+	case "check", "isort":
 		return &Result{ParseError: &pos}, nil
 	}
 	return nil, sdk.Errorf("INVALID_PARAMETER", map[string]any{"phase": a.Phase}, "unknown formatter phase %q", a.Phase)
@@ -140,6 +145,17 @@ func run(a Args, src []byte, t *tree.Tree) (*Result, error) {
 		}
 		s := string(out)
 		return &Result{Text: &s}, nil
+	case "isort":
+		if pos, ok := firstError(t, src); ok {
+			return &Result{ParseError: &pos}, nil
+		}
+		sig := equiv.Signature(t)
+		sorted, err := isort.Sort(string(src), isortConfig(a.Config))
+		res := &Result{Text: &sorted, Signature: &sig}
+		if err != nil {
+			res.IsortSkipped = err.Error()
+		}
+		return res, nil
 	case "check":
 		if pos, ok := firstError(t, src); ok {
 			return &Result{ParseError: &pos}, nil

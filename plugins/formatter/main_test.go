@@ -101,6 +101,10 @@ func TestGolden(t *testing.T) {
 			if err != nil || string(only) != string(isorted) {
 				t.Errorf("isort stage differs from isort (%v):\n--- got\n%s\n--- want\n%s", err, only, isorted)
 			}
+			// Phase "isort" (organize imports) answers isort's output alone.
+			if r, err := run(Args{URI: "t.py", Phase: "isort", Config: cfg}, src, parse(t, src)); err != nil || r.Text == nil || *r.Text != string(isorted) || r.Signature == nil {
+				t.Errorf("phase isort differs from isort (%v): %+v", err, r)
+			}
 			again, err := pipeline(t, got, cfg)
 			if err != nil || string(again) != string(got) {
 				t.Errorf("not idempotent (%v):\n%s", err, again)
@@ -146,6 +150,11 @@ func TestParseError(t *testing.T) {
 		}
 		if e.Details["line"] != c.line || e.Details["character"] != c.character {
 			t.Errorf("%q: error at %v:%v, want %d:%d", c.src, e.Details["line"], e.Details["character"], c.line, c.character)
+		}
+		// Organize imports has nothing to offer for such a file: not an error.
+		r, err := run(Args{URI: "t.py", Phase: "isort", Config: defaultConfig(t)}, []byte(c.src), parse(t, []byte(c.src)))
+		if err != nil || r.ParseError == nil || *r.ParseError != (Position{c.line, c.character}) || r.Text != nil {
+			t.Errorf("%q: phase isort answered %+v, %v; want the parse error", c.src, r, err)
 		}
 	}
 }

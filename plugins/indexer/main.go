@@ -30,6 +30,9 @@ func main() {}
 
 type args struct {
 	PythonMinor int `json:"pythonMinor,omitempty"`
+	// Platform is sys.platform of the target ("linux", "win32",
+	// "darwin"; "" is linux), for static conditions.
+	Platform string `json:"platform,omitempty"`
 }
 
 type result struct {
@@ -57,6 +60,7 @@ func handle(req *sdk.Request) (any, error) {
 			IsStub:        strings.HasSuffix(base, ".pyi"),
 			IsPackageInit: base == "__init__.py" || base == "__init__.pyi",
 			PythonMinor:   a.PythonMinor,
+			Platform:      a.Platform,
 		}
 		res.Summaries[i] = navindex.Encode(summarize.Summarize(f.Tree, o))
 	}

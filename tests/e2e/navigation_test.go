@@ -550,4 +550,10 @@ func TestNavigationIndexOnDisk(t *testing.T) {
 	if len(entries) < 4 {
 		t.Fatalf("summaries on disk: %v", entries)
 	}
+	// typeshed's stubs the workspace links into (builtins' closure at
+	// least), summarized by the indexer plugin for the workspace's Python.
+	stubs, _ := filepath.Glob(filepath.Join(s.state, "stubs", "*", "*", "*"))
+	if len(stubs) < 40 {
+		t.Fatalf("%d stub summaries on disk", len(stubs))
+	}
 }

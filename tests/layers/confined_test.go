@@ -46,7 +46,7 @@ var rawAccessAllowed = []allowedAccess{
 	{"host/plugins/engine.go", []string{"newGuest"}, "a plugin's wasm module, in the worker"},
 	{"host/plugins/pack.go", []string{"Pack", "Seal", "seal"}, "`plugin pack`: the analyzer's source directory and the plugins directory it writes"},
 	{"host/plugins/rss_linux.go", []string{"residentBytes"}, "/proc/<pid>/statm of a worker"},
-	{"host/index/index.go", []string{"Index.loadCached"}, "the summaries cached under --state/index"},
+	{"host/index/index.go", []string{"readCached"}, "the summaries cached under --state/index (workspace files) and --state/stubs (typeshed's stubs, whose own bytes come through plugin-sdk/typeshed's fs.FS, opened by openStubs)"},
 	{"host/index/index.go", []string{"Index.load", "Index.statChanged"}, "the stat sweep over paths the workspace listed: only size and mtime, which decide what to re-read through Config.Read (workspace.ReadSource)"},
 	{"host/edits/journal.go", []string{"Engine.write", "Engine.recover", "Engine.removeStaleNew"}, "the edit journal under --state/edits"},
 	{"host/edits/locks.go", []string{"Engine.flockStripes"}, "the edit engine's lock files under --state"},

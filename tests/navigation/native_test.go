@@ -18,11 +18,11 @@ type countingSummarizer struct {
 	calls int
 }
 
-func (c *countingSummarizer) Summarize(ctx context.Context, files []index.Source) ([][]byte, error) {
+func (c *countingSummarizer) Summarize(ctx context.Context, t index.Target, files []index.Source) ([][]byte, error) {
 	c.mu.Lock()
 	c.calls++
 	c.mu.Unlock()
-	return c.Summarizer.Summarize(ctx, files)
+	return c.Summarizer.Summarize(ctx, t, files)
 }
 
 func (c *countingSummarizer) batches() int {

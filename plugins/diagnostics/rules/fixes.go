@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"slices"
+
 	"github.com/pyws/pyws/plugin-sdk/abi"
 	"github.com/pyws/pyws/plugin-sdk/pysem"
 	"github.com/pyws/pyws/plugin-sdk/textpos"
@@ -13,90 +15,237 @@ type edit struct {
 	text       string
 }
 
-// Action is the fix of one diagnostic: what get_code_actions will serve
-// as a quick fix.
-type Action struct {
-	Diagnostic abi.Diagnostic
-	Title      string
-	Edits      []abi.TextEdit
+// Fixes are the repairs of one file: an action per fixable diagnostic
+// (what get_code_actions serves as a quick fix), and All, every fix at
+// once.
+type Fixes struct {
+	Actions []abi.CodeAction
+	// All applies every fix whose edits do not overlap those of an earlier
+	// one (in the diagnostics' order), the names an import statement loses
+	// removed together; nil when there is no fix.
+	All []abi.TextEdit
 }
 
 // Actions returns, in Check's order, the fixes of the diagnostics Check
 // reports for t whose rule has a fix that applies there. Each action
-// stands alone: the edits of two actions may overlap. A tree with syntax
-// errors has none (its diagnostics are syntax errors, see Run).
-func Actions(t *tree.Tree, idx *textpos.Index, cfg Config, env Env) []Action {
+// stands alone: the edits of two actions may overlap (two unused names
+// of one import statement have the same fix, which removes both). A tree
+// with syntax errors has none (its diagnostics are syntax errors, see
+// Run).
+func Actions(t *tree.Tree, idx *textpos.Index, cfg Config, env Env) []abi.CodeAction {
+	return FileFixes(t, idx, cfg, env).Actions
+}
+
+// FileFixes returns the actions of Actions and the file's fix-all edit.
+func FileFixes(t *tree.Tree, idx *textpos.Index, cfg Config, env Env) Fixes {
 	if t.Root().HasError() {
-		return nil
+		return Fixes{}
 	}
 	c := newChecker(t, cfg, env)
 	c.runPasses()
 	var kept []finding
 	diags := c.finish(idx, &kept)
-	var out []Action
+	// An import fix removes every name of its statement that the same
+	// rule removes, as Ruff's does: "remove the unused imports" of
+	// `from m import a, b` leaves no unused name behind in it.
+	type importFix struct {
+		code string
+		stmt int
+	}
+	names := map[importFix][]tree.Node{}
+	type fixable struct {
+		diag       abi.Diagnostic
+		fix        *Fix
+		edits      []edit
+		name, stmt tree.Node
+	}
+	var found []fixable
 	for i, f := range kept {
 		fix := Lookup(f.code).Fix
 		if fix == nil {
 			continue
 		}
-		edits := fix.edits(c, f)
-		if len(edits) == 0 {
+		x := fixable{diag: diags[i], fix: fix}
+		if fix.importName != nil {
+			if x.name, x.stmt = fix.importName(c, f); x.stmt.IsNull() {
+				continue
+			}
+			k := importFix{f.code, x.stmt.StartByte()}
+			names[k] = append(names[k], x.name)
+		} else if x.edits = fix.edits(c, f); len(x.edits) == 0 {
 			continue
 		}
-		a := Action{Diagnostic: diags[i], Title: fix.Title}
-		for _, e := range edits {
-			sl, sc := idx.Position(e.start)
-			el, ec := idx.Position(e.end)
-			a.Edits = append(a.Edits, abi.TextEdit{
-				Range:   abi.Range{Start: abi.Position{Line: sl, Character: sc}, End: abi.Position{Line: el, Character: ec}},
-				NewText: e.text,
-			})
+		found = append(found, x)
+	}
+	var out Fixes
+	all := newFixAll()
+	for _, x := range found {
+		edits := x.edits
+		if !x.stmt.IsNull() {
+			edits = c.removeImportedNames(x.stmt, names[importFix{x.diag.Code, x.stmt.StartByte()}])
+			all.removeName(x.name, x.stmt)
+		} else {
+			all.add(edits)
 		}
-		out = append(out, a)
+		if len(edits) > 0 {
+			out.Actions = append(out.Actions, abi.CodeAction{Diagnostic: x.diag, Title: x.fix.Title, Edits: textEdits(idx, edits), IsPreferred: x.fix.Preferred})
+		}
+	}
+	if edits := all.edits(c); len(edits) > 0 {
+		out.All = textEdits(idx, edits)
 	}
 	return out
 }
 
-var removeUnusedImport = &Fix{
-	Title: "Remove the unused import",
-	edits: func(c *checker, f finding) []edit {
-		name, stmt := importedName(c.t, f)
-		if stmt.IsNull() || (c.env.IsPackageInit && stmt.Parent().Kind() == "module") {
-			// A package's unused top-level import may be a re-export its
-			// users rely on: the message suggests __all__ instead.
-			return nil
+func textEdits(idx *textpos.Index, edits []edit) []abi.TextEdit {
+	out := make([]abi.TextEdit, len(edits))
+	for i, e := range edits {
+		sl, sc := idx.Position(e.start)
+		el, ec := idx.Position(e.end)
+		out[i] = abi.TextEdit{
+			Range:   abi.Range{Start: abi.Position{Line: sl, Character: sc}, End: abi.Position{Line: el, Character: ec}},
+			NewText: e.text,
 		}
-		return c.removeImportedName(name, stmt)
-	},
+	}
+	return out
 }
 
-var removeDuplicateImport = &Fix{
-	Title: "Remove the duplicate import",
-	edits: func(c *checker, f finding) []edit {
-		// Only an import of exactly what the earlier one imported goes:
-		// removing `from b import x` after `from a import x` would change
-		// what x is.
-		cur := c.importBindingAt(f)
-		if cur == nil {
-			return nil
-		}
-		var prev *pysem.Binding
-		for _, b := range c.symbol(cur) {
-			if b == cur {
-				break
-			}
-			prev = b
-		}
-		if prev == nil || prev.Import == nil || !sameImport(prev.Import, cur.Import) {
-			return nil
-		}
-		name, stmt := importedName(c.t, f)
-		if stmt.IsNull() {
-			return nil
-		}
-		return c.removeImportedName(name, stmt)
-	},
+// fixAll gathers the fixes of a file into one edit. Removing two names of
+// `from m import a, b` one fix at a time would take the comma between
+// them twice (the two edits overlap) and keep the statement; gathered per
+// statement, the names go together and the statement with the last one.
+type fixAll struct {
+	fixes []fixEdits
+	stmts map[int]int // an import statement's start byte -> its entry in fixes
 }
+
+// fixEdits is one fix's edits, or an import statement's removed names
+// (stmt not null), whose edits are made once all are known.
+type fixEdits struct {
+	edits []edit
+	stmt  tree.Node
+	names []tree.Node
+}
+
+func newFixAll() *fixAll { return &fixAll{stmts: map[int]int{}} }
+
+func (a *fixAll) add(edits []edit) { a.fixes = append(a.fixes, fixEdits{edits: edits}) }
+
+func (a *fixAll) removeName(name, stmt tree.Node) {
+	i, ok := a.stmts[stmt.StartByte()]
+	if !ok {
+		i = len(a.fixes)
+		a.stmts[stmt.StartByte()] = i
+		a.fixes = append(a.fixes, fixEdits{stmt: stmt})
+	}
+	if !slices.Contains(a.fixes[i].names, name) {
+		a.fixes[i].names = append(a.fixes[i].names, name)
+	}
+}
+
+// edits returns the gathered edits sorted by position: each fix's unless
+// one overlaps an earlier fix's (then the later fix is left out whole). A
+// block whose every statement goes keeps a `pass`.
+func (a *fixAll) edits(c *checker) []edit {
+	var out []edit
+	removed := map[tree.Node][]tree.Node{} // block -> its import statements removed whole
+	for _, fx := range a.fixes {
+		edits := fx.edits
+		if !fx.stmt.IsNull() {
+			edits = c.removeImportedNames(fx.stmt, fx.names)
+		}
+		if len(edits) == 0 || slices.ContainsFunc(edits, func(e edit) bool { return overlapsAny(e, out) }) {
+			continue
+		}
+		out = append(out, edits...)
+		if !fx.stmt.IsNull() && len(fx.names) == countNames(fx.stmt) {
+			removed[fx.stmt.Parent()] = append(removed[fx.stmt.Parent()], fx.stmt)
+		}
+	}
+	for block, stmts := range removed {
+		if c.nk.Of(block) != nkBlock || len(c.statements(block, nil)) != len(stmts) {
+			continue
+		}
+		last := stmts[0]
+		for _, s := range stmts {
+			if s.StartByte() > last.StartByte() {
+				last = s
+			}
+		}
+		for i, e := range out {
+			if e.start <= last.StartByte() && last.EndByte() <= e.end {
+				out[i] = edit{last.StartByte(), last.EndByte(), "pass"}
+			}
+		}
+	}
+	slices.SortFunc(out, func(x, y edit) int { return x.start - y.start })
+	return out
+}
+
+// overlapsAny reports whether e shares bytes with one of edits (edits that
+// only touch do not; two insertions at one place do).
+func overlapsAny(e edit, edits []edit) bool {
+	for _, o := range edits {
+		if e.start < o.end && o.start < e.end || e.start == o.start && (e.start == e.end || o.start == o.end) {
+			return true
+		}
+	}
+	return false
+}
+
+func countNames(stmt tree.Node) int {
+	n := 0
+	for range stmt.ChildrenByField("name") {
+		n++
+	}
+	return n
+}
+
+// importRemoval is the fix that removes the import name clause target
+// finds for a finding.
+func importRemoval(title string, target func(c *checker, f finding) (name, stmt tree.Node)) *Fix {
+	return &Fix{
+		Title: title, Preferred: true, importName: target,
+		edits: func(c *checker, f finding) []edit {
+			name, stmt := target(c, f)
+			if stmt.IsNull() {
+				return nil
+			}
+			return c.removeImportedNames(stmt, []tree.Node{name})
+		},
+	}
+}
+
+var removeUnusedImport = importRemoval("Remove the unused import", func(c *checker, f finding) (name, stmt tree.Node) {
+	name, stmt = importedName(c.t, f)
+	if stmt.IsNull() || (c.env.IsPackageInit && stmt.Parent().Kind() == "module") {
+		// A package's unused top-level import may be a re-export its
+		// users rely on: the message suggests __all__ instead.
+		return tree.Node{}, tree.Node{}
+	}
+	return name, stmt
+})
+
+var removeDuplicateImport = importRemoval("Remove the duplicate import", func(c *checker, f finding) (name, stmt tree.Node) {
+	// Only an import of exactly what the earlier one imported goes:
+	// removing `from b import x` after `from a import x` would change
+	// what x is.
+	cur := c.importBindingAt(f)
+	if cur == nil {
+		return tree.Node{}, tree.Node{}
+	}
+	var prev *pysem.Binding
+	for _, b := range c.symbol(cur) {
+		if b == cur {
+			break
+		}
+		prev = b
+	}
+	if prev == nil || prev.Import == nil || !sameImport(prev.Import, cur.Import) {
+		return tree.Node{}, tree.Node{}
+	}
+	return importedName(c.t, f)
+})
 
 var renameUnusedVariable = &Fix{
 	Title: "Rename the unused variable to _",
@@ -176,28 +325,39 @@ func importedName(t *tree.Tree, f finding) (name, stmt tree.Node) {
 	return tree.Node{}, tree.Node{}
 }
 
-// removeImportedName removes one name clause from an import statement,
-// with the comma that separates it from the next (or the previous) name,
-// or the whole statement when it is the only name.
-func (c *checker) removeImportedName(name, stmt tree.Node) []edit {
+// removeImportedNames removes name clauses of an import statement, each
+// with the comma that separates it from the next name (the last ones
+// with the comma after the last name kept), or the whole statement when
+// no name is left.
+func (c *checker) removeImportedNames(stmt tree.Node, removed []tree.Node) []edit {
 	var names []tree.Node
 	for n := range stmt.ChildrenByField("name") {
 		names = append(names, n)
 	}
-	i := 0
-	for i < len(names) && names[i] != name {
-		i++
+	for _, r := range removed {
+		if !slices.Contains(names, r) {
+			return nil
+		}
 	}
-	switch {
-	case i == len(names):
-		return nil
-	case len(names) == 1:
+	lastKept := -1
+	for i, n := range names {
+		if !slices.Contains(removed, n) {
+			lastKept = i
+		}
+	}
+	if lastKept < 0 {
 		return c.removeStatement(stmt)
-	case i < len(names)-1:
-		return []edit{{name.StartByte(), names[i+1].StartByte(), ""}}
-	default:
-		return []edit{{names[i-1].EndByte(), name.EndByte(), ""}}
 	}
+	var out []edit
+	for i, n := range names[:lastKept] {
+		if slices.Contains(removed, n) {
+			out = append(out, edit{n.StartByte(), names[i+1].StartByte(), ""})
+		}
+	}
+	if last := len(names) - 1; lastKept < last {
+		out = append(out, edit{names[lastKept].EndByte(), names[last].EndByte(), ""})
+	}
+	return out
 }
 
 // removeStatement removes a simple statement: its whole line when it is

@@ -4,6 +4,7 @@ import (
 	_ "embed" // the rules' documentation
 
 	"github.com/pyws/pyws/plugin-sdk/abi"
+	"github.com/pyws/pyws/plugin-sdk/tree"
 )
 
 // The codes, as the spec's code list names them.
@@ -59,9 +60,16 @@ type Rule struct {
 type Fix struct {
 	// Title says what the edits do, as a code action names itself.
 	Title string
+	// Preferred marks a fix a client may apply without asking (LSP's
+	// isPreferred): one that cannot change what the code does.
+	Preferred bool
 	// edits returns the byte edits that repair f, or nil when this
 	// finding's surroundings make the repair unsafe.
 	edits func(c *checker, f finding) []edit
+	// importName, when set, names the one import name clause edits
+	// removes, so that the fix-all edit can remove all the names of one
+	// statement together (fixAll).
+	importName func(c *checker, f finding) (name, stmt tree.Node)
 }
 
 // passID names one analysis over the semantic model. Some passes report

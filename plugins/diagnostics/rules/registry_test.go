@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/pyws/pyws/plugin-sdk/abi"
+	"github.com/pyws/pyws/plugin-sdk/edittest"
 	"github.com/pyws/pyws/plugin-sdk/textpos"
 )
 
@@ -89,11 +90,11 @@ func TestRuleExamples(t *testing.T) {
 			}
 			src := []byte(r.Bad)
 			actions := Actions(parse(t, src), textpos.New(src), DefaultConfig(), exampleEnv)
-			actions = slices.DeleteFunc(actions, func(a Action) bool { return a.Diagnostic.Code != r.Code })
+			actions = slices.DeleteFunc(actions, func(a abi.CodeAction) bool { return a.Diagnostic.Code != r.Code })
 			if len(actions) != 1 {
 				t.Fatalf("%d fixes of the bad example, want 1", len(actions))
 			}
-			if got := applyEdits(t, src, actions[0].Edits); got != r.Good {
+			if got := edittest.Apply(t, src, actions[0].Edits); got != r.Good {
 				t.Errorf("the fix gives\n%s\nwant the good example\n%s", got, r.Good)
 			}
 		})

@@ -33,6 +33,7 @@ func (b *builder) paramQual(sc *pysem.Scope, name string, bs []*pysem.Binding) s
 
 func (b *builder) defs() {
 	b.s.Defs = slices.Grow(b.s.Defs, len(b.m.Bindings))
+	b.defOf = make([]int32, len(b.m.Bindings))
 	for _, bd := range b.m.Bindings {
 		switch bd.Kind {
 		case pysem.BindDel, pysem.BindAugAssign:
@@ -89,7 +90,9 @@ func (b *builder) defs() {
 			}
 			d.Doc = Markdown(bd.Docstring)
 		}
+		b.typeFacts(bd, &d)
 		b.s.Defs = append(b.s.Defs, d)
+		b.defOf[bd.Index] = int32(len(b.s.Defs))
 	}
 }
 
@@ -226,11 +229,11 @@ func (b *builder) literalType(n tree.Node) string {
 		return "bool"
 	case kNone:
 		return "None"
-	case kList:
+	case kList, kListComp:
 		return "list"
-	case kDict:
+	case kDict, kDictComp:
 		return "dict"
-	case kSet:
+	case kSet, kSetComp:
 		return "set"
 	case kTuple:
 		return "tuple"

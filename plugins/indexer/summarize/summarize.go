@@ -21,7 +21,11 @@ import (
 // Options describe the file.
 type Options struct {
 	IsPackageInit, IsStub bool
-	PythonMinor           int
+	// PythonMinor and Platform are the target of static conditions
+	// (sys.version_info, sys.platform): 0 is pysem.DefaultPythonMinor,
+	// "" is "linux".
+	PythonMinor int
+	Platform    string
 }
 
 type impKey struct {
@@ -80,6 +84,28 @@ type builder struct {
 	occBits []uint64
 
 	buf []byte // scratch for signatures
+
+	// consts are the ExprLit without Text by type (+1, see lit); lits
+	// the others by Text.
+	consts [len(litTypes)]int32
+	lits   map[string]int32
+	// minor and platform are the target of static conditions;
+	// falseRanges the branches they never run (see static.go).
+	minor       int
+	platform    string
+	falseRanges []byteRange
+	// lastVal caches the value of the last binding's value node, which
+	// the targets of one statement share (a, b = f(x)).
+	lastValNode, lastVal int32
+	lastBaseOp           navindex.ExprOp
+	lastBaseName         string
+	unpacks              map[unpackKey]int32
+	// defOf is the index+1 in Defs of each binding's definition.
+	defOf []int32
+	arena []int32 // see int32s
+	// interned are the expressions intern made, by key (keyBuf scratch).
+	interned map[string]int32
+	keyBuf   []byte
 }
 
 // occ is an occurrence before its position is known.
@@ -99,11 +125,12 @@ type qual struct {
 // Summarize builds the summary of the file t was parsed from.
 func Summarize(t *tree.Tree, o Options) *navindex.Summary {
 	m := pysem.Analyze(t, pysem.Options{IsPackageInit: o.IsPackageInit, IsStub: o.IsStub, PythonMinor: o.PythonMinor})
-	return FromModule(m)
+	return FromModule(m, o.Platform)
 }
 
-// FromModule builds the summary of an analyzed module.
-func FromModule(m *pysem.Module) *navindex.Summary {
+// FromModule builds the summary of an analyzed module for platform ("" is
+// "linux"; the Python version is the module's).
+func FromModule(m *pysem.Module, platform string) *navindex.Summary {
 	var src []byte
 	if m.Tree != nil {
 		src = m.Tree.Source()
@@ -115,9 +142,21 @@ func FromModule(m *pysem.Module) *navindex.Summary {
 		builtins: map[string]int32{}, unres: map[string]int32{}, builtinByName: make([]int32, m.NameCount()), unresByName: make([]int32, m.NameCount()), attrExprs: map[attrKey]int32{},
 		occs: make([]occ, 0, len(m.Bindings)+len(m.Refs)+len(m.Attrs)), occAt: make([]int32, len(src)+1), occBits: make([]uint64, len(src)/64+1)}
 	b.s.Lines = int32(b.pos.LineCount())
+	b.minor, b.platform = m.Opts.PythonMinor, platform
+	if b.minor == 0 {
+		b.minor = pysem.DefaultPythonMinor
+	}
+	if b.platform == "" {
+		b.platform = "linux"
+	}
+	b.lastValNode = -1
 	b.indexRefs()
+	b.staticFalseRanges()
 	b.scopes()
 	b.s.Syms = make([]navindex.Sym, 0, len(m.Bindings)+len(m.Attrs))
+	// Expressions are large records: growing their slice by doubling
+	// copies them often (about one per binding and reference).
+	b.s.Exprs = make([]navindex.Expr, 0, len(m.Bindings)+len(m.Refs)/2)
 	for _, bd := range m.Bindings {
 		b.localSym(bd)
 	}
@@ -505,7 +544,7 @@ func (b *builder) valueExpr(n tree.Node) int32 {
 			}
 		}
 		return b.expr(navindex.ExprCall, b.valueExpr(fn), "")
-	case kList, kDict, kSet, kString, kConcatString, kInteger, kFloat, kTuple, kBool:
+	case kList, kListComp, kDict, kDictComp, kSet, kSetComp, kString, kConcatString, kInteger, kFloat, kTuple, kBool:
 		// A literal: an instance of its builtin type.
 		t := b.literalType(n)
 		if t == "" || t == "None" {
@@ -692,7 +731,18 @@ func (b *builder) symValue(bd *pysem.Binding) {
 		y.Value = b.expr(navindex.ExprSym, tgt, "")
 		return
 	}
-	for _, x := range bs {
+	// The first informative binding, skipping those in a branch that
+	// never runs for the target (stubs: sys.version_info, sys.platform).
+	live := bs
+	if len(b.falseRanges) > 0 {
+		live = nil
+		for _, x := range bs {
+			if !b.staticFalse(x.NameNode.StartByte()) {
+				live = append(live, x)
+			}
+		}
+	}
+	for _, x := range live {
 		switch x.Kind {
 		case pysem.BindClass, pysem.BindFunction:
 			return
@@ -709,7 +759,7 @@ func (b *builder) symValue(bd *pysem.Binding) {
 			}
 		}
 	}
-	for _, x := range bs {
+	for _, x := range live {
 		if !x.Annotation.IsNull() && x.Kind != pysem.BindFunction {
 			if v := b.instance(x.Annotation); v >= 0 {
 				b.s.Syms[id].Value = v
@@ -717,7 +767,7 @@ func (b *builder) symValue(bd *pysem.Binding) {
 			}
 		}
 	}
-	for _, x := range bs {
+	for _, x := range live {
 		switch x.Kind {
 		case pysem.BindAssignment, pysem.BindAnnotated, pysem.BindWalrus, pysem.BindTypeAlias:
 			if !x.Unpacked && !x.Value.IsNull() {
@@ -795,7 +845,9 @@ func (b *builder) memberSyms() {
 				}
 			}
 			b.s.Syms[id].Value = val
-			b.s.Defs = append(b.s.Defs, navindex.Def{Sym: id, Kind: navindex.KindVariable, Name: b.span(first.Start, first.End), Returns: -1, Body: -1, Annot: -1, Value: -1, Sig: sig})
+			d := navindex.Def{Sym: id, Kind: navindex.KindVariable, Name: b.span(first.Start, first.End), Returns: -1, Body: -1, Annot: -1, Value: -1, Sig: sig}
+			b.memberFacts(first, &d)
+			b.s.Defs = append(b.s.Defs, d)
 		}
 	}
 }

@@ -13,7 +13,10 @@
 // server has two workers), applies the edits, and compares each result
 // with the reference. The files that differ or are refused (with the
 // refusal's code and reason) must be exactly those recorded in
-// testdata/<project>.known; re-record with -update. It logs the share per
+// testdata/<project>.known; re-record with -update. The same server then
+// answers get_code_actions' source.organizeImports for every file, compared
+// with `isort --profile black` alone on a fourth copy (the differences
+// recorded in testdata/<project>.organize.known). It logs the share per
 // project, the refusals by error code and reason, a sample of differing
 // lines and the speeds; PYWS_DIFF_REPORT=<file> writes every difference,
 // PYWS_DIFF_FORMAT_PROJECTS=requests,flask picks projects.
@@ -86,8 +89,8 @@ func TestDifferential(t *testing.T) {
 // isort and black, in copies under root, and checks the differences with
 // the recorded list.
 func differential(t *testing.T, p, src, root, bin, plugins string, report *strings.Builder) {
-	ws, ref, blk := filepath.Join(root, "ws"), filepath.Join(root, "ref"), filepath.Join(root, "black")
-	for _, d := range []string{ws, ref, blk} {
+	ws, ref, blk, srt := filepath.Join(root, "ws"), filepath.Join(root, "ref"), filepath.Join(root, "black"), filepath.Join(root, "isort")
+	for _, d := range []string{ws, ref, blk, srt} {
 		copyTree(t, src, filepath.Join(d, p))
 	}
 	files := pythonFiles(t, filepath.Join(ws, p))
@@ -95,10 +98,13 @@ func differential(t *testing.T, p, src, root, bin, plugins string, report *strin
 	isortTime := timeCmd(t, ref, "isort", "--profile", "black", "-q", ".")
 	blackAfterIsort := timeCmd(t, ref, "black", "-q", ".")
 	blackTime := timeCmd(t, blk, "black", "-q", ".")
+	timeCmd(t, srt, "isort", "--profile", "black", "-q", ".")
 
 	s := serve(t, bin, plugins, ws, filepath.Join(root, "state"))
 	results, pywsTime := formatAll(t, s, ws, files)
+	organized, organizeTime := organizeAll(t, s, ws, files)
 	s.stop()
+	compareOrganized(t, p, srt, organized, organizeTime)
 
 	same := 0
 	known := map[string]string{} // "differs rel" or "refused rel: reason" -> what shows it
@@ -150,6 +156,38 @@ func differential(t *testing.T, p, src, root, bin, plugins string, report *strin
 	knowndiff.List{
 		Path:   filepath.Join("testdata", p+".known"),
 		Header: "Files of Debian's python3-" + p + " on which format_document differs from isort 5.6 --profile black then black 23.1, or refuses.\nRecorded by TestDifferential -update.",
+		Record: "PYWS_DIFF_FORMAT=1 PYWS_DIFF_FORMAT_PROJECTS=" + p + " go test ./tests/differential/format -update",
+	}.Check(t, known, *update)
+}
+
+// compareOrganized checks get_code_actions' source.organizeImports, applied
+// to each file, against `isort --profile black` alone (the copy under
+// isortRoot): the files that differ or are refused must be those of
+// testdata/<project>.organize.known.
+func compareOrganized(t *testing.T, p, isortRoot string, results []result, took time.Duration) {
+	same := 0
+	known := map[string]string{}
+	for _, r := range results {
+		want, err := os.ReadFile(filepath.Join(isortRoot, r.rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case r.err != "":
+			known["refused "+r.rel+": "+r.err] = ""
+		case bytes.Equal(r.out, want):
+			same++
+		default:
+			line, got, exp := firstDiff(r.out, want)
+			known["differs "+r.rel] = fmt.Sprintf("line %d:\n  got:  %q\n  want: %q", line, got, exp)
+		}
+	}
+	n := len(results)
+	t.Logf("%s: organize imports: %d/%d files identical to isort --profile black (%.1f%%), %.1f files/s", p, same, n,
+		100*float64(same)/float64(n), float64(n)/took.Seconds())
+	knowndiff.List{
+		Path:   filepath.Join("testdata", p+".organize.known"),
+		Header: "Files of Debian's python3-" + p + " on which get_code_actions' source.organizeImports differs from isort 5.6 --profile black, or refuses.\nRecorded by TestDifferential -update.",
 		Record: "PYWS_DIFF_FORMAT=1 PYWS_DIFF_FORMAT_PROJECTS=" + p + " go test ./tests/differential/format -update",
 	}.Check(t, known, *update)
 }
@@ -304,7 +342,36 @@ type formatReply struct {
 }
 
 func (s *server) format(path string) (formatReply, error) {
-	body, _ := json.Marshal(map[string]any{"name": "format_document", "arguments": map[string]any{"uri": "file://" + path}})
+	var r formatReply
+	err := s.call("format_document", map[string]any{"uri": "file://" + path}, &r)
+	return r, err
+}
+
+// organizeReply is get_code_actions' answer, or an error.
+type organizeReply struct {
+	Actions []struct {
+		Kind string `json:"kind"`
+		Edit struct {
+			Changes map[string][]abi.TextEdit `json:"changes"`
+		} `json:"edit"`
+	} `json:"actions"`
+	Error struct {
+		Code    string         `json:"code"`
+		Details map[string]any `json:"details"`
+	} `json:"error"`
+}
+
+// organizeImports asks for the organize-imports action of a file.
+func (s *server) organizeImports(path string) (organizeReply, error) {
+	var r organizeReply
+	cursor := map[string]any{"line": 0, "character": 0}
+	err := s.call("get_code_actions", map[string]any{"uri": "file://" + path,
+		"range": map[string]any{"start": cursor, "end": cursor}, "only": []string{"source.organizeImports"}}, &r)
+	return r, err
+}
+
+func (s *server) call(tool string, args map[string]any, reply any) error {
+	body, _ := json.Marshal(map[string]any{"name": tool, "arguments": args})
 	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	defer cancel()
 	req, _ := http.NewRequestWithContext(ctx, "POST", s.base+"/v1/tools/call", bytes.NewReader(body))
@@ -312,12 +379,10 @@ func (s *server) format(path string) (formatReply, error) {
 	req.Header.Set("Content-Type", "application/json")
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		return formatReply{}, err
+		return err
 	}
 	defer resp.Body.Close()
-	var r formatReply
-	err = json.NewDecoder(resp.Body).Decode(&r)
-	return r, err
+	return json.NewDecoder(resp.Body).Decode(reply)
 }
 
 type result struct {
@@ -329,6 +394,34 @@ type result struct {
 // formatAll formats every file with two concurrent clients and applies
 // the edits in memory (tests/e2e checks apply_workspace_edit itself).
 func formatAll(t *testing.T, s *server, ws string, files []string) ([]result, time.Duration) {
+	return forEachFile(t, ws, files, func(path string) (edits []abi.TextEdit, refused string, err error) {
+		r, err := s.format(path)
+		if err != nil || r.Error.Code == "" {
+			return r.Edits, "", err
+		}
+		reason, _ := r.Error.Details["reason"].(string)
+		return nil, strings.TrimSpace(r.Error.Code + " " + reason), nil
+	})
+}
+
+// organizeAll applies each file's organize-imports action (none: the file
+// stays as it is).
+func organizeAll(t *testing.T, s *server, ws string, files []string) ([]result, time.Duration) {
+	return forEachFile(t, ws, files, func(path string) (edits []abi.TextEdit, refused string, err error) {
+		r, err := s.organizeImports(path)
+		if err != nil || r.Error.Code != "" {
+			return nil, r.Error.Code, err
+		}
+		for _, a := range r.Actions {
+			edits = append(edits, a.Edit.Changes["file://"+path]...)
+		}
+		return edits, "", nil
+	})
+}
+
+// forEachFile asks edits for every file with two concurrent clients (the
+// server has two workers) and applies them in memory.
+func forEachFile(t *testing.T, ws string, files []string, ask func(path string) ([]abi.TextEdit, string, error)) ([]result, time.Duration) {
 	t.Helper()
 	results := make([]result, len(files))
 	var next int
@@ -348,17 +441,16 @@ func formatAll(t *testing.T, s *server, ws string, files []string) ([]result, ti
 					return
 				}
 				rel, _ := filepath.Rel(ws, files[i])
-				r, err := s.format(files[i])
+				edits, refused, err := ask(files[i])
 				res := result{rel: rel}
 				switch {
 				case err != nil:
 					res.err = "transport: " + err.Error()
-				case r.Error.Code != "":
-					reason, _ := r.Error.Details["reason"].(string)
-					res.err = strings.TrimSpace(r.Error.Code + " " + reason)
+				case refused != "":
+					res.err = refused
 				default:
 					src, _ := os.ReadFile(files[i])
-					res.out = apply(src, r.Edits)
+					res.out = apply(src, edits)
 				}
 				results[i] = res
 			}

@@ -265,3 +265,14 @@ func qualifiedAt(path string, l Loc) string {
 	// the range may hold more than the name ("Optional: _SpecialForm")
 	return mod + "." + identRe.FindString(string(line[s:e]))
 }
+
+// splitAt reads a "rel:line:char" position.
+func splitAt(at string) (rel string, line, char int) {
+	parts := strings.Split(at, ":")
+	if len(parts) < 3 {
+		return at, 0, 0
+	}
+	fmt.Sscan(parts[len(parts)-2], &line)
+	fmt.Sscan(parts[len(parts)-1], &char)
+	return strings.Join(parts[:len(parts)-2], ":"), line, char
+}

@@ -191,13 +191,3 @@ func diagLess(a, b string) bool {
 	}
 	return ca < cb
 }
-
-func splitAt(at string) (rel string, line, char int) {
-	parts := strings.Split(at, ":")
-	if len(parts) < 3 {
-		return at, 0, 0
-	}
-	fmt.Sscan(parts[len(parts)-2], &line)
-	fmt.Sscan(parts[len(parts)-1], &char)
-	return strings.Join(parts[:len(parts)-2], ":"), line, char
-}

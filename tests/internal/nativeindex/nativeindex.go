@@ -19,7 +19,9 @@ import (
 	"github.com/pyws/pyws/host/index"
 	"github.com/pyws/pyws/plugin-sdk/navindex"
 	"github.com/pyws/pyws/plugin-sdk/tree"
+	"github.com/pyws/pyws/plugin-sdk/typeshed"
 	"github.com/pyws/pyws/plugins/indexer/summarize"
+	"github.com/pyws/pyws/tests/internal/teststubs"
 	"github.com/pyws/pyws/wasm/parser"
 )
 
@@ -59,7 +61,7 @@ func (n *Summarizer) Parse(ctx context.Context, src []byte) (*tree.Tree, error) 
 }
 
 // Summarize implements index.Summarizer.
-func (n *Summarizer) Summarize(ctx context.Context, files []index.Source) ([][]byte, error) {
+func (n *Summarizer) Summarize(ctx context.Context, target index.Target, files []index.Source) ([][]byte, error) {
 	out := make([][]byte, len(files))
 	for i, f := range files {
 		t, err := n.Parse(ctx, f.Text)
@@ -69,6 +71,7 @@ func (n *Summarizer) Summarize(ctx context.Context, files []index.Source) ([][]b
 		base := path.Base(f.Rel)
 		out[i] = navindex.Encode(summarize.Summarize(t, summarize.Options{
 			IsStub: strings.HasSuffix(base, ".pyi"), IsPackageInit: strings.HasPrefix(base, "__init__."),
+			PythonMinor: target.Minor,
 		}))
 	}
 	return out, nil
@@ -96,8 +99,39 @@ func PythonFiles(root string) func(context.Context) ([]string, error) {
 	}
 }
 
-// Build indexes root with s (a Summarizer, or a test's wrapper of one).
+var (
+	stubsMu   sync.Mutex
+	stubSets  = map[index.Summarizer]*index.StubSets{}
+	stubsOnce sync.Once
+	stubsTree *typeshed.Stubs
+	stubsErr  error
+)
+
+// StubSets returns the process's stub sets summarized by s (one per
+// summarizer, in memory), over the repository's bin/typeshed (`make
+// stubs`), as `serve` links its workspaces.
+func StubSets(s index.Summarizer) (*index.StubSets, error) {
+	stubsOnce.Do(func() { stubsTree, stubsErr = teststubs.Open() })
+	if stubsErr != nil {
+		return nil, stubsErr
+	}
+	stubsMu.Lock()
+	defer stubsMu.Unlock()
+	set := stubSets[s]
+	if set == nil {
+		set = index.NewStubSets(index.StubConfig{Stubs: stubsTree, Summarizer: s, Parallel: 1})
+		stubSets[s] = set
+	}
+	return set, nil
+}
+
+// Build indexes root with s (a Summarizer, or a test's wrapper of one),
+// linking into typeshed's stubs as the service does.
 func Build(ctx context.Context, s index.Summarizer, root, cacheDir string) (*index.Index, error) {
-	x := index.New(index.Config{Root: root, Files: PythonFiles(root), Read: os.ReadFile, Summarizer: s, CacheDir: cacheDir, Parallel: 1})
+	stubs, err := StubSets(s)
+	if err != nil {
+		return nil, err
+	}
+	x := index.New(index.Config{Root: root, Files: PythonFiles(root), Read: os.ReadFile, Summarizer: s, CacheDir: cacheDir, Parallel: 1, Stubs: stubs})
 	return x, x.Build(ctx)
 }

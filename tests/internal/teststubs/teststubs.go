@@ -27,3 +27,29 @@ func LinkBeside(repo, bin string) error {
 	}
 	return nil
 }
+
+// Open returns the stubs `make stubs` fetched into the repository's
+// bin/typeshed, verified, finding the repository from the working
+// directory (a test runs in its package's directory).
+func Open() (*typeshed.Stubs, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return nil, err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			break
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return nil, fmt.Errorf("typeshed stubs: no go.mod above the working directory")
+		}
+		dir = parent
+	}
+	src := filepath.Join(dir, "bin", "typeshed")
+	stubs, err := typeshed.Verify(os.DirFS(src))
+	if err != nil {
+		return nil, fmt.Errorf("typeshed stubs in %s: %w; run `make stubs` (make build and make test do) before these tests", src, err)
+	}
+	return stubs, nil
+}

@@ -1,0 +1,125 @@
+package index
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"github.com/pyws/pyws/plugin-sdk/typeshed"
+)
+
+// benchStubs opens the repository's bin/typeshed (`make stubs`).
+func benchStubs(b *testing.B) *typeshed.Stubs {
+	b.Helper()
+	stubs, err := typeshed.Verify(os.DirFS(filepath.Join("..", "..", "bin", "typeshed")))
+	if err != nil {
+		b.Skipf("typeshed stubs: %v (run make stubs)", err)
+	}
+	return stubs
+}
+
+// heapAfter returns the live heap growth, in MiB, of keeping what load
+// returns.
+func heapAfter(load func() any) (float64, any) {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	kept := load()
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	return float64(int64(after.HeapAlloc)-int64(before.HeapAlloc)) / (1 << 20), kept
+}
+
+// BenchmarkStubClosure loads the stubs a link needs through the indexer
+// plugin (worker processes): builtins' closure cold (every stub
+// summarized), warm (from the disk cache, a new process's view), and
+// the closure Django's imports reach; heap-MiB is the live heap the
+// loaded units hold.
+func BenchmarkStubClosure(b *testing.B) {
+	ctx := context.Background()
+	stubs := benchStubs(b)
+	s := pluginSummarizer{rt: indexerRuntime(b)}
+	target := Target{Minor: 12, Platform: "linux"}
+	newSet := func(cache string) *StubSet {
+		return NewStubSets(StubConfig{Stubs: stubs, Summarizer: s, CacheDir: cache}).For(target)
+	}
+	builtins := []string{"builtins"}
+	b.Run("builtins/cold", func(b *testing.B) {
+		for range b.N {
+			got, err := newSet(b.TempDir()).Load(ctx, builtins)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportMetric(float64(len(got)), "modules")
+		}
+	})
+	cache := b.TempDir()
+	if _, err := newSet(cache).Load(ctx, builtins); err != nil {
+		b.Fatal(err)
+	}
+	warm := func(mods []string) func(b *testing.B) {
+		return func(b *testing.B) {
+			for range b.N {
+				heap, kept := heapAfter(func() any {
+					got, err := newSet(cache).Load(ctx, mods)
+					if err != nil {
+						b.Fatal(err)
+					}
+					return got
+				})
+				b.ReportMetric(heap, "heap-MiB")
+				b.ReportMetric(float64(len(kept.(map[string]*File))), "modules")
+			}
+		}
+	}
+	b.Run("builtins/warm", warm(builtins))
+	w := benchWorkspaces[0]
+	if _, err := os.Stat(filepath.Join(w.root, w.sub)); err != nil {
+		return
+	}
+	x := w.index(b, s, filepath.Join(os.TempDir(), "pyws-bench-stubs-index"))
+	if err := x.Build(ctx); err != nil {
+		b.Fatal(err)
+	}
+	mods := stubModules(x.files)
+	if _, err := newSet(cache).Load(ctx, mods); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("django/warm", warm(mods))
+	// What every relink after an edit pays: the imports collected again
+	// and the closure walked, every stub already in memory.
+	loaded := newSet(cache)
+	if _, err := loaded.Load(ctx, mods); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("django/relink-collect", func(b *testing.B) {
+		for range b.N {
+			if _, err := loaded.Load(ctx, stubModules(x.files)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	// A warm build of Django (summaries from the disk cache) with and
+	// without linking into the stubs: what the annotations cost the link.
+	for _, with := range []bool{false, true} {
+		b.Run(fmt.Sprintf("django/build/stubs=%v", with), func(b *testing.B) {
+			for range b.N {
+				heap, _ := heapAfter(func() any {
+					cfg := Config{Root: w.root, Files: w.files, Read: os.ReadFile, Summarizer: s, CacheDir: filepath.Join(os.TempDir(), "pyws-bench-stubs-index")}
+					if with {
+						cfg.Stubs = NewStubSets(StubConfig{Stubs: stubs, Summarizer: s, CacheDir: cache})
+					}
+					x := New(cfg)
+					if err := x.Build(ctx); err != nil {
+						b.Fatal(err)
+					}
+					return x
+				})
+				b.ReportMetric(heap, "heap-MiB")
+			}
+		})
+	}
+}
