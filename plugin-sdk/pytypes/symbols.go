@@ -19,7 +19,13 @@ func (q *query) sym(u Unit, s int32) Type {
 		switch sy.Kind {
 		case navindex.SymLocal:
 			if sy.Target >= 0 {
-				return q.ref(u, s, q.e.prog.Resolve(u, s))
+				t := q.ref(u, s, q.e.prog.Resolve(u, s))
+				if t.IsUnknown() {
+					if m := q.importedSubmodule(u, sy.Target); m != "" {
+						return ModuleType(m)
+					}
+				}
+				return t
 			}
 			return q.local(u, s)
 		case navindex.SymMember:
@@ -34,6 +40,43 @@ func (q *query) sym(u Unit, s int32) Type {
 		}
 		return unknownType
 	})
+}
+
+// importedSubmodule is the submodule `from M import name` names when
+// the import resolved to nothing (a package's `from . import path`,
+// where the package's own `path` would otherwise name itself): M.name
+// when the Program has that module, "" otherwise. A relative M is tried
+// from the unit as a package and as a module.
+func (q *query) importedSubmodule(u Unit, imp int32) string {
+	if !validSym(u, imp) {
+		return ""
+	}
+	sy := &u.Summary().Syms[imp]
+	if sy.Kind != navindex.SymImport || sy.Name == "" {
+		return ""
+	}
+	var bases []string
+	if sy.Level == 0 {
+		bases = []string{sy.Module}
+	} else {
+		pkg := u.ModuleName()
+		for i := int32(0); i < 2; i++ { // the unit as a package, then as a module
+			base := pkg
+			for l := sy.Level - 1 + i; l > 0 && base != ""; l-- {
+				base = base[:max(strings.LastIndexByte(base, '.'), 0)]
+			}
+			if sy.Module != "" {
+				base = strings.TrimPrefix(base+"."+sy.Module, ".")
+			}
+			bases = append(bases, base)
+		}
+	}
+	for _, b := range bases {
+		if m := strings.TrimPrefix(b+"."+sy.Name, "."); len(q.e.prog.Module(m)) > 0 {
+			return m
+		}
+	}
+	return ""
 }
 
 // ref is the type of what symbol s of u resolved to.
