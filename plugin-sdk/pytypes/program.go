@@ -16,6 +16,16 @@
 //     expression that cannot be evaluated is Unknown, never a panic or a
 //     hang (recursion is bounded and cycles give Unknown).
 //
+// Using it: one Evaluator per Program (per link of the index; drop it at
+// relink), shared by concurrent queries.
+//
+//	ev := pytypes.New(prog, pytypes.Options{})
+//	ev.HoverAt(u, occ)           // the hover's first line, as pyright prints it
+//	ev.Definition(u, sym)        // resp.json -> Response.json (through types)
+//	ev.TypeDefinition(u, sym)    // the classes of the value a symbol holds
+//	ev.Print(ev.ExprType(u, e))  // any expression's type in pyright's notation
+//	ev.ConstructorLine(c)        // "class C(x: int)", for a class called
+//
 // It imports only the standard library and plugin-sdk/navindex, so the
 // kernel and any guest can link it.
 package pytypes
