@@ -280,18 +280,18 @@ func (t Type) Func() *Function {
 // typeVarKey identifies a type variable in substitutions: "T@scope".
 func (t Type) typeVarKey() string { return t.d.text + "@" + t.d.scope }
 
-// Equal reports whether a and b are the same type.
-func (a Type) Equal(b Type) bool {
-	if a.d == b.d {
+// Equal reports whether t and o are the same type (aliases aside).
+func (t Type) Equal(o Type) bool {
+	if t.d == o.d {
 		return true
 	}
-	if a.Kind() != b.Kind() {
+	if t.Kind() != o.Kind() {
 		return false
 	}
-	if a.d == nil || b.d == nil {
+	if t.d == nil || o.d == nil {
 		return true // both Unknown
 	}
-	x, y := a.d, b.d
+	x, y := t.d, o.d
 	if x.class != y.class || x.text != y.text || x.scope != y.scope || x.variadic != y.variadic ||
 		x.noReturn != y.noReturn || x.literalString != y.literalString || x.paramSpec != y.paramSpec || len(x.args) != len(y.args) || !x.ret.Equal(y.ret) {
 		return false
