@@ -372,6 +372,12 @@ func (l *linker) eval(f *File, e int32) value {
 		if t := l.symTarget(f, x.A); t.kind == tSym {
 			v = value{kind: vSuper, f: t.f, sym: t.sym}
 		}
+	case navindex.ExprSubscript:
+		// A generic class specialised (a base `Mapping[str, int]`, an
+		// annotation `list[str]`) is that class for navigation.
+		if c := l.eval(f, x.A); c.kind == vClass || (c.kind == vExt && extClass(c.name)) {
+			v = c
+		}
 	}
 	l.depth--
 	st.val[e], st.vstate[e] = v, 2

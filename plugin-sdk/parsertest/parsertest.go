@@ -75,3 +75,11 @@ func StdlibFiles(tb testing.TB) []string {
 	tb.Helper()
 	return stdlibcorpus.Files(tb)
 }
+
+// StdlibBench returns wasm/stdlibcorpus's fixed benchmark sample (paths,
+// sources, total bytes), for analyzers' benchmarks, which may not import
+// wasm themselves.
+func StdlibBench(b *testing.B) (paths []string, srcs [][]byte, total int64) {
+	b.Helper()
+	return stdlibcorpus.Bench(b)
+}

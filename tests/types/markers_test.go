@@ -13,10 +13,6 @@ import (
 // TestHoverMarkers checks each `#@hover TEXT` marker of the fixtures in
 // testdata (one per evaluation rule): the hover line of the first name
 // bound on the marker's line is TEXT, exactly as pyright prints it.
-// `#@hover-generic` markers need generic class bases (`class
-// list(MutableSequence[_T])`) in summaries; they are skipped while the
-// indexer describes bases as plain values, which drops a subscripted
-// base.
 func TestHoverMarkers(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join("testdata", "*.py"))
 	fixtures := map[string]string{}
@@ -28,13 +24,12 @@ func TestHoverMarkers(t *testing.T) {
 		fixtures[strings.TrimSuffix(filepath.Base(f), ".py")] = string(b)
 	}
 	p := newProgram(t, fixtures)
-	generic := hasGenericBases(p)
 	ev := pytypes.New(p, pytypes.Options{})
 	for mod, src := range fixtures {
 		u := p.unit(mod)
 		t.Run(mod, func(t *testing.T) {
 			for i, line := range strings.Split(src, "\n") {
-				want, ok := markerOn(line, generic)
+				want, ok := markerOn(line)
 				if !ok {
 					continue
 				}
@@ -51,28 +46,10 @@ func TestHoverMarkers(t *testing.T) {
 	}
 }
 
-// markerOn is the hover a line's marker expects; a #@hover-generic one
-// only when summaries have generic bases.
-func markerOn(line string, generic bool) (string, bool) {
-	if _, want, ok := strings.Cut(line, "#@hover "); ok {
-		return strings.TrimSpace(want), true
-	}
-	if _, want, ok := strings.Cut(line, "#@hover-generic "); ok && generic {
-		return strings.TrimSpace(want), true
-	}
-	return "", false
-}
-
-// hasGenericBases reports whether the indexer describes a subscripted
-// class base as a type expression.
-func hasGenericBases(p *program) bool {
-	s := p.summarize("probe_bases", []byte("class A(list[int]): ...\n"), false, false).s
-	for _, d := range s.Defs {
-		if d.Kind == navindex.KindClass && len(d.Bases) == 1 && d.Bases[0] >= 0 {
-			return s.Exprs[d.Bases[0]].Op == navindex.ExprSubscript
-		}
-	}
-	return false
+// markerOn is the hover a line's marker expects.
+func markerOn(line string) (string, bool) {
+	_, want, ok := strings.Cut(line, "#@hover ")
+	return strings.TrimSpace(want), ok
 }
 
 func firstDefOnLine(s *navindex.Summary, line int32) int32 {

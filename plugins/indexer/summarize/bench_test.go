@@ -11,7 +11,6 @@ import (
 	"github.com/pyws/pyws/plugin-sdk/parsertest"
 	"github.com/pyws/pyws/plugin-sdk/pysem"
 	"github.com/pyws/pyws/plugin-sdk/tree"
-	"github.com/pyws/pyws/wasm/stdlibcorpus"
 )
 
 // benchCorpus parses the files the benchmarks summarize: the stdlib
@@ -30,7 +29,7 @@ func benchCorpus(b *testing.B) (trees []*tree.Tree, opts []Options, total int64)
 			return nil
 		})
 	} else {
-		paths, srcs, total = stdlibcorpus.Bench(b)
+		paths, srcs, total = parsertest.StdlibBench(b)
 	}
 	for i, src := range srcs {
 		base := filepath.Base(paths[i])

@@ -68,7 +68,7 @@ func (b *builder) defs() {
 		case pysem.BindClass:
 			d.Kind = navindex.KindClass
 			for _, base := range bd.Bases {
-				d.Bases = append(d.Bases, b.valueExpr(base))
+				d.Bases = append(d.Bases, b.val(base)) // v5: a subscripted base (Generic[T], Mapping[str, int]) is kept
 			}
 			d.Sig = b.classSig(bd)
 			d.Doc = Markdown(bd.Docstring)

@@ -9,10 +9,10 @@ class Box(Generic[T]):
     def get(self) -> T:
         return self.item
     @classmethod
-    def make(cls) -> Self:  #@hover-generic (method) def make(cls: type[Self@Box[T@Box]]) -> Self@Box[T@Box]
+    def make(cls) -> Self:  #@hover (method) def make(cls: type[Self@Box[T@Box]]) -> Self@Box[T@Box]
         return cls(None)
-box = Box(1)  #@hover-generic (variable) box: Box[int]
-item = box.get()  #@hover-generic (variable) item: int
+box = Box(1)  #@hover (variable) box: Box[int]
+item = box.get()  #@hover (variable) item: int
 RED = Color.RED  #@hover (constant) RED: Literal[Color.RED]
 klass = Box  #@hover (type) klass = Box
 class Base:

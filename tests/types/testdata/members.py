@@ -11,7 +11,7 @@ c = Child()
 g = c.greet()  #@hover (variable) g: str
 s = c.size  #@hover (variable) s: int
 i = c.items  #@hover (variable) i: list[int]
-for v in c.items:  #@hover-generic (variable) v: int
+for v in c.items:  #@hover (variable) v: int
     pass
-with open("f") as fh:  #@hover-generic (variable) fh: TextIOWrapper[_WrappedBuffer]
+with open("f") as fh:  #@hover (variable) fh: TextIOWrapper[_WrappedBuffer]
     pass

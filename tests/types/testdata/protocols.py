@@ -1,14 +1,14 @@
 import asyncio
 pairs = [(1, "a")]
-for num, label in pairs:  #@hover-generic (variable) num: int
+for num, label in pairs:  #@hover (variable) num: int
     pass
 first, second = (1, "x")  #@hover (variable) first: int
-head, *rest = [1, 2, 3]  #@hover-generic (variable) head: int
+head, *rest = [1, 2, 3]  #@hover (variable) head: int
 counts = {"a": 1}
-for key in counts:  #@hover-generic (variable) key: str
+for key in counts:  #@hover (variable) key: str
     pass
-v = counts["a"]  #@hover-generic (variable) v: int
-got = counts.get("a")  #@hover-generic (variable) got: int | None
+v = counts["a"]  #@hover (variable) v: int
+got = counts.get("a")  #@hover (variable) got: int | None
 t = (1, "a")
 second_item = t[1]  #@hover (variable) second_item: str
 async def fetch() -> int:  #@hover (function) def fetch() -> CoroutineType[Any, Any, int]
@@ -16,14 +16,14 @@ async def fetch() -> int:  #@hover (function) def fetch() -> CoroutineType[Any, 
 async def main():
     value = await fetch()  #@hover (variable) value: int
     return value
-for k, val in counts.items():  #@hover-generic (variable) k: str
+for k, val in counts.items():  #@hover (variable) k: str
     pass
 names = ["a"]
 for idx, name in enumerate(names):  #@hover (variable) idx: int
     pass
-for name2, count2 in zip(names, [1]):  #@hover-generic (variable) name2: str
+for name2, count2 in zip(names, [1]):  #@hover (variable) name2: str
     pass
-upper = [s.upper() for s in names]  #@hover-generic (variable) upper: list[str]
+upper = [s.upper() for s in names]  #@hover (variable) upper: list[str]
 from typing import cast
 casted = cast(int, names)  #@hover (variable) casted: int
-numbered = enumerate(names)  #@hover-generic (variable) numbered: enumerate[str]
+numbered = enumerate(names)  #@hover (variable) numbered: enumerate[str]
