@@ -54,14 +54,18 @@ func (x *Index) Hover(h *Hit) (string, error) {
 			kind, sig = guessKind(last), last
 		}
 	}
-	if kind == "" {
+	// The evaluator's line has the types, in pyright's notation; the
+	// summary's signature is the fallback where it knows nothing.
+	line := x.typesLocked().HoverAt(h.f, h.o)
+	if line == "" && kind != "" {
+		line = "(" + kind + ") " + sig
+	}
+	if line == "" {
 		return "", fault.New(fault.NoHoverInfo, fault.Details{"name": name}, "no information about %s", name)
 	}
 	var sb strings.Builder
-	sb.WriteString("```python\n(")
-	sb.WriteString(kind)
-	sb.WriteString(") ")
-	sb.WriteString(sig)
+	sb.WriteString("```python\n")
+	sb.WriteString(line)
 	sb.WriteString("\n```")
 	if doc != "" {
 		sb.WriteString("\n---\n")

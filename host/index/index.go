@@ -32,6 +32,7 @@ import (
 	"time"
 
 	"github.com/pyws/pyws/plugin-sdk/navindex"
+	"github.com/pyws/pyws/plugin-sdk/pytypes"
 )
 
 // Source is one file handed to the summarizer.
@@ -173,8 +174,9 @@ type Index struct {
 	keys   []string
 	inv    [][]occRef
 	memo   *linker
-	prog   *Program // the type evaluator's view of this link
-	gen    uint64   // bumped by every relink
+	prog   *Program           // the type evaluator's view of this link
+	types  *pytypes.Evaluator // over prog, made with it
+	gen    uint64             // bumped by every relink
 }
 
 type occRef struct {

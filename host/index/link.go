@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/pyws/pyws/plugin-sdk/navindex"
+	"github.com/pyws/pyws/plugin-sdk/pytypes"
 )
 
 type tkind uint8
@@ -674,6 +675,7 @@ func (x *Index) relinkLocked(stubs map[string]*File) {
 	l := &linker{mods: x.mods, st: make(map[*File]*linkState, len(x.files))}
 	x.memo = l
 	x.prog = newProgram(x.files, x.mods)
+	x.types = pytypes.New(x.prog, pytypes.Options{})
 	x.keyIDs = make(map[string]int32, len(x.keyIDs))
 	x.keys = x.keys[:0]
 	x.inv = x.inv[:0]
@@ -696,7 +698,16 @@ func (x *Index) relinkLocked(stubs map[string]*File) {
 			k := st.keys[o.Sym]
 			if k == -2 {
 				k = -1
-				if ks := x.keyString(l.symTarget(f, o.Sym)); ks != "" {
+				t := l.symTarget(f, o.Sym)
+				if t.kind == tNone && f.S.Syms[o.Sym].Kind == navindex.SymAttr {
+					// The linker does not know the receiver's type; the
+					// evaluator may. Remembered as the symbol's target, so
+					// definition and hover follow it too.
+					if t = x.typedAttrTarget(f, o.Sym); t.kind != tNone {
+						st.tgt[o.Sym] = t
+					}
+				}
+				if ks := x.keyString(t); ks != "" {
 					k = x.intern(ks)
 				}
 				st.keys[o.Sym] = k

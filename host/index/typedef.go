@@ -1,15 +1,20 @@
 package index
 
 import (
+	"strings"
+
 	"github.com/pyws/pyws/host/fault"
+	"github.com/pyws/pyws/plugin-sdk/pytypes"
 )
 
-// TypeDefinition answers get_type_definition: where the class of the
-// value at the hit is defined. A class name is its own type, a function
-// too (as pyright answers); a module is its file; a class outside the workspace is EXTERNAL_DEFINITION with its
-// qualified name.
+// TypeDefinition answers get_type_definition: where the classes of the
+// value at the hit are defined (one per member of a union), from the
+// type evaluator. What has no class answers as pyright does: a function
+// is its def, a module its file. A value whose only classes are outside
+// the workspace is EXTERNAL_DEFINITION with the first one's qualified
+// name; an unknown type is NO_DEFINITION_FOUND.
 func (x *Index) TypeDefinition(h *Hit) ([]Location, error) {
-	// Evaluating a value fills the linker's memo: exclusive.
+	// The linker's fallback fills its memo: exclusive.
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	h, err := x.current(h)
@@ -17,6 +22,25 @@ func (x *Index) TypeDefinition(h *Hit) ([]Location, error) {
 		return nil, err
 	}
 	name := h.f.S.Syms[h.o.Sym].Name
+	ev := x.typesLocked()
+	t := ev.SymType(h.f, h.o.Sym)
+	if t.Kind() == pytypes.KindSelf || strings.HasPrefix(ev.Print(t), "type[Self@") {
+		// self and cls: pyright's synthesized Self is declared by the
+		// parameter itself.
+		if p := x.follow(h.t); p.kind == tSym {
+			if locs := x.defLocations(p); len(locs) > 0 {
+				return locs, nil
+			}
+		}
+	}
+	locs, external, module := x.typeLocations(ev.Classes(t))
+	if len(locs) > 0 {
+		return locs, nil
+	}
+	if external != "" {
+		return nil, fault.New(fault.ExternalDefinition, fault.Details{"module": module, "symbol": external},
+			"the type of %s, %s, is defined outside the workspace, in %s", name, external, module)
+	}
 	v := x.memo.targetValue(x.follow(h.t))
 	switch v.kind {
 	case vClass, vInstance, vFunction:

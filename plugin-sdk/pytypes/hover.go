@@ -27,7 +27,7 @@ func (e *Evaluator) HoverLine(u Unit, sym int32, def int32) string {
 	}
 	if def >= 0 && validDef(u, def) {
 		d := &u.Summary().Defs[def]
-		if d.Kind != navindex.KindModule {
+		if d.Kind != navindex.KindModule && !d.Import { // `from m import x` binds what m's x is
 			return q.hoverDef(u, def, name, q.def(u, def), false)
 		}
 	}

@@ -426,14 +426,14 @@ func TestNavigationHover(t *testing.T) {
 		line, char int
 		want       []string
 	}{
-		{"method with a Google docstring", "app.py", 5, 12, []string{"```python\n(method) def label(self, prefix: str = \"\") -> str\n```", "**Args:**", "`prefix` (`str`): put before the label.", "**Returns:**", "**Raises:**", "`ValueError`"}},
-		{"function with a NumPy docstring", "app.py", 0, 23, []string{"(function) def total(items: list, tax: float = 0.0) -> int", "**Args:**", "`items` (`list`): The items.", "**Returns:**"}},
-		{"function with a reST docstring", "app.py", 7, 0, []string{"(function) def rest(x)", "`x`: anything.", "**Returns:**", "x itself.", "`KeyError`: sometimes."}},
-		{"class", "app.py", 4, 8, []string{"(class) class Item", "An item for sale."}},
+		{"method with a Google docstring", "app.py", 5, 12, []string{"```python\n(method) def label(prefix: str = \"\") -> str\n```", "**Args:**", "`prefix` (`str`): put before the label.", "**Returns:**", "**Raises:**", "`ValueError`"}},
+		{"function with a NumPy docstring", "app.py", 0, 23, []string{"(function) def total(items: list[Unknown], tax: float = 0.0) -> int", "**Args:**", "`items` (`list`): The items.", "**Returns:**"}},
+		{"function with a reST docstring", "app.py", 7, 0, []string{"(function) def rest(x: Unknown) -> Unknown", "`x`: anything.", "**Returns:**", "x itself.", "`KeyError`: sometimes."}},
+		{"class", "app.py", 4, 8, []string{"(class) Item", "An item for sale."}},
 		{"variable", "app.py", 5, 6, []string{"(variable) item: Item"}},
 		{"parameter", "shop/models.py", 11, 22, []string{"(parameter) price: int"}},
 		{"property", "app.py", 5, 30, []string{"(property) cents: int"}},
-		{"module", "app.py", 6, 5, []string{"(module) shop.util"}},
+		{"module", "app.py", 6, 5, []string{"(module) util"}},
 		{"module docstring", "app.py", 6, 0, []string{"(module) shop", "The shop package."}},
 	}
 	for _, c := range cases {

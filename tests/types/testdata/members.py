@@ -15,3 +15,4 @@ for v in c.items:  #@hover (variable) v: int
     pass
 with open("f") as fh:  #@hover (variable) fh: TextIOWrapper[_WrappedBuffer]
     pass
+from calls import Config  #@hover (class) Config
