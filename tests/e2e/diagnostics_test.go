@@ -22,6 +22,7 @@ func TestDiagnosticsThroughPlugin(t *testing.T) {
 	})
 	s := startServer(t, ws)
 	key := s.addKey("pro", "")
+	waitIndexed(t, s, key)
 
 	t.Run("valid file has no syntax errors", func(t *testing.T) {
 		r := s.tool(key, "get_diagnostics", map[string]any{"uri": "file://" + filepath.Join(ws, "ok.py")})

@@ -143,8 +143,50 @@ func startServerWithKeys(t testing.TB, workspace, keysPath string, extraArgs ...
 
 func startServerBinary(t testing.TB, bin, workspace, keysPath string, extraArgs ...string) *server {
 	t.Helper()
+	warmStubs(t, bin)
+	return launch(t, bin, workspace, keysPath, extraArgs...)
+}
+
+var warmOnce sync.Once
+
+// warmStubs starts one server on an empty workspace and waits until it
+// has loaded, so that typeshed's stubs are summarized once into the
+// cache every server's --state links to (scratchRoot/stubs). Cold, they
+// take the indexer plugin seconds, and the tests that ask right after
+// start-up would see WORKSPACE_NOT_LOADED; a deployment pays that once,
+// as its --state persists.
+func warmStubs(t testing.TB, bin string) {
+	warmOnce.Do(func() {
+		s := launch(t, bin, t.TempDir(), "")
+		defer s.stop()
+		key := s.addKey("pro", "")
+		deadline := time.Now().Add(5 * time.Minute)
+		for time.Now().Before(deadline) {
+			r := s.tool(key, "health_check", map[string]any{"includeWorkspace": true})
+			if jget(r.Body, "workspace", "loaded") == true {
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		t.Logf("the stub cache was not warm after 5 minutes:\n%s", s.logText())
+	})
+}
+
+func launch(t testing.TB, bin, workspace, keysPath string, extraArgs ...string) *server {
+	t.Helper()
 	dir := t.TempDir()
 	s := &server{t: t, keysPath: keysPath, state: filepath.Join(dir, "state"), logs: &bytes.Buffer{}}
+	// Every server shares one cache of stub summaries (see warmStubs).
+	shared := filepath.Join(scratchRoot, "stubs")
+	if err := os.MkdirAll(shared, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(s.state, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(shared, filepath.Join(s.state, "stubs")); err != nil {
+		t.Fatal(err)
+	}
 	addr := freeAddr(t)
 	s.base = "http://" + addr
 	if s.keysPath == "" {

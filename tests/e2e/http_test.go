@@ -160,6 +160,7 @@ func TestClientDisconnectStopsPluginCall(t *testing.T) {
 	writeTree(t, ws, map[string]string{"a.py": "x = 1\n", "b.py": "import os\n", "c.py": "import sys\n"})
 	s := startServer(t, ws, "--workers", "1", "--plugins", stallDir)
 	key := s.addKey("pro", "")
+	waitIndexed(t, s, key)
 	mustStatus(t, s.tool(key, "get_diagnostics", map[string]any{"uri": "b.py"}), 200, "")
 
 	body := `{"uri": "a.py"}`

@@ -113,6 +113,7 @@ func TestRateLimitOverHTTP(t *testing.T) {
 	writeTree(t, ws, map[string]string{"a.py": "x = 1\n"})
 	s := startServer(t, ws)
 	key := s.addKeyReady("free", "")
+	waitIndexed(t, s, key)
 
 	// Free: 20 analysis requests per hour. Invalid requests are refused
 	// before the limiter and do not count.
