@@ -34,10 +34,14 @@ type Info struct {
 	Version   string   `json:"version"`            // "3.11"
 	Platform  string   `json:"platform,omitempty"` // sys.platform: "linux", "darwin", "win32"
 	Installed []string `json:"installed"`
+	// Stdlib is the standard library's source directory
+	// (sysconfig.get_paths()["stdlib"], "/usr/lib/python3.11"): hovers take
+	// the docstrings typeshed's stubs lack from its .py files. "" unknown.
+	Stdlib string `json:"stdlib,omitempty"`
 }
 
 const script = `
-import sys, os, json, pkgutil
+import sys, os, json, pkgutil, sysconfig
 paths = [p for p in sys.path if p]
 names = set()
 for p in paths:
@@ -63,7 +67,7 @@ try:
     names.update(k for k in packages_distributions() if k.isidentifier())
 except Exception:
     pass
-print(json.dumps({"version": "%d.%d" % sys.version_info[:2], "platform": sys.platform, "installed": sorted(names)}))
+print(json.dumps({"version": "%d.%d" % sys.version_info[:2], "platform": sys.platform, "installed": sorted(names), "stdlib": sysconfig.get_paths().get("stdlib", "")}))
 `
 
 // Find returns the interpreter of the workspace at root: configured (the
@@ -128,6 +132,9 @@ func Ask(path string, timeout time.Duration) (*Info, error) {
 	}
 	if !platformName.MatchString(info.Platform) {
 		info.Platform = "" // not sys.platform as CPython spells it
+	}
+	if info.Stdlib != "" && (!filepath.IsAbs(info.Stdlib) || filepath.Clean(info.Stdlib) != info.Stdlib) {
+		info.Stdlib = "" // only a clean absolute directory is read from
 	}
 	return &info, nil
 }

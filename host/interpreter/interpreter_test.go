@@ -5,6 +5,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -67,6 +68,25 @@ func TestFind(t *testing.T) {
 	}
 }
 
+// TestAskRealStdlib asks this machine's python3 for its standard
+// library's source directory.
+func TestAskRealStdlib(t *testing.T) {
+	p, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("no python3 on PATH")
+	}
+	info, err := Ask(p, DefaultTimeout)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Stdlib == "" {
+		t.Fatalf("no stdlib directory in %+v", info.Version)
+	}
+	if fi, err := os.Stat(filepath.Join(info.Stdlib, "json", "__init__.py")); err != nil || fi.IsDir() {
+		t.Skipf("python3's stdlib %s has no sources: %v", info.Stdlib, err)
+	}
+}
+
 func TestAsk(t *testing.T) {
 	dir := t.TempDir()
 	cases := []struct {
@@ -79,6 +99,7 @@ func TestAsk(t *testing.T) {
 		{name: "answers", body: "echo '" + answer + "'", want: "3.11", plat: "linux"},
 		{name: "a platform that is no sys.platform is dropped", body: `echo '{"version": "3.9", "platform": "Linux x86"}'`, want: "3.9"},
 		{name: "runs in the temporary directory", body: `[ "$PWD" = "` + os.TempDir() + `" ] && echo '` + answer + `'`, want: "3.11", plat: "linux"},
+		{name: "a relative stdlib is dropped", body: `echo '{"version": "3.9", "stdlib": "lib/python3.9"}'`, want: "3.9"},
 		{name: "no installed list", body: `echo '{"version": "3.9"}'`, want: "3.9"},
 		{name: "exits with an error", body: "echo boom >&2; exit 3"},
 		{name: "prints garbage", body: "echo 'Python 3.11.2'", wantErr: ErrUnreadable},
@@ -102,7 +123,7 @@ func TestAsk(t *testing.T) {
 				}
 				return
 			}
-			if err != nil || info.Version != c.want || info.Installed == nil || info.Platform != c.plat {
+			if err != nil || info.Version != c.want || info.Installed == nil || info.Platform != c.plat || info.Stdlib != "" {
 				t.Fatalf("Ask = %+v, %v; want version %s, platform %q", info, err, c.want, c.plat)
 			}
 		})
