@@ -1,6 +1,7 @@
 package index
 
 import (
+	"context"
 	"strings"
 
 	"github.com/pyws/pyws/host/fault"
@@ -8,16 +9,37 @@ import (
 )
 
 // Hover answers get_hover: a fenced Python line "(kind) signature", then
-// the docstring as Markdown.
-func (x *Index) Hover(h *Hit) (string, error) {
+// the docstring as Markdown. A standard-library name's docstring comes
+// from the interpreter's source of its module, summarized the first time
+// a hover needs it: outside the index's lock, then the hover runs again
+// (a summary takes milliseconds to a second through the plugin; a relink
+// waiting on the lock that long would hold every query up behind it).
+func (x *Index) Hover(ctx context.Context, h *Hit) (string, error) {
+	md, need, err := x.hover(h)
+	if err != nil || need == "" {
+		return md, err
+	}
+	if x.stubs.loadSource(ctx, x.stdlib, need) == nil {
+		return md, nil
+	}
+	if md2, _, err := x.hover(h); err == nil {
+		return md2, nil
+	}
+	return md, nil
+}
+
+// hover is Hover under the read lock; need names the stdlib module whose
+// source would give the docstring, when it is not loaded yet.
+func (x *Index) hover(h *Hit) (md, need string, err error) {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
-	h, err := x.current(h)
+	h, err = x.current(h)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	name := h.f.S.Syms[h.o.Sym].Name
 	var kind, sig, doc string
+	var stdMod, stdQual string // the typeshed unit described, for its doc
 	h = &Hit{f: h.f, o: h.o, t: x.follow(h.t)}
 	switch h.t.kind {
 	case tSym:
@@ -26,9 +48,16 @@ func (x *Index) Hover(h *Hit) (string, error) {
 			break
 		}
 		kind, sig, doc = df.Kind.String(), df.Sig, df.Doc
+		if h.t.f.typeshed {
+			stdMod, stdQual = h.t.f.Module, h.t.f.S.Syms[h.t.sym].Qual
+		}
 		if df.Kind == navindex.KindModule {
 			if f := x.moduleFile(df.Sig); f != nil {
 				doc = f.S.Doc
+				stdMod, stdQual = "", ""
+				if f.typeshed {
+					stdMod = f.Module
+				}
 			}
 		}
 		if sig == "" {
@@ -38,6 +67,9 @@ func (x *Index) Hover(h *Hit) (string, error) {
 		kind, sig = "module", h.t.name
 		if f := x.moduleFile(h.t.name); f != nil {
 			doc = f.S.Doc
+			if f.typeshed {
+				stdMod = f.Module
+			}
 		}
 	case tExt, tBuiltin:
 		full := h.t.name
@@ -61,7 +93,14 @@ func (x *Index) Hover(h *Hit) (string, error) {
 		line = "(" + kind + ") " + sig
 	}
 	if line == "" {
-		return "", fault.New(fault.NoHoverInfo, fault.Details{"name": name}, "no information about %s", name)
+		return "", "", fault.New(fault.NoHoverInfo, fault.Details{"name": name}, "no information about %s", name)
+	}
+	if doc == "" && stdMod != "" {
+		if f, ok := x.stubs.loadedSource(x.stdlib, stdMod); ok {
+			doc = sourceDoc(f, stdQual)
+		} else {
+			need = stdMod
+		}
 	}
 	var sb strings.Builder
 	sb.WriteString("```python\n")
@@ -71,7 +110,7 @@ func (x *Index) Hover(h *Hit) (string, error) {
 		sb.WriteString("\n---\n")
 		sb.WriteString(doc)
 	}
-	return sb.String(), nil
+	return sb.String(), need, nil
 }
 
 // guessKind names what an external name probably is: classes are

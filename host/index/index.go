@@ -100,6 +100,11 @@ type Config struct {
 	// first Build (it may ask an interpreter, which takes a while).
 	Target     Target
 	TargetFunc func() Target
+	// Stdlib is the interpreter's standard library source directory,
+	// where hovers find the docstrings typeshed's stubs lack ("" none);
+	// StdlibFunc, when set, decides it instead at the first Build.
+	Stdlib     string
+	StdlibFunc func() string
 	// Stubs hands out typeshed's stubs for the target: modules the
 	// workspace does not have link into them. nil links none (external
 	// names stay names).
@@ -162,6 +167,7 @@ type Index struct {
 	// before anything is summarized; read-only afterwards.
 	target Target
 	stubs  *StubSet
+	stdlib string
 	mu     sync.RWMutex
 	files  map[string]*File // by Rel
 	sorted []*File
@@ -327,6 +333,10 @@ func (x *Index) Build(ctx context.Context) error {
 		x.target = x.cfg.Target
 		if x.cfg.TargetFunc != nil {
 			x.target = x.cfg.TargetFunc()
+		}
+		x.stdlib = x.cfg.Stdlib
+		if x.cfg.StdlibFunc != nil {
+			x.stdlib = x.cfg.StdlibFunc()
 		}
 		x.target = x.target.withDefaults()
 		if x.cfg.Stubs != nil {

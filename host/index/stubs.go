@@ -65,7 +65,7 @@ func (s *StubSets) For(t Target) *StubSet {
 	defer s.mu.Unlock()
 	set := s.sets[t]
 	if set == nil {
-		set = &StubSet{cfg: s.cfg, target: t, version: typeshed.Version{Major: 3, Minor: t.Minor}, mods: map[string]*stubEntry{}}
+		set = &StubSet{cfg: s.cfg, target: t, version: typeshed.Version{Major: 3, Minor: t.Minor}, mods: map[string]*stubEntry{}, srcs: map[srcKey]*srcEntry{}}
 		if s.cfg.CacheDir != "" {
 			set.dir = filepath.Join(s.cfg.CacheDir, cacheSubdir(s.cfg.Summarizer, t))
 		}
@@ -86,6 +86,11 @@ type StubSet struct {
 	mods map[string]*stubEntry // by module name, absent modules included
 
 	summarized atomic.Int64
+
+	// The interpreters' stdlib sources, for docstrings (stdlibdocs.go),
+	// under mu.
+	srcs          map[srcKey]*srcEntry
+	srcSummarized atomic.Int64
 }
 
 // stubEntry is one module: loading until done is closed, then f (nil

@@ -139,6 +139,16 @@ func (st *workspaceState) indexTarget() index.Target {
 	return index.Target{Minor: minor, Platform: platform}
 }
 
+// indexStdlib is the standard library source directory of the
+// workspace's interpreter, where hovers find the docstrings typeshed
+// lacks ("" when no interpreter answers).
+func (st *workspaceState) indexStdlib() string {
+	if interp := st.diag.interpreter(st.ws.Root(), st.diag.config.Config()); interp != nil {
+		return interp.Stdlib
+	}
+	return ""
+}
+
 // newIndex builds the index of a workspace.
 func (s *Service) newIndex(st *workspaceState) *index.Index {
 	version := s.indexerVersion()
@@ -165,6 +175,7 @@ func (s *Service) newIndex(st *workspaceState) *index.Index {
 		Summarizer: pluginSummarizer{p: s.cfg.Plugins, version: version, root: ws.Root(), metrics: s.cfg.Metrics},
 		CacheDir:   cacheDir,
 		TargetFunc: st.indexTarget,
+		StdlibFunc: st.indexStdlib,
 		Stubs:      s.stubs,
 		Logger:     s.cfg.Logger,
 	})
@@ -382,7 +393,7 @@ func runHover(ctx context.Context, s *Session, a toolspec.Args) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	contents, err := x.Hover(h)
+	contents, err := x.Hover(ctx, h)
 	if err != nil {
 		return nil, err
 	}

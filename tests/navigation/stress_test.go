@@ -84,7 +84,7 @@ func TestEditsDuringQueries(t *testing.T) {
 					errs <- err
 					return
 				}
-				x.Hover(h)
+				x.Hover(context.Background(), h)
 				if _, err := x.Rename(ctx, h, "renamed"); err != nil {
 					errs <- err
 					return

@@ -240,7 +240,7 @@ func pywsHover(x *index.Index, root string, smp Sample) string {
 	if h == nil {
 		return ""
 	}
-	md, err := x.Hover(h)
+	md, err := x.Hover(context.Background(), h)
 	if err != nil {
 		return ""
 	}
