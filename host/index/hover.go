@@ -76,6 +76,15 @@ func (x *Index) hover(h *Hit) (md, need string, err error) {
 		if h.t.kind == tBuiltin {
 			full = "builtins." + h.t.name
 		}
+		// The typeshed symbol or module the link found for the name.
+		switch {
+		case h.t.f != nil && h.t.f.typeshed && h.t.sym >= 0 && int(h.t.sym) < len(h.t.f.S.Syms):
+			stdMod, stdQual = h.t.f.Module, h.t.f.S.Syms[h.t.sym].Qual
+		case h.t.smod != "":
+			stdMod = h.t.smod
+		case h.t.kind == tExt && strings.HasPrefix(h.t.name, h.t.mod+"."):
+			stdMod, stdQual = x.starredStub(h.t.name)
+		}
 		switch {
 		case h.t.kind == tExt && h.t.name == h.t.mod:
 			kind, sig = "module", h.t.name
@@ -159,4 +168,38 @@ func (x *Index) primaryDef(t target) (navindex.Def, bool) {
 		return t.f.S.Defs[d], true
 	}
 	return navindex.Def{}, false
+}
+
+// starredStub finds the typeshed module and qualified name of a dotted
+// name the link left unresolved ("os.path.join"): the longest loaded
+// stub module the name starts with, defining the rest itself or through
+// a module it star-imports, last first (os.path's names are posixpath's:
+// it star-imports ntpath, then posixpath), one level deep. It never loads: "" when the stubs do not define it.
+func (x *Index) starredStub(name string) (string, string) {
+	var f *File
+	module, qual := name, ""
+	for f == nil {
+		i := strings.LastIndexByte(module, '.')
+		if i < 0 {
+			return "", ""
+		}
+		module, qual = name[:i], name[i+1:]
+		f = x.stubs.Loaded(module)
+	}
+	if _, ok := f.quals[qual]; ok {
+		return module, qual
+	}
+	for i := len(f.S.Stars) - 1; i >= 0; i-- { // the last binding wins, as in the linker's starTarget
+		st := f.S.Stars[i]
+		m, ok := relativeModule(f, st.Level, st.Module)
+		if !ok {
+			continue
+		}
+		if g := x.stubs.Loaded(m); g != nil {
+			if _, ok := g.quals[qual]; ok {
+				return m, qual
+			}
+		}
+	}
+	return "", ""
 }

@@ -121,9 +121,12 @@ func (s *StubSet) Target() Target { return s.target }
 // cache).
 func (s *StubSet) Summarized() int64 { return s.summarized.Load() }
 
-// Loaded returns the unit of module when it is loaded, nil otherwise; it
-// never loads.
+// Loaded returns the unit of module when it is loaded, nil otherwise
+// (and for a nil set); it never loads.
 func (s *StubSet) Loaded(module string) *File {
+	if s == nil {
+		return nil
+	}
 	s.mu.Lock()
 	e := s.mods[module]
 	s.mu.Unlock()

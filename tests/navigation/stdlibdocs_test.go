@@ -1,0 +1,125 @@
+package navigation
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pyws/pyws/host/index"
+	"github.com/pyws/pyws/host/interpreter"
+)
+
+// realStdlib asks this machine's python3 for its version and stdlib
+// source directory, skipping when there is none with sources.
+func realStdlib(t *testing.T) (index.Target, string) {
+	t.Helper()
+	p, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("no python3 on PATH")
+	}
+	info, err := interpreter.Ask(p, interpreter.DefaultTimeout)
+	if err != nil {
+		t.Skipf("python3 does not answer: %v", err)
+	}
+	if info.Stdlib == "" {
+		t.Skip("python3 reports no stdlib directory")
+	}
+	if _, err := os.Stat(filepath.Join(info.Stdlib, "json", "__init__.py")); err != nil {
+		t.Skipf("python3's stdlib %s has no sources", info.Stdlib)
+	}
+	minor, _ := strconv.Atoi(strings.TrimPrefix(info.Version, "3."))
+	return index.Target{Minor: minor, Platform: info.Platform}, info.Stdlib
+}
+
+const stdlibDocsSrc = `import os.path
+import json
+
+os.path.join("a")
+json.dumps(1)
+json.JSONDecoder.decode
+len("a")
+os.makedirs("d")
+`
+
+// TestStdlibDocstringsInHovers hovers standard-library names with the
+// real interpreter's sources: the docstrings pyright shows (the first
+// lines of the functions' docstrings), none for a builtin without
+// source, and a second hover summarizes nothing again.
+func TestStdlibDocstringsInHovers(t *testing.T) {
+	target, stdlib := realStdlib(t)
+	root := t.TempDir()
+	write(t, root, map[string]string{"main.py": stdlibDocsSrc})
+	abs := filepath.Join(root, "main.py")
+	c := newFileCounter(t)
+	sets := newStubSets(t, c, t.TempDir())
+	x := index.New(index.Config{Root: root, Files: func(context.Context) ([]string, error) { return []string{abs}, nil },
+		Read: os.ReadFile, Summarizer: c, Target: target, Stdlib: stdlib, Stubs: sets, Parallel: 1})
+	ctx := context.Background()
+	if err := x.Build(ctx); err != nil {
+		t.Fatal(err)
+	}
+	set := sets.For(target)
+	cases := []struct {
+		name       string
+		line, char int
+		doc        string // in the Markdown; "" no doc at all
+	}{
+		{"os.path.join", 3, 8, "Join two or more pathname components"},
+		{"json.dumps", 4, 5, "to a JSON formatted"},
+		{"json.JSONDecoder.decode", 5, 17, "Return the Python representation of"},
+		{"json (module)", 1, 7, "JavaScript Object Notation"},
+		{"len (builtin, no source)", 6, 0, ""},
+	}
+	first := true
+	hoverAll := func() {
+		for _, tc := range cases {
+			h := x.At(abs, tc.line, tc.char)
+			if h == nil {
+				t.Errorf("%s: no symbol", tc.name)
+				continue
+			}
+			md, err := x.Hover(ctx, h)
+			if err != nil {
+				t.Errorf("%s: %v", tc.name, err)
+				continue
+			}
+			if first {
+				t.Logf("%s:\n%.300s", tc.name, md)
+			}
+			_, doc, hasDoc := strings.Cut(md, "\n---\n")
+			switch {
+			case tc.doc == "" && hasDoc:
+				t.Errorf("%s: a doc where there is no source:\n%s", tc.name, md)
+			case tc.doc != "" && !strings.Contains(doc, tc.doc):
+				t.Errorf("%s: hover lacks %q:\n%s", tc.name, tc.doc, md)
+			}
+		}
+	}
+	hoverAll()
+	first = false
+	n, sum := c.total(), set.SourcesSummarized()
+	if sum == 0 {
+		t.Fatal("no stdlib source summarized")
+	}
+	hoverAll()
+	if c.total() != n || set.SourcesSummarized() != sum {
+		t.Errorf("second hovers summarized again: %d -> %d calls, %d -> %d sources", n, c.total(), sum, set.SourcesSummarized())
+	}
+
+	// The figure: the first hover that needs os.py (1,100 lines), then warm.
+	h := x.At(abs, 7, 3)
+	start := time.Now()
+	md, err := x.Hover(ctx, h)
+	cold := time.Since(start)
+	if err != nil || !strings.Contains(md, "Super-mkdir") {
+		t.Errorf("os.makedirs: %v\n%s", err, md)
+	}
+	start = time.Now()
+	x.Hover(ctx, h)
+	t.Logf("hover os.makedirs: cold (summarize %s/os.py in process) %v, warm %v", stdlib, cold, time.Since(start))
+}
