@@ -4,10 +4,13 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/pyws/pyws/host/interpreter"
 )
 
 // navWorkspace is a small package exercising the four navigation tools.
@@ -556,4 +559,46 @@ func TestNavigationIndexOnDisk(t *testing.T) {
 	if len(stubs) < 40 {
 		t.Fatalf("%d stub summaries on disk", len(stubs))
 	}
+}
+
+// TestNavigationHoverStdlibDocstring: a standard-library function hovers
+// with the docstring of the interpreter's own source (typeshed's stub
+// has none), through the indexer plugin; the first hover that needs
+// os.py and a warm one are logged.
+func TestNavigationHoverStdlibDocstring(t *testing.T) {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("no python3 on PATH")
+	}
+	info, err := interpreter.Ask(py, interpreter.DefaultTimeout)
+	if err != nil || info.Stdlib == "" {
+		t.Skipf("python3 reports no stdlib directory (%v)", err)
+	}
+	if _, err := os.Stat(filepath.Join(info.Stdlib, "json", "__init__.py")); err != nil {
+		t.Skipf("python3's stdlib %s has no sources", info.Stdlib)
+	}
+	s, ws, key := navSetup(t, map[string]string{"main.py": "import json\nimport os\n\njson.dumps(1)\nos.makedirs(\"d\")\nlen(\"a\")\n"})
+	r := s.tool(key, "get_hover", at(ws, "main.py", 3, 5))
+	mustStatus(t, r, 200, "")
+	contents, _ := r.Body["contents"].(string)
+	for _, w := range []string{"(function) def dumps(", "\n---\n", "to a JSON formatted"} {
+		if !strings.Contains(contents, w) {
+			t.Fatalf("hover lacks %q:\n%s", w, contents)
+		}
+	}
+	r = s.tool(key, "get_hover", at(ws, "main.py", 5, 0))
+	mustStatus(t, r, 200, "")
+	if contents, _ := r.Body["contents"].(string); strings.Contains(contents, "\n---\n") {
+		t.Fatalf("len (no source) hovers with a doc:\n%s", contents)
+	}
+	start := time.Now()
+	r = s.tool(key, "get_hover", at(ws, "main.py", 4, 3))
+	cold := time.Since(start)
+	mustStatus(t, r, 200, "")
+	if contents, _ := r.Body["contents"].(string); !strings.Contains(contents, "Super-mkdir") {
+		t.Fatalf("os.makedirs hovers without its docstring:\n%s", contents)
+	}
+	start = time.Now()
+	mustStatus(t, s.tool(key, "get_hover", at(ws, "main.py", 4, 3)), 200, "")
+	t.Logf("hover os.makedirs over HTTP: first (summarize %s/os.py through the indexer plugin, or its --state cache) %v, warm %v", info.Stdlib, cold, time.Since(start))
 }
