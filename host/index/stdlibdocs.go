@@ -113,14 +113,7 @@ func (s *StubSet) summarizeSource(ctx context.Context, dir, module string) (*Fil
 		f.S = readCached(s.dir, key)
 	}
 	if f.S == nil {
-		job := summaryJob{s: s.cfg.Summarizer, t: s.target, batchBytes: s.cfg.BatchBytes, parallel: 1, log: s.cfg.Logger,
-			store: func(key string, enc []byte) {
-				if s.dir != "" {
-					writeCached(s.dir, key, enc)
-				}
-			},
-			progress: func(n int) { s.srcSummarized.Add(int64(n)) },
-		}
+		job := s.summaryJob(&s.srcSummarized)
 		if err := job.run(ctx, []pending{{f: f, text: text, key: key}}); err != nil {
 			return nil, err
 		}

@@ -292,14 +292,7 @@ func (s *StubSet) fill(ctx context.Context, names []string, entries map[string]*
 		}
 		todo = append(todo, pending{f: f, text: text, key: key})
 	}
-	job := summaryJob{s: s.cfg.Summarizer, t: s.target, batchBytes: s.cfg.BatchBytes, parallel: s.cfg.Parallel, log: s.cfg.Logger,
-		store: func(key string, enc []byte) {
-			if s.dir != "" {
-				writeCached(s.dir, key, enc)
-			}
-		},
-		progress: func(n int) { s.summarized.Add(int64(n)) },
-	}
+	job := s.summaryJob(&s.summarized)
 	var err error
 	if len(todo) > 0 {
 		err = job.run(ctx, todo)
@@ -339,6 +332,19 @@ func (s *StubSet) fill(ctx context.Context, names []string, entries map[string]*
 	}
 	for _, n := range names {
 		close(entries[n].done)
+	}
+}
+
+// summaryJob summarizes for the set's target into its disk cache,
+// counting files in done.
+func (s *StubSet) summaryJob(done *atomic.Int64) summaryJob {
+	return summaryJob{s: s.cfg.Summarizer, t: s.target, batchBytes: s.cfg.BatchBytes, parallel: s.cfg.Parallel, log: s.cfg.Logger,
+		store: func(key string, enc []byte) {
+			if s.dir != "" {
+				writeCached(s.dir, key, enc)
+			}
+		},
+		progress: func(n int) { done.Add(int64(n)) },
 	}
 }
 

@@ -56,13 +56,18 @@ func TestStdlibDocstringsInHovers(t *testing.T) {
 	write(t, root, map[string]string{"main.py": stdlibDocsSrc})
 	abs := filepath.Join(root, "main.py")
 	c := newFileCounter(t)
-	sets := newStubSets(t, c, t.TempDir())
-	x := index.New(index.Config{Root: root, Files: func(context.Context) ([]string, error) { return []string{abs}, nil },
-		Read: os.ReadFile, Summarizer: c, Target: target, Stdlib: stdlib, Stubs: sets, Parallel: 1})
+	cacheDir := t.TempDir()
+	sets := newStubSets(t, c, cacheDir)
 	ctx := context.Background()
-	if err := x.Build(ctx); err != nil {
-		t.Fatal(err)
+	newIndex := func(sets *index.StubSets, s index.Summarizer) *index.Index {
+		x := index.New(index.Config{Root: root, Files: func(context.Context) ([]string, error) { return []string{abs}, nil },
+			Read: os.ReadFile, Summarizer: s, Target: target, Stdlib: stdlib, Stubs: sets, Parallel: 1})
+		if err := x.Build(ctx); err != nil {
+			t.Fatal(err)
+		}
+		return x
 	}
+	x := newIndex(sets, c)
 	set := sets.For(target)
 	cases := []struct {
 		name       string
@@ -122,4 +127,16 @@ func TestStdlibDocstringsInHovers(t *testing.T) {
 	start = time.Now()
 	x.Hover(ctx, h)
 	t.Logf("hover os.makedirs: cold (summarize %s/os.py in process) %v, warm %v", stdlib, cold, time.Since(start))
+
+	// Another process over the same --state: the sources' summaries come
+	// from the disk cache.
+	sets2 := newStubSets(t, newFileCounter(t), cacheDir)
+	x2 := newIndex(sets2, native(t))
+	md, err = x2.Hover(ctx, x2.At(abs, 4, 5))
+	if err != nil || !strings.Contains(md, "to a JSON formatted") {
+		t.Errorf("json.dumps from the disk cache: %v\n%s", err, md)
+	}
+	if n := sets2.For(target).SourcesSummarized(); n != 0 {
+		t.Errorf("%d sources summarized again with their summaries on disk", n)
+	}
 }
