@@ -14,26 +14,32 @@ import (
 	"github.com/pyws/pyws/host/interpreter"
 )
 
-// realStdlib asks this machine's python3 for its version and stdlib
-// source directory, skipping when there is none with sources.
-func realStdlib(t *testing.T) (index.Target, string) {
+// realStdlibs asks this machine's interpreters (python3 on PATH and
+// the system's /usr/bin/python3, Debian's) for their version and stdlib
+// source directory, one answer per directory with sources.
+func realStdlibs(t *testing.T) map[string]index.Target {
 	t.Helper()
-	p, err := exec.LookPath("python3")
-	if err != nil {
-		t.Skip("no python3 on PATH")
+	out := map[string]index.Target{}
+	var cands []string
+	if p, err := exec.LookPath("python3"); err == nil {
+		cands = append(cands, p)
 	}
-	info, err := interpreter.Ask(p, interpreter.DefaultTimeout)
-	if err != nil {
-		t.Skipf("python3 does not answer: %v", err)
+	cands = append(cands, "/usr/bin/python3")
+	for _, p := range cands {
+		info, err := interpreter.Ask(p, interpreter.DefaultTimeout)
+		if err != nil || info.Stdlib == "" {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(info.Stdlib, "json", "__init__.py")); err != nil {
+			continue
+		}
+		minor, _ := strconv.Atoi(strings.TrimPrefix(info.Version, "3."))
+		out[info.Stdlib] = index.Target{Minor: minor, Platform: info.Platform}
 	}
-	if info.Stdlib == "" {
-		t.Skip("python3 reports no stdlib directory")
+	if len(out) == 0 {
+		t.Skip("no python3 with standard library sources")
 	}
-	if _, err := os.Stat(filepath.Join(info.Stdlib, "json", "__init__.py")); err != nil {
-		t.Skipf("python3's stdlib %s has no sources", info.Stdlib)
-	}
-	minor, _ := strconv.Atoi(strings.TrimPrefix(info.Version, "3."))
-	return index.Target{Minor: minor, Platform: info.Platform}, info.Stdlib
+	return out
 }
 
 const stdlibDocsSrc = `import os.path
@@ -51,7 +57,12 @@ os.makedirs("d")
 // lines of the functions' docstrings), none for a builtin without
 // source, and a second hover summarizes nothing again.
 func TestStdlibDocstringsInHovers(t *testing.T) {
-	target, stdlib := realStdlib(t)
+	for stdlib, target := range realStdlibs(t) {
+		t.Run(stdlib, func(t *testing.T) { testStdlibDocstrings(t, target, stdlib) })
+	}
+}
+
+func testStdlibDocstrings(t *testing.T, target index.Target, stdlib string) {
 	root := t.TempDir()
 	write(t, root, map[string]string{"main.py": stdlibDocsSrc})
 	abs := filepath.Join(root, "main.py")
