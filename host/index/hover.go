@@ -174,7 +174,8 @@ func (x *Index) primaryDef(t target) (navindex.Def, bool) {
 // name the link left unresolved ("os.path.join"): the longest loaded
 // stub module the name starts with, defining the rest itself or through
 // a module it star-imports, last first (os.path's names are posixpath's:
-// it star-imports ntpath, then posixpath), one level deep. It never loads: "" when the stubs do not define it.
+// it star-imports ntpath, then posixpath), one level deep. It never
+// loads: "" when the stubs do not define it.
 func (x *Index) starredStub(name string) (string, string) {
 	var f *File
 	module, qual := name, ""
