@@ -126,12 +126,19 @@ func StubSets(s index.Summarizer) (*index.StubSets, error) {
 }
 
 // Build indexes root with s (a Summarizer, or a test's wrapper of one),
-// linking into typeshed's stubs as the service does.
+// linking into typeshed's stubs as the service does, for the default
+// target (index.DefaultTarget).
 func Build(ctx context.Context, s index.Summarizer, root, cacheDir string) (*index.Index, error) {
+	return BuildFor(ctx, s, root, cacheDir, index.Target{})
+}
+
+// BuildFor is Build for target t: the Python version and platform whose
+// stubs and static conditions apply (a zero field takes the default).
+func BuildFor(ctx context.Context, s index.Summarizer, root, cacheDir string, t index.Target) (*index.Index, error) {
 	stubs, err := StubSets(s)
 	if err != nil {
 		return nil, err
 	}
-	x := index.New(index.Config{Root: root, Files: PythonFiles(root), Read: os.ReadFile, Summarizer: s, CacheDir: cacheDir, Parallel: 1, Stubs: stubs})
+	x := index.New(index.Config{Root: root, Files: PythonFiles(root), Read: os.ReadFile, Summarizer: s, CacheDir: cacheDir, Parallel: 1, Stubs: stubs, Target: t})
 	return x, x.Build(ctx)
 }
