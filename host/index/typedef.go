@@ -1,10 +1,7 @@
 package index
 
 import (
-	"strings"
-
 	"github.com/pyws/pyws/host/fault"
-	"github.com/pyws/pyws/plugin-sdk/pytypes"
 )
 
 // TypeDefinition answers get_type_definition: where the classes of the
@@ -24,7 +21,7 @@ func (x *Index) TypeDefinition(h *Hit) ([]Location, error) {
 	name := h.f.S.Syms[h.o.Sym].Name
 	ev := x.typesLocked()
 	t := ev.SymType(h.f, h.o.Sym)
-	if t.Kind() == pytypes.KindSelf || strings.HasPrefix(ev.Print(t), "type[Self@") {
+	if t.IsSelf() {
 		// self and cls: pyright's synthesized Self is declared by the
 		// parameter itself.
 		if p := x.follow(h.t); p.kind == tSym {

@@ -98,3 +98,24 @@ class C:
 		t.Errorf("make:\n got %s\nwant %s", got, want)
 	}
 }
+
+func TestIsSelf(t *testing.T) {
+	c := Class{Unit: nil, Sym: 3}
+	cases := []struct {
+		name string
+		t    Type
+		want bool
+	}{
+		{"Self", SelfType(c), true},
+		{"type[Self]", ClassObject(Class{}, SelfType(c)), true},
+		{"an instance", Instance(c), false},
+		{"a class object", ClassObject(c), false},
+		{"type[Unknown]", ClassObject(Class{}, Unknown()), false},
+		{"None", NoneType(), false},
+	}
+	for _, k := range cases {
+		if got := k.t.IsSelf(); got != k.want {
+			t.Errorf("%s: IsSelf %v, want %v", k.name, got, k.want)
+		}
+	}
+}

@@ -180,6 +180,18 @@ func typeVarWithDefault(name, scope string, def Type) Type {
 // SelfType is Self@c.
 func SelfType(c Class) Type { return Type{&typeData{kind: KindSelf, class: c}} }
 
+// IsSelf reports Self@C or type[Self@C]: the types of `self` and `cls`,
+// which pyright synthesises and declares at the parameter itself.
+func (t Type) IsSelf() bool {
+	switch t.Kind() {
+	case KindSelf:
+		return true
+	case KindClass:
+		return !t.Class().Valid() && len(t.Args()) == 1 && t.Args()[0].Kind() == KindSelf
+	}
+	return false
+}
+
 // TupleType is tuple[elems...] (tupleClass may be the zero Class).
 func TupleType(tupleClass Class, elems ...Type) Type {
 	return build(&typeData{kind: KindTuple, class: tupleClass, args: elems})

@@ -29,19 +29,25 @@ func TestTypeDefinition(t *testing.T) {
 	main := filepath.Join(root, "main.py")
 	cases := []struct {
 		name       string
+		file       string // main.py when empty
 		line, char int
 		want       string // "file:line" of the class, or the fault code
 	}{
-		{"a variable holding an instance", 6, 6, "shapes.py:0"},
-		{"at its assignment", 1, 0, "shapes.py:0"},
-		{"an annotated variable", 6, 9, "shapes.py:0"},
-		{"a class is its own type", 6, 21, "shapes.py:0"},
-		{"a builtin's instance", 6, 12, fault.ExternalDefinition},
-		{"unknown", 6, 18, fault.NoDefinitionFound},
+		{"a variable holding an instance", "", 6, 6, "shapes.py:0"},
+		{"at its assignment", "", 1, 0, "shapes.py:0"},
+		{"an annotated variable", "", 6, 9, "shapes.py:0"},
+		{"a class is its own type", "", 6, 21, "shapes.py:0"},
+		{"a builtin's instance", "", 6, 12, fault.ExternalDefinition},
+		{"unknown", "", 6, 18, fault.NoDefinitionFound},
+		{"self is declared by the parameter, as pyright answers", "shapes.py", 2, 15, "shapes.py:1"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			h := x.At(main, c.line, c.char)
+			file := main
+			if c.file != "" {
+				file = filepath.Join(root, c.file)
+			}
+			h := x.At(file, c.line, c.char)
 			if h == nil {
 				t.Fatalf("nothing at %d:%d", c.line, c.char)
 			}
