@@ -183,6 +183,10 @@ type Index struct {
 	prog   *Program           // the type evaluator's view of this link
 	types  *pytypes.Evaluator // over prog, made with it
 	gen    uint64             // bumped by every relink
+
+	// uses counts names for completion ranking, once per link.
+	usageMu sync.Mutex
+	uses    *usage
 }
 
 type occRef struct {

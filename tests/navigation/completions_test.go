@@ -1,0 +1,120 @@
+package navigation
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/pyws/pyws/host/index"
+)
+
+// TestCompletions: get_completions' kernel on half-typed files (the
+// marker ‸ is the position; files that end at the marker do not parse
+// there): members through the type evaluator, names of the scopes
+// around, modules after import, nothing in strings and comments.
+func TestCompletions(t *testing.T) {
+	root := t.TempDir()
+	shapes := "class Shape:\n    sides = 0\n\n    def __init__(self):\n        self.area = 1\n\n    def grow(self):\n        return self\n\n    def _hidden(self):\n        pass\n\n\ndef make() -> Shape:\n    return Shape()\n\n\nLIMIT = 3\n"
+	cases := []struct {
+		name string
+		src  string // with ‸ at the position
+		// want: labels that must be offered, in this order, before any
+		// other label listed in wantAfter; none: nothing is offered.
+		want      []string
+		wantAfter []string
+		none      bool
+		kinds     map[string]string
+	}{
+		{name: "instance members, own, inherited, dunders last",
+			src:  "from shapes import Shape\ns = Shape()\ns.‸\n",
+			want: []string{"area", "grow", "sides"}, wantAfter: []string{"_hidden", "__init__", "__class__"},
+			kinds: map[string]string{"grow": "method", "area": "field", "sides": "variable"}},
+		{name: "a file ending in recv. (does not parse)",
+			src:  "from shapes import make\n\n\ndef f():\n    resp = make()\n    resp.‸",
+			want: []string{"grow"}},
+		{name: "prefix typed",
+			src:  "from shapes import make\nmake().gr‸",
+			want: []string{"grow"}},
+		{name: "self in a method",
+			src:  "class Box:\n    def __init__(self):\n        self.width = 2\n\n    def size(self):\n        return self.‸",
+			want: []string{"width", "size"}},
+		{name: "module attributes",
+			src:  "import shapes\nshapes.‸",
+			want: []string{"LIMIT", "Shape", "make"}, kinds: map[string]string{"LIMIT": "constant", "Shape": "class", "make": "function"}},
+		{name: "a string literal's methods",
+			src:  "x = 'abc'.up‸",
+			want: []string{"upper"}},
+		{name: "locals before globals before builtins",
+			src:  "total = 1\n\n\ndef g(alpha, tally):\n    tail = alpha\n    t‸",
+			want: []string{"tail", "tally", "total", "tuple"}, kinds: map[string]string{"tally": "parameter", "tuple": "class"}},
+		{name: "keywords at a statement's start",
+			src:  "def g():\n    ret‸",
+			want: []string{"return"}, kinds: map[string]string{"return": "keyword"}},
+		{name: "after import",
+			src:  "import sha‸",
+			want: []string{"shapes"}, kinds: map[string]string{"shapes": "module"}},
+		{name: "after from m import",
+			src:  "from shapes import ‸",
+			want: []string{"Shape", "make", "LIMIT"}}, // Shape and make are used in shapes.py
+		{name: "inside a string", src: "x = 'ab‸c'\n", none: true},
+		{name: "inside a comment", src: "x = 1  # sh‸\n", none: true},
+		{name: "after def", src: "def sh‸", none: true},
+	}
+	files := map[string]string{"shapes.py": shapes}
+	offs := map[string]int{}
+	for i, c := range cases {
+		rel := "case" + itoa(i) + ".py"
+		off := strings.Index(c.src, "‸")
+		files[rel] = strings.Replace(c.src, "‸", "", 1)
+		offs[rel] = off
+	}
+	write(t, root, files)
+	x := newTestIndex(t, root, "")
+	for i, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			rel := "case" + itoa(i) + ".py"
+			res := x.Completions(filepath.Join(root, rel), []byte(files[rel]), offs[rel])
+			labels := map[string]int{}
+			kinds := map[string]string{}
+			for k, it := range res.Items {
+				labels[it.Label] = k
+				kinds[it.Label] = it.Kind
+			}
+			if c.none {
+				if len(res.Items) > 0 {
+					t.Fatalf("got %d items (%s ...), want none", len(res.Items), res.Items[0].Label)
+				}
+				return
+			}
+			last := -1
+			for _, w := range c.want {
+				k, ok := labels[w]
+				if !ok {
+					t.Fatalf("%s not offered; got %v", w, firstLabels(res.Items, 20))
+				}
+				if k < last {
+					t.Errorf("%s at %d, before the previous wanted label (at %d); got %v", w, k, last, firstLabels(res.Items, 20))
+				}
+				last = k
+			}
+			for _, w := range c.wantAfter {
+				if k, ok := labels[w]; ok && k < last {
+					t.Errorf("%s at %d, before the wanted labels; got %v", w, k, firstLabels(res.Items, 20))
+				}
+			}
+			for label, kind := range c.kinds {
+				if kinds[label] != kind {
+					t.Errorf("%s is a %q, want %q", label, kinds[label], kind)
+				}
+			}
+		})
+	}
+}
+
+func firstLabels(items []index.Completion, n int) []string {
+	var out []string
+	for _, it := range items[:min(n, len(items))] {
+		out = append(out, it.Label)
+	}
+	return out
+}
