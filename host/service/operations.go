@@ -91,6 +91,15 @@ func Operations() []Operation {
 			Plugin: IndexTool, Health: true,
 		}, Run: runTypeDefinition},
 		{Spec: toolspec.Spec{
+			Name: "get_completions", Kind: toolspec.KindTool, Family: tiers.FamilyAnalysis,
+			Description: "Names that may be written at a position, best first: members after `x.`, names in scope, modules after import; works while the file does not parse.",
+			Params: withPosition(toolspec.Param{Name: "limit", Type: toolspec.TypeInteger, Default: defaultCompletions,
+				Min: toolspec.Bound(1), Max: toolspec.Bound(maxCompletions), Doc: "most items returned"}),
+			Result: reflect.TypeFor[CompletionsResult](),
+			Faults: faults(positionFaults, []string{fault.WorkspaceNotLoaded, fault.Timeout}),
+			Plugin: IndexTool, Health: true,
+		}, Run: runCompletions},
+		{Spec: toolspec.Spec{
 			Name: "get_hover", Kind: toolspec.KindTool, Family: tiers.FamilyAnalysis,
 			Description: "Signature and documentation of the symbol at a position.",
 			Params:      withPosition(),
