@@ -14,6 +14,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -368,4 +369,39 @@ func (c *Client) Close() {
 		c.cmd.Process.Kill()
 		<-done
 	}
+}
+
+// CompletionItem is what the completion comparison keeps of pyright's
+// items.
+type CompletionItem struct {
+	Label    string `json:"label"`
+	SortText string `json:"sortText"`
+}
+
+// Completion asks for the completions at a position, in the order an
+// editor shows them before its own fuzzy scoring: by sortText, then
+// label.
+func (c *Client) Completion(abs string, line, char int) ([]CompletionItem, error) {
+	c.Open(abs)
+	raw, err := c.Call("textDocument/completion", pos(abs, line, char), 120*time.Second)
+	if err != nil || len(raw) == 0 || string(raw) == "null" {
+		return nil, err
+	}
+	var items []CompletionItem
+	if raw[0] == '[' {
+		err = json.Unmarshal(raw, &items)
+	} else {
+		var list struct {
+			Items []CompletionItem `json:"items"`
+		}
+		err = json.Unmarshal(raw, &list)
+		items = list.Items
+	}
+	sort.SliceStable(items, func(i, j int) bool {
+		if items[i].SortText != items[j].SortText {
+			return items[i].SortText < items[j].SortText
+		}
+		return items[i].Label < items[j].Label
+	})
+	return items, err
 }
