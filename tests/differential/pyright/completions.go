@@ -1,10 +1,8 @@
 package pyright
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 )
@@ -41,19 +39,6 @@ type CompletionGolden struct {
 func (g *CompletionGolden) Write(w io.Writer) error {
 	return writeRecording(w, recordingHead{g.Project, g.Package, g.Pyright, g.Config, g.Seed, g.Comments, g.Files},
 		recordingList{"cases", anySlice(g.Cases)})
-}
-
-// ReadCompletionGolden reads a golden written by Write.
-func ReadCompletionGolden(path string) (*CompletionGolden, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	var g CompletionGolden
-	if err := json.Unmarshal(b, &g); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return &g, nil
 }
 
 // TopFive is the first five labels of a ranked list that start with

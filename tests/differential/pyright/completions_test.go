@@ -2,7 +2,6 @@ package pyright
 
 import (
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"sort"
@@ -49,20 +48,14 @@ func TestCompletionAgreement(t *testing.T) {
 	for _, p := range typeProjects {
 		t.Run(p.name, func(t *testing.T) {
 			golden := filepath.Join("testdata", "completions_"+p.name+".json")
-			found, err := ProjectFiles(distPackages, p.name)
-			if err != nil || len(found) == 0 {
-				t.Skipf("%s: %s is not installed; apt-get install %s", p.name, p.pkg, p.pkg)
-			}
-			var g *CompletionGolden
-			if record[p.name] {
-				g = &CompletionGolden{Project: p.name, Package: debianVersion(p.pkg), Seed: typeSeed, Files: found}
-			} else {
-				if g, err = ReadCompletionGolden(golden); err != nil {
+			found := installedProject(t, p.name, p.pkg)
+			g := &CompletionGolden{Project: p.name, Package: debianVersion(p.pkg), Seed: typeSeed, Files: found}
+			if !record[p.name] {
+				var err error
+				if g, err = readGolden[CompletionGolden](golden); err != nil {
 					t.Fatalf("%v (record with PYWS_PYRIGHT_UPDATE=1 PYWS_PYRIGHT=%s)", err, p.name)
 				}
-				if d := FilesDiffer(g.Files, found); d != "" {
-					t.Skipf("%s: the installed files are not the recorded %s: %s", p.name, g.Package, d)
-				}
+				skipUnlessRecorded(t, p.name, g.Package, g.Files, found)
 			}
 			root := t.TempDir()
 			if err := CopyFiles(distPackages, root, sortedKeys(g.Files)); err != nil {
@@ -130,15 +123,7 @@ func completionOffsets(t *testing.T, root string, smp Sample) (src []byte, start
 
 // recordCompletions asks a live pyright at the sampled positions.
 func recordCompletions(t *testing.T, s *nativeindex.Summarizer, root string, g *CompletionGolden, n int) {
-	venvs := emptyVenv(t)
-	cfg := pyrightConfig(venvs)
-	b, _ := json.Marshal(cfg)
-	if err := os.WriteFile(filepath.Join(root, "pyrightconfig.json"), b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	defer os.Remove(filepath.Join(root, "pyrightconfig.json"))
-	cfg["venvPath"] = "(an empty directory)"
-	g.Config, g.Pyright = cfg, pyrightVersion()
+	g.Config, g.Pyright = configurePyright(t, root), pyrightVersion()
 	samples, err := Samples(context.Background(), s, root, n, g.Seed)
 	if err != nil {
 		t.Fatal(err)

@@ -128,12 +128,15 @@ func writeRecording(w io.Writer, h recordingHead, lists ...recordingList) error 
 }
 
 // ReadTypeGolden reads a golden written by Write.
-func ReadTypeGolden(path string) (*TypeGolden, error) {
+func ReadTypeGolden(path string) (*TypeGolden, error) { return readGolden[TypeGolden](path) }
+
+// readGolden decodes the golden at path.
+func readGolden[G any](path string) (*G, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	var g TypeGolden
+	var g G
 	if err := json.Unmarshal(b, &g); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

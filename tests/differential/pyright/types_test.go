@@ -65,20 +65,16 @@ func TestTypeAgreement(t *testing.T) {
 				t.Skipf("%s: not in -short mode", p.name)
 			}
 			golden := filepath.Join("testdata", "types_"+p.name+".json")
-			found, err := ProjectFiles(distPackages, p.name)
-			if err != nil || len(found) == 0 {
-				t.Skipf("%s: %s is not installed (%s/%s: %v); apt-get install %s", p.name, p.pkg, distPackages, p.name, err, p.pkg)
-			}
+			found := installedProject(t, p.name, p.pkg)
 			var g *TypeGolden
 			if record[p.name] {
 				g = &TypeGolden{Project: p.name, Package: debianVersion(p.pkg), Seed: typeSeed, Files: found}
 			} else {
+				var err error
 				if g, err = ReadTypeGolden(golden); err != nil {
 					t.Fatalf("%v (record with PYWS_PYRIGHT_UPDATE=1 PYWS_PYRIGHT=%s)", err, p.name)
 				}
-				if d := FilesDiffer(g.Files, found); d != "" {
-					t.Skipf("%s: the installed files are not the recorded %s: %s; install that version or re-record with PYWS_PYRIGHT_UPDATE=1 PYWS_PYRIGHT=%s", p.name, g.Package, d, p.name)
-				}
+				skipUnlessRecorded(t, p.name, g.Package, g.Files, found)
 			}
 			scores[p.name] = typeRun(t, s, distPackages, golden, g, p.samples)
 			projects = append(projects, p.name)
