@@ -137,18 +137,13 @@ func countUses(f *File, names, attrs map[string]int, skip int) {
 // being typed, when the file already holds some of it) and counts the
 // file's uses without it: an identifier must not vote for itself.
 func (q *completionQuery) skipOccAtPrefix() {
-	line, col := q.lines.Position(q.c.PrefixStart)
 	skip := -1
-	occs := q.f.S.Occs
-	i := sort.Search(len(occs), func(i int) bool {
-		return occs[i].Line > int32(line) || occs[i].Line == int32(line) && occs[i].Col >= int32(col)
-	})
-	if i < len(occs) && occs[i].Line == int32(line) && occs[i].Col == int32(col) && q.c.Prefix != "" {
-		skip = i
-		if s := occs[i].Sym; s >= 0 && int(s) < len(q.f.S.Syms) {
-			y := q.f.S.Syms[s]
-			q.skipName, q.skipAttr = y.Name, y.Kind == navindex.SymAttr || y.Kind == navindex.SymMember
-		}
+	if q.c.Prefix != "" {
+		skip = q.occAt(q.c.PrefixStart)
+	}
+	if skip >= 0 {
+		y := q.f.S.Syms[q.f.S.Occs[skip].Sym]
+		q.skipName, q.skipAttr = y.Name, y.Kind == navindex.SymAttr || y.Kind == navindex.SymMember
 	}
 	q.fileUses, q.fileAttrUses = map[string]int{}, map[string]int{}
 	countUses(q.f, q.fileUses, q.fileAttrUses, skip)
@@ -303,8 +298,19 @@ func (q *completionQuery) attributes() {
 	}
 }
 
-// receiverType is the type of the receiver before the dot.
+// receiverType is the type of the receiver before the dot: when the
+// file already holds an attribute there (a name being retyped, or the
+// cursor inside one), its receiver expression as the indexer recorded it
+// (calls, subscripts and super() included); else the occurrence just
+// before the dot; else the receiver read back from the text.
 func (q *completionQuery) receiverType() pytypes.Type {
+	if i := q.occAt(q.c.PrefixStart); i >= 0 {
+		if y := q.f.S.Syms[q.f.S.Occs[i].Sym]; y.Kind == navindex.SymAttr && y.Recv >= 0 {
+			if t := q.ev.ExprType(q.f, y.Recv); !t.IsUnknown() {
+				return t
+			}
+		}
+	}
 	line, col := q.lines.Position(q.c.DotOffset)
 	occs := q.f.S.Occs
 	i := sort.Search(len(occs), func(i int) bool {
@@ -344,6 +350,20 @@ func (q *completionQuery) receiverType() pytypes.Type {
 		}
 	}
 	return t
+}
+
+// occAt is the index of the occurrence starting at byte offset off, -1
+// none.
+func (q *completionQuery) occAt(off int) int {
+	line, col := q.lines.Position(off)
+	occs := q.f.S.Occs
+	i := sort.Search(len(occs), func(i int) bool {
+		return occs[i].Line > int32(line) || occs[i].Line == int32(line) && occs[i].Col >= int32(col)
+	})
+	if i < len(occs) && occs[i].Line == int32(line) && occs[i].Col == int32(col) && occs[i].Sym >= 0 && int(occs[i].Sym) < len(q.f.S.Syms) {
+		return i
+	}
+	return -1
 }
 
 // nameType is the type of name as read at the position: a local of the

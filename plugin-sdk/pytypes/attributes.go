@@ -1,6 +1,10 @@
 package pytypes
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/pyws/pyws/plugin-sdk/navindex"
+)
 
 // Attribute is one attribute a value offers after `value.`, for
 // completion.
@@ -53,7 +57,13 @@ func (q *query) attributes(t Type, seen map[string]bool, out *[]Attribute, depth
 	}
 	switch t.Kind() {
 	case KindModule:
-		q.moduleAttributes(t.Text(), seen, out)
+		q.moduleAttributes(t.Text(), seen, out, 0)
+		for _, name := range implicitModuleNames {
+			if !seen[name] {
+				seen[name] = true
+				*out = append(*out, Attribute{Name: name, Depth: 1})
+			}
+		}
 		if mt := q.moduleClass("types", "ModuleType"); mt.Valid() {
 			addClass(mt, 1)
 		}
@@ -81,8 +91,18 @@ func (q *query) attributes(t Type, seen map[string]bool, out *[]Attribute, depth
 	}
 }
 
-// moduleAttributes adds the module-level names of mod's units.
-func (q *query) moduleAttributes(mod string, seen map[string]bool, out *[]Attribute) {
+// implicitModuleNames are what every module binds without saying so, as
+// pyright lists them.
+var implicitModuleNames = []string{"__name__", "__qualname__", "__file__", "__doc__", "__package__", "__path__",
+	"__loader__", "__spec__", "__dict__", "__builtins__", "__cached__", "__annotations__"}
+
+// moduleAttributes adds the module-level names of mod's units and what
+// their star imports bring (public names, or __all__), a stub's imports
+// that do not re-export aside.
+func (q *query) moduleAttributes(mod string, seen map[string]bool, out *[]Attribute, depth int) {
+	if depth > 4 {
+		return
+	}
 	for _, u := range q.e.prog.Module(mod) {
 		s := u.Summary()
 		ix := q.e.index(u)
@@ -95,16 +115,33 @@ func (q *query) moduleAttributes(mod string, seen map[string]bool, out *[]Attrib
 		}
 		for _, sym := range ix.scopeSyms[0] {
 			y := &s.Syms[sym]
-			if seen[y.Name] {
+			if seen[y.Name] || depth > 0 && !starExported(s, y.Name, all) {
 				continue
 			}
-			if u.IsStub() && !all[y.Name] && (strings.HasPrefix(y.Name, "_") && !strings.HasPrefix(y.Name, "__") || q.privateImport(u, sym)) {
+			if u.IsStub() && !all[y.Name] && q.privateImport(u, sym) {
 				continue
 			}
 			seen[y.Name] = true
 			*out = append(*out, Attribute{Name: y.Name, Ref: Ref{Unit: u, Sym: sym}})
 		}
+		for _, st := range s.Stars {
+			for _, b := range importBases(u, st.Level, st.Module) {
+				if len(q.e.prog.Module(b)) > 0 {
+					q.moduleAttributes(b, seen, out, depth+1)
+					break
+				}
+			}
+		}
 	}
+}
+
+// starExported reports whether `from m import *` brings name: m's
+// __all__ when known, else its names without a leading underscore.
+func starExported(s *navindex.Summary, name string, all map[string]bool) bool {
+	if s.AllKnown {
+		return all[name]
+	}
+	return !strings.HasPrefix(name, "_")
 }
 
 // privateImport reports a stub's name bound only by imports. The summary

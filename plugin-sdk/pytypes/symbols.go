@@ -55,28 +55,33 @@ func (q *query) importedSubmodule(u Unit, imp int32) string {
 	if sy.Kind != navindex.SymImport || sy.Name == "" {
 		return ""
 	}
-	var bases []string
-	if sy.Level == 0 {
-		bases = []string{sy.Module}
-	} else {
-		pkg := u.ModuleName()
-		for i := int32(0); i < 2; i++ { // the unit as a package, then as a module
-			base := pkg
-			for l := sy.Level - 1 + i; l > 0 && base != ""; l-- {
-				base = base[:max(strings.LastIndexByte(base, '.'), 0)]
-			}
-			if sy.Module != "" {
-				base = strings.TrimPrefix(base+"."+sy.Module, ".")
-			}
-			bases = append(bases, base)
-		}
-	}
-	for _, b := range bases {
+	for _, b := range importBases(u, sy.Level, sy.Module) {
 		if m := strings.TrimPrefix(b+"."+sy.Name, "."); len(q.e.prog.Module(m)) > 0 {
 			return m
 		}
 	}
 	return ""
+}
+
+// importBases are the modules an import of u (level dots, then module)
+// may name: the module itself when absolute; a relative one from the
+// unit as a package, then as a module (a unit does not say which it is).
+func importBases(u Unit, level int32, module string) []string {
+	if level == 0 {
+		return []string{module}
+	}
+	var bases []string
+	for i := int32(0); i < 2; i++ {
+		base := u.ModuleName()
+		for l := level - 1 + i; l > 0 && base != ""; l-- {
+			base = base[:max(strings.LastIndexByte(base, '.'), 0)]
+		}
+		if module != "" {
+			base = strings.TrimPrefix(base+"."+module, ".")
+		}
+		bases = append(bases, base)
+	}
+	return bases
 }
 
 // ref is the type of what symbol s of u resolved to.
@@ -396,6 +401,8 @@ func (q *query) paramType(u Unit, di int32, i int, wrapped bool) Type {
 			return Union(unknownType, noneType)
 		}
 		return widen(dt)
+	case wrapped && (p.Kind == navindex.ParamVarArgs || p.Kind == navindex.ParamVarKwargs):
+		t = unknownType // *args: tuple[Unknown, ...], **kwargs: dict[str, Unknown], as pyright infers
 	default:
 		return unknownType
 	}
