@@ -108,7 +108,7 @@ func memberPosition(src []byte, off int) bool {
 
 // completionOffsets are the byte offsets of a sample's identifier start
 // and one character into it.
-func completionOffsets(t *testing.T, root string, smp Sample) (src []byte, start, oneIn int) {
+func completionOffsets(t testing.TB, root string, smp Sample) (src []byte, start, oneIn int) {
 	src, err := os.ReadFile(filepath.Join(root, smp.Rel))
 	if err != nil {
 		t.Fatal(err)

@@ -22,7 +22,7 @@ const (
 	minRename     = 0.85
 )
 
-func summarizer(t *testing.T) *nativeindex.Summarizer {
+func summarizer(t testing.TB) *nativeindex.Summarizer {
 	t.Helper()
 	s, err := nativeindex.New(context.Background())
 	if err != nil {
