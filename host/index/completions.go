@@ -427,7 +427,14 @@ func (q *completionQuery) names() {
 			bonus = 2 - 0.25*float64(k)
 		}
 		for _, s := range scopeSyms[sc] {
-			q.add(q.f.S.Syms[s].Name, "", pytypes.Ref{Unit: q.f, Sym: s}, bonus, false)
+			ref := pytypes.Ref{Unit: q.f, Sym: s}
+			if q.f.S.Syms[s].Target >= 0 {
+				// An import: described by what it imports.
+				if r := q.x.programLocked().Resolve(q.f, s); r.Found() {
+					ref = r
+				}
+			}
+			q.add(q.f.S.Syms[s].Name, "", ref, bonus, false)
 		}
 	}
 	for _, st := range q.f.S.Stars {
