@@ -254,20 +254,27 @@ func matchesPrefix(name, prefix string) bool {
 }
 
 // rank scores a candidate: the uses of the name in this file weigh most
-// (what the author writes here, they wrote nearby), then in the
-// workspace, then the bonus (scope distance, MRO depth); a prefix typed
-// in the name's own case counts, private names and dunders sink.
+// (what the author writes here, they wrote nearby), then the bonus
+// (scope distance, MRO depth), then for members their uses in the
+// workspace; a prefix typed in the name's own case counts, private names
+// and dunders sink unless the prefix asks for them.
 func (q *completionQuery) rank(name string, bonus float64, attr bool) float64 {
 	fileUses := q.fileUses[name]
 	if attr {
 		fileUses = q.fileAttrUses[name]
 	}
-	s := 2*math.Log2(1+float64(fileUses)) + math.Log2(1+float64(q.wsUses(name, attr))) + bonus
+	s := 2*math.Log2(1+float64(fileUses)) + bonus
+	if attr || q.c.What == pycomplete.ImportMember {
+		// Workspace counts break ties between members the file does not
+		// use yet; for names in scope they cost 1.1 points of top-5
+		// (RATIONALE).
+		s += math.Log2(1 + float64(q.wsUses(name, attr)))
+	}
 	if q.c.Prefix != "" && strings.HasPrefix(name, q.c.Prefix) {
 		s += 1
 	}
 	switch {
-	case strings.HasPrefix(name, "__") && strings.HasSuffix(name, "__"):
+	case strings.HasPrefix(name, "__") && strings.HasSuffix(name, "__") && !strings.HasPrefix(q.c.Prefix, "__"):
 		s -= 100
 	case strings.HasPrefix(name, "_") && !strings.HasPrefix(q.c.Prefix, "_"):
 		s -= 10

@@ -62,9 +62,11 @@ func TopFive(labels []string, prefix string) []string {
 type CompletionScore struct {
 	Samples           int
 	PyrightTop5, Top5 int
-	MemberLists       int
-	MemberRecall      float64 // summed over MemberLists
-	Misses            []string
+	// the same at member positions only
+	MemberSamples, MemberPyrightTop5, MemberTop5 int
+	MemberLists                                  int
+	MemberRecall                                 float64 // summed over MemberLists
+	Misses                                       []string
 }
 
 // Add scores one case given pyws's ranked labels one character in
@@ -72,11 +74,20 @@ type CompletionScore struct {
 // position).
 func (s *CompletionScore) Add(c CompletionCase, top5, members []string) {
 	s.Samples++
+	if c.Member {
+		s.MemberSamples++
+	}
 	if slices.Contains(c.Top5, c.Name) {
 		s.PyrightTop5++
+		if c.Member {
+			s.MemberPyrightTop5++
+		}
 	}
 	if slices.Contains(top5, c.Name) {
 		s.Top5++
+		if c.Member {
+			s.MemberTop5++
+		}
 	} else {
 		s.Misses = append(s.Misses, fmt.Sprintf("top5 %s:%d:%d %s: pyws %v, pyright %v", c.Rel, c.Line, c.Char, c.Name, top5, c.Top5))
 	}
@@ -107,6 +118,9 @@ func (s *CompletionScore) Merge(o *CompletionScore) {
 	s.Samples += o.Samples
 	s.PyrightTop5 += o.PyrightTop5
 	s.Top5 += o.Top5
+	s.MemberSamples += o.MemberSamples
+	s.MemberPyrightTop5 += o.MemberPyrightTop5
+	s.MemberTop5 += o.MemberTop5
 	s.MemberLists += o.MemberLists
 	s.MemberRecall += o.MemberRecall
 }
@@ -125,6 +139,6 @@ func (s *CompletionScore) Figures() (top5, pyrightTop5, recall float64) {
 
 func (s *CompletionScore) String() string {
 	top5, py, recall := s.Figures()
-	return fmt.Sprintf("top-5 pyws %.1f%% (%d/%d), pyright %.1f%% (%d/%d); member recall %.3f over %d lists",
-		100*top5, s.Top5, s.Samples, 100*py, s.PyrightTop5, s.Samples, recall, s.MemberLists)
+	return fmt.Sprintf("top-5 pyws %.1f%% (%d/%d), pyright %.1f%% (%d/%d); at members pyws %d/%d, pyright %d/%d; member recall %.3f over %d lists",
+		100*top5, s.Top5, s.Samples, 100*py, s.PyrightTop5, s.Samples, s.MemberTop5, s.MemberSamples, s.MemberPyrightTop5, s.MemberSamples, recall, s.MemberLists)
 }
