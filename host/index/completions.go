@@ -16,6 +16,9 @@ import (
 // Completion is one item get_completions offers.
 type Completion struct {
 	Label, Kind, Detail, Documentation string
+	// Import is the module to import Label from ("" none): a name no
+	// scope binds that a workspace or standard-library module defines.
+	Import string
 	// score orders the items, highest first (see rank).
 	score float64
 }
@@ -96,6 +99,7 @@ type completionQuery struct {
 type usage struct {
 	gen          uint64
 	names, attrs map[string]int
+	importable   importables // made on first use
 }
 
 // usageLocked is the current link's usage table, counted once per link;
@@ -460,6 +464,32 @@ func (q *completionQuery) names() {
 	}
 	for _, kw := range pycomplete.Keywords(q.c) {
 		q.add(kw, "keyword", pytypes.Ref{}, 0, false)
+	}
+	if q.c.Prefix != "" {
+		q.importableNames()
+	}
+}
+
+// importableNames offers the names other modules define that nothing
+// here binds, after everything in scope: each carries the module to
+// import it from (the first of importablesLocked's order).
+func (q *completionQuery) importableNames() {
+	for name, mods := range q.x.importablesLocked() {
+		if q.seen[name] || !matchesPrefix(name, q.c.Prefix) {
+			continue
+		}
+		mod := mods[0]
+		if mod == q.f.Module {
+			if len(mods) == 1 {
+				continue
+			}
+			mod = mods[1]
+		}
+		n := len(q.items)
+		q.add(name, "", q.x.programLocked().ModuleMember(mod, name), -3, false)
+		if len(q.items) > n {
+			q.items[n].Import = mod
+		}
 	}
 }
 

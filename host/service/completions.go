@@ -12,6 +12,8 @@ import (
 const (
 	defaultCompletions = 50
 	maxCompletions     = 500
+	// maxImportItems bounds the items of a page that add an import.
+	maxImportItems = 5
 )
 
 // CompletionsResult is get_completions' result.
@@ -51,8 +53,27 @@ func runCompletions(ctx context.Context, s *Session, a toolspec.Args) (any, erro
 	limit := a.Int("limit")
 	list := x.Completions(f.abs, f.text, off)
 	res := CompletionsResult{Items: make([]CompletionItem, 0, min(limit, len(list.Items)))}
-	for _, it := range list.Items[:min(limit, len(list.Items))] {
-		res.Items = append(res.Items, CompletionItem{Label: it.Label, Kind: it.Kind, Detail: it.Detail, Documentation: it.Documentation})
+	placer := s.newImportPlacer(f)
+	imports := 0
+	for _, it := range list.Items {
+		if len(res.Items) == limit {
+			break
+		}
+		item := CompletionItem{Label: it.Label, Kind: it.Kind, Detail: it.Detail, Documentation: it.Documentation}
+		if it.Import != "" {
+			// Each needs the formatter's isort once: a page holds a few.
+			if imports == maxImportItems {
+				continue
+			}
+			imports++
+			edits, err := placer.edits(ctx, it.Import, it.Label)
+			if err != nil {
+				return nil, err
+			}
+			item.AdditionalEdits = edits
+			item.Detail = "from " + it.Import + " import " + it.Label
+		}
+		res.Items = append(res.Items, item)
 	}
 	res.IsIncomplete = list.Total > len(res.Items)
 	return res, nil

@@ -69,3 +69,19 @@ func FuzzAt(f *testing.F) {
 		}
 	})
 }
+
+func TestImportLine(t *testing.T) {
+	cases := []struct{ src, want string }{ // want: the text from the offset on
+		{"import os\nimport sys\n", "import os\nimport sys\n"},
+		{"\"\"\"Doc.\n\nMore.\"\"\"\n\nimport os\n", "import os\n"},
+		{"#!/usr/bin/env python\n\"\"\"Doc.\"\"\"\nx = 1\n", "x = 1\n"},
+		{"# header\n\nx = 1\n", "x = 1\n"},
+		{"x = 1\nimport os\n", "import os\n"},
+		{"", ""},
+	}
+	for _, c := range cases {
+		if got := c.src[ImportLine([]byte(c.src)):]; got != c.want {
+			t.Errorf("ImportLine(%q): from %q, want %q", c.src, got, c.want)
+		}
+	}
+}

@@ -14,7 +14,7 @@ import (
 // around, modules after import, nothing in strings and comments.
 func TestCompletions(t *testing.T) {
 	root := t.TempDir()
-	shapes := "class Shape:\n    sides = 0\n\n    def __init__(self):\n        self.area = 1\n\n    def grow(self):\n        return self\n\n    def _hidden(self):\n        pass\n\n\ndef make() -> Shape:\n    return Shape()\n\n\nLIMIT = 3\n"
+	shapes := "import collections\n\n\nclass Shape:\n    sides = 0\n\n    def __init__(self):\n        self.area = 1\n\n    def grow(self):\n        return self\n\n    def _hidden(self):\n        pass\n\n\ndef make() -> Shape:\n    return Shape()\n\n\nLIMIT = 3\n"
 	cases := []struct {
 		name string
 		src  string // with ‸ at the position
@@ -24,6 +24,7 @@ func TestCompletions(t *testing.T) {
 		wantAfter []string
 		none      bool
 		kinds     map[string]string
+		imports   map[string]string // label -> the module it is imported from
 	}{
 		{name: "instance members, own, inherited, dunders last",
 			src:  "from shapes import Shape\ns = Shape()\ns.‸\n",
@@ -50,6 +51,12 @@ func TestCompletions(t *testing.T) {
 		{name: "an imported name is described by what it imports",
 			src:  "from shapes import Shape\nx = Sh‸",
 			want: []string{"Shape"}, kinds: map[string]string{"Shape": "class"}},
+		{name: "a name another module defines, after the names in scope, with its import",
+			src:  "mapping = 1\nx = ma‸",
+			want: []string{"mapping", "map", "make"}, imports: map[string]string{"make": "shapes", "map": "", "mapping": ""}},
+		{name: "a standard-library name the workspace's imports loaded",
+			src:  "x = namedtu‸",
+			want: []string{"namedtuple"}, imports: map[string]string{"namedtuple": "collections"}},
 		{name: "keywords at a statement's start",
 			src:  "def g():\n    ret‸",
 			want: []string{"return"}, kinds: map[string]string{"return": "keyword"}},
@@ -105,6 +112,15 @@ func TestCompletions(t *testing.T) {
 					t.Errorf("%s at %d, before the wanted labels; got %v", w, k, firstLabels(res.Items, 20))
 				}
 			}
+			imports := map[string]string{}
+			for _, it := range res.Items {
+				imports[it.Label] = it.Import
+			}
+			for label, mod := range c.imports {
+				if imports[label] != mod {
+					t.Errorf("%s imported from %q, want %q", label, imports[label], mod)
+				}
+			}
 			for label, kind := range c.kinds {
 				if kinds[label] != kind {
 					t.Errorf("%s is a %q, want %q", label, kinds[label], kind)
@@ -120,4 +136,28 @@ func firstLabels(items []index.Completion, n int) []string {
 		out = append(out, it.Label)
 	}
 	return out
+}
+
+// TestMissingImports: the names the add-import quick fix offers: read,
+// bound nowhere, defined by exactly one module.
+func TestMissingImports(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, map[string]string{
+		"shapes.py": "import collections\n\n\nclass Shape:\n    pass\n\n\ndef make():\n    return Shape()\n",
+		"other.py":  "def make_other():\n    pass\n\n\nclass Shape:\n    pass\n",
+		"main.py":   "x = make()\ny = Shape\nz = nowhere_defined\nw = namedtuple('P', 'a')\nv = make_other\n",
+	})
+	x := newTestIndex(t, root, "")
+	main := filepath.Join(root, "main.py")
+	var got []string
+	for _, m := range x.MissingImports(main, 0, 10) {
+		got = append(got, m.Name+"@"+m.Module+":"+itoa(int(m.Span.Line)))
+	}
+	want := "make@shapes:0 namedtuple@collections:3 make_other@other:4" // Shape: two modules define it
+	if strings.Join(got, " ") != want {
+		t.Errorf("got %v, want %s", got, want)
+	}
+	if n := len(x.MissingImports(main, 1, 2)); n != 0 {
+		t.Errorf("lines 1-2: %d, want none", n)
+	}
 }
