@@ -82,6 +82,7 @@ func TestCompletions(t *testing.T) {
 	x := newTestIndex(t, root, "")
 	for i, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel() // concurrent queries share the link's evaluator and tables
 			rel := "case" + itoa(i) + ".py"
 			res := x.Completions(filepath.Join(root, rel), []byte(files[rel]), offs[rel])
 			labels := map[string]int{}
