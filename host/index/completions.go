@@ -19,6 +19,7 @@ type Completion struct {
 	// Import is the module to import Label from ("" none): a name no
 	// scope binds that a workspace or standard-library module defines.
 	Import string
+	ref    pytypes.Ref
 	// score orders the items, highest first (see rank).
 	score float64
 }
@@ -48,8 +49,9 @@ type CompletionList struct {
 //     standard library) and the module's names.
 //
 // Items whose label does not start with the typed prefix
-// (case-insensitively) are dropped; the rest are ranked by rank.
-func (x *Index) Completions(abs string, src []byte, off int) CompletionList {
+// (case-insensitively) are dropped; the rest are ranked by rank, and the
+// first limit returned (Total counts them all).
+func (x *Index) Completions(abs string, src []byte, off, limit int) CompletionList {
 	c := pycomplete.At(src, off)
 	if c.What == pycomplete.Nothing {
 		return CompletionList{}
@@ -73,7 +75,7 @@ func (x *Index) Completions(abs string, src []byte, off int) CompletionList {
 	case pycomplete.ImportMember:
 		q.importMembers()
 	}
-	return q.result()
+	return q.result(limit)
 }
 
 type completionQuery struct {
@@ -99,7 +101,7 @@ type completionQuery struct {
 type usage struct {
 	gen          uint64
 	names, attrs map[string]int
-	importable   importables // made on first use
+	importable   *importables // made on first use
 }
 
 // usageLocked is the current link's usage table, counted once per link;
@@ -175,23 +177,34 @@ func (q *completionQuery) add(name, kind string, ref pytypes.Ref, bonus float64,
 		return
 	}
 	q.seen[name] = true
-	it := Completion{Label: name, Kind: kind}
+	q.items = append(q.items, Completion{Label: name, Kind: kind, ref: ref, score: q.rank(name, bonus, attr)})
+}
+
+// describe fills an item's kind, detail and documentation from what it
+// refers to: only for the items returned, so a long candidate list
+// costs its ranking alone.
+func (q *completionQuery) describe(it *Completion) {
+	ref := it.ref
+	if g, ok := ref.Unit.(*File); ok && g == q.f && ref.Sym >= 0 && q.f.S.Syms[ref.Sym].Target >= 0 {
+		// An import: described by what it imports.
+		if r := q.x.programLocked().Resolve(q.f, ref.Sym); r.Found() {
+			ref = r
+		}
+	}
 	if g, ok := ref.Unit.(*File); ok && ref.Sym >= 0 && int(ref.Sym) < len(g.S.Syms) {
 		d, ok := q.primaryDef(g, ref.Sym)
-		if kind == "" {
+		if it.Kind == "" {
 			it.Kind = completionKind(g, ref.Sym, d, ok)
 		}
 		if ok {
 			it.Detail, it.Documentation = d.Sig, d.Doc
 		}
-	} else if ref.Module != "" && kind == "" {
+	} else if ref.Module != "" && it.Kind == "" {
 		it.Kind = "module"
 	}
 	if it.Kind == "" {
 		it.Kind = "variable"
 	}
-	it.score = q.rank(name, bonus, attr)
-	q.items = append(q.items, it)
 }
 
 func (q *completionQuery) primaryDef(g *File, sym int32) (navindex.Def, bool) {
@@ -286,7 +299,7 @@ func (q *completionQuery) rank(name string, bonus float64, attr bool) float64 {
 	return s
 }
 
-func (q *completionQuery) result() CompletionList {
+func (q *completionQuery) result(limit int) CompletionList {
 	sort.SliceStable(q.items, func(i, j int) bool {
 		a, b := q.items[i], q.items[j]
 		if a.score != b.score {
@@ -294,7 +307,11 @@ func (q *completionQuery) result() CompletionList {
 		}
 		return a.Label < b.Label
 	})
-	return CompletionList{Items: q.items, Total: len(q.items)}
+	page := q.items[:min(limit, len(q.items))]
+	for i := range page {
+		q.describe(&page[i])
+	}
+	return CompletionList{Items: page, Total: len(q.items)}
 }
 
 // attributes offers the attributes of the receiver's type.
@@ -438,14 +455,7 @@ func (q *completionQuery) names() {
 			bonus = 2 - 0.25*float64(k)
 		}
 		for _, s := range scopeSyms[sc] {
-			ref := pytypes.Ref{Unit: q.f, Sym: s}
-			if q.f.S.Syms[s].Target >= 0 {
-				// An import: described by what it imports.
-				if r := q.x.programLocked().Resolve(q.f, s); r.Found() {
-					ref = r
-				}
-			}
-			q.add(q.f.S.Syms[s].Name, "", ref, bonus, false)
+			q.add(q.f.S.Syms[s].Name, "", pytypes.Ref{Unit: q.f, Sym: s}, bonus, false)
 		}
 	}
 	for _, st := range q.f.S.Stars {
@@ -474,21 +484,23 @@ func (q *completionQuery) names() {
 // here binds, after everything in scope: each carries the module to
 // import it from (the first of importablesLocked's order).
 func (q *completionQuery) importableNames() {
-	for name, mods := range q.x.importablesLocked() {
-		if q.seen[name] || !matchesPrefix(name, q.c.Prefix) {
+	t := q.x.importablesLocked()
+	for _, name := range t.withPrefix(q.c.Prefix) {
+		if q.seen[name] {
 			continue
 		}
-		mod := mods[0]
-		if mod == q.f.Module {
-			if len(mods) == 1 {
+		defs := t.defs[name]
+		d := defs[0]
+		if d.f == q.f {
+			if len(defs) == 1 {
 				continue
 			}
-			mod = mods[1]
+			d = defs[1]
 		}
 		n := len(q.items)
-		q.add(name, "", q.x.programLocked().ModuleMember(mod, name), -3, false)
+		q.add(name, "", pytypes.Ref{Unit: d.f, Sym: d.sym}, -3, false)
 		if len(q.items) > n {
-			q.items[n].Import = mod
+			q.items[n].Import = d.f.Module
 		}
 	}
 }

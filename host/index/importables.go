@@ -13,18 +13,41 @@ import (
 // library's stubs this link loaded (the closure of what the workspace
 // imports; typeshed's other modules are not summarized until something
 // imports them), each group by module name length, then name.
-type importables map[string][]string
+type importables struct {
+	defs map[string][]importable
+	// lower are the names lowercased with their names, sorted: a prefix
+	// typed in any case is a range.
+	lower []lowerName
+}
+
+type importable struct {
+	f   *File
+	sym int32
+}
+
+type lowerName struct{ lower, name string }
+
+// withPrefix lists the names starting with prefix, case-insensitively.
+func (t *importables) withPrefix(prefix string) []string {
+	p := strings.ToLower(prefix)
+	i := sort.Search(len(t.lower), func(i int) bool { return t.lower[i].lower >= p })
+	var out []string
+	for ; i < len(t.lower) && strings.HasPrefix(t.lower[i].lower, p); i++ {
+		out = append(out, t.lower[i].name)
+	}
+	return out
+}
 
 // importablesLocked is the current link's table, built once per link with
 // the usage counts; mu held (read).
-func (x *Index) importablesLocked() importables {
+func (x *Index) importablesLocked() *importables {
 	u := x.usageLocked()
 	x.usageMu.Lock()
 	defer x.usageMu.Unlock()
 	if u.importable != nil {
 		return u.importable
 	}
-	t := importables{}
+	t := &importables{defs: map[string][]importable{}}
 	add := func(f *File) {
 		if f.Module == "" || strings.HasPrefix(f.Module, "_") || strings.Contains(f.Module, "._") {
 			return
@@ -40,44 +63,49 @@ func (x *Index) importablesLocked() importables {
 			if d, ok := f.defKind(int32(s)); !ok || d == navindex.KindModule || d == navindex.KindParameter {
 				continue // bound by imports only: not where the name is defined
 			}
-			t[y.Name] = append(t[y.Name], f.Module)
+			t.defs[y.Name] = append(t.defs[y.Name], importable{f, int32(s)})
 		}
 	}
 	for _, f := range x.sorted {
 		add(f)
 	}
 	nws := map[string]int{}
-	for name, mods := range t {
-		nws[name] = len(mods)
+	for name, defs := range t.defs {
+		nws[name] = len(defs)
 	}
 	for _, f := range x.mods.stubs {
 		add(f)
 	}
-	for name, mods := range t {
-		ws, std := mods[:nws[name]], mods[nws[name]:]
-		for _, g := range [][]string{ws, std} {
+	for name, defs := range t.defs {
+		for _, g := range [][]importable{defs[:nws[name]], defs[nws[name]:]} {
 			sort.Slice(g, func(i, j int) bool {
-				if len(g[i]) != len(g[j]) {
-					return len(g[i]) < len(g[j])
+				a, b := g[i].f.Module, g[j].f.Module
+				if len(a) != len(b) {
+					return len(a) < len(b)
 				}
-				return g[i] < g[j]
+				return a < b || a == b && !g[i].f.stub && g[j].f.stub
 			})
 		}
-		t[name] = compact(mods)
+		t.defs[name] = oneEach(defs)
+		t.lower = append(t.lower, lowerName{strings.ToLower(name), name})
 	}
+	sort.Slice(t.lower, func(i, j int) bool {
+		a, b := t.lower[i], t.lower[j]
+		return a.lower < b.lower || a.lower == b.lower && a.name < b.name
+	})
 	u.importable = t
 	return t
 }
 
-// compact drops repeated modules (a .py and its .pyi define the same
-// names), keeping the first of each.
-func compact(mods []string) []string {
+// oneEach keeps the first definition of each module (a .py and its .pyi
+// define the same names; the source comes first).
+func oneEach(defs []importable) []importable {
 	seen := map[string]bool{}
-	out := mods[:0]
-	for _, m := range mods {
-		if !seen[m] {
-			seen[m] = true
-			out = append(out, m)
+	out := defs[:0]
+	for _, d := range defs {
+		if !seen[d.f.Module] {
+			seen[d.f.Module] = true
+			out = append(out, d)
 		}
 	}
 	return out
@@ -117,12 +145,12 @@ func (x *Index) MissingImports(abs string, startLine, endLine int) []MissingImpo
 		if st := x.memo.st[f]; st != nil && st.tstate[o.Sym] == 2 && st.tgt[o.Sym].kind != tNone {
 			continue // a star import provides it
 		}
-		mods := table[y.Name]
-		if len(mods) != 1 || mods[0] == f.Module {
+		defs := table.defs[y.Name]
+		if len(defs) != 1 || defs[0].f.Module == f.Module {
 			continue
 		}
 		seen[o.Span] = true
-		out = append(out, MissingImport{Name: y.Name, Module: mods[0], Span: o.Span})
+		out = append(out, MissingImport{Name: y.Name, Module: defs[0].f.Module, Span: o.Span})
 	}
 	return out
 }

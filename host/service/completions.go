@@ -51,7 +51,7 @@ func runCompletions(ctx context.Context, s *Session, a toolspec.Args) (any, erro
 		return nil, err
 	}
 	limit := a.Int("limit")
-	list := x.Completions(f.abs, f.text, off)
+	list := x.Completions(f.abs, f.text, off, limit+maxImportItems)
 	res := CompletionsResult{Items: make([]CompletionItem, 0, min(limit, len(list.Items)))}
 	placer := s.newImportPlacer(f)
 	imports := 0

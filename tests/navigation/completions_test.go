@@ -84,7 +84,7 @@ func TestCompletions(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel() // concurrent queries share the link's evaluator and tables
 			rel := "case" + itoa(i) + ".py"
-			res := x.Completions(filepath.Join(root, rel), []byte(files[rel]), offs[rel])
+			res := x.Completions(filepath.Join(root, rel), []byte(files[rel]), offs[rel], 1000)
 			labels := map[string]int{}
 			kinds := map[string]string{}
 			for k, it := range res.Items {

@@ -2,6 +2,7 @@ package pyright
 
 import (
 	"context"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -21,7 +22,7 @@ import (
 var completionFloors = map[string]struct{ top5, recall float64 }{
 	"requests": {0.69, 0.92}, // 213/300 (pyright 92/300), 0.937 over 49 lists
 	"flask":    {0.76, 0.94}, // 233/300 (pyright 95/300), 0.957 over 71 lists
-	"django":   {0.69, 0.86}, // 355/500 (pyright 119/500), 0.877 over 83 lists
+	"django":   {0.70, 0.86}, // 358/500 (pyright 119/500), 0.877 over 83 lists
 }
 
 // TestCompletionAgreement replays pyright's recorded completions on
@@ -179,14 +180,11 @@ func replayCompletions(t *testing.T, s *nativeindex.Summarizer, root string, g *
 		src, start, oneIn := completionOffsets(t, root, c.Sample)
 		abs := filepath.Join(root, c.Rel)
 		var top5, members []string
-		for _, it := range x.Completions(abs, src, oneIn).Items {
-			if len(top5) == 5 {
-				break
-			}
+		for _, it := range x.Completions(abs, src, oneIn, 5).Items {
 			top5 = append(top5, it.Label)
 		}
 		if c.Member {
-			for _, it := range x.Completions(abs, src, start).Items {
+			for _, it := range x.Completions(abs, src, start, math.MaxInt).Items {
 				members = append(members, it.Label)
 			}
 		}
