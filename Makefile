@@ -41,6 +41,7 @@ bench: build
 	$(GO) test -run '^$$' -bench . -benchmem -count 1 -timeout 30m ./host/... ./wasm/... ./plugin-sdk/parsertest/
 	$(GO) test -run '^$$' -bench . -benchtime 20000x -count 3 ./tests/load/
 	$(GO) test -run '^$$' -bench . -benchtime 20x ./tests/e2e/
+	$(GO) test -run '^$$' -bench CompletionsDjango -benchtime 3x ./tests/differential/pyright/
 	tests/load/run.sh
 
 # soak is the operator's drill: 64 connections of mixed requests for

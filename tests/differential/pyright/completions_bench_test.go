@@ -1,14 +1,10 @@
 package pyright
 
 import (
-	"context"
 	"path/filepath"
 	"sort"
 	"testing"
 	"time"
-
-	"github.com/pyws/pyws/host/index"
-	"github.com/pyws/pyws/tests/internal/nativeindex"
 )
 
 // BenchmarkCompletionsDjango times get_completions' kernel at the 500
@@ -29,14 +25,7 @@ func BenchmarkCompletionsDjango(b *testing.B) {
 	if err != nil || len(found) == 0 || FilesDiffer(g.Files, found) != "" {
 		b.Skip("python3-django is not installed in the recorded version")
 	}
-	root := b.TempDir()
-	if err := CopyFiles(distPackages, root, sortedKeys(g.Files)); err != nil {
-		b.Fatal(err)
-	}
-	x, err := nativeindex.BuildFor(context.Background(), summarizer(b), root, "", index.Target{Minor: 11, Platform: "linux"})
-	if err != nil {
-		b.Fatal(err)
-	}
+	root, x := projectIndex(b, summarizer(b), distPackages, g.Files)
 	type query struct {
 		abs string
 		src []byte
@@ -47,9 +36,13 @@ func BenchmarkCompletionsDjango(b *testing.B) {
 		src, _, oneIn := completionOffsets(b, root, c.Sample)
 		qs = append(qs, query{filepath.Join(root, c.Rel), src, oneIn})
 	}
-	t0 := time.Now()
-	x.Completions(qs[0].abs, qs[0].src, qs[0].off, 50) // counts the usage table, once per link
-	first := time.Since(t0)
+	if firstCompletion == 0 {
+		// The first query after a link builds the usage and importable-name
+		// tables (the index is shared by the benchmark's runs).
+		t0 := time.Now()
+		x.Completions(qs[0].abs, qs[0].src, qs[0].off, 50)
+		firstCompletion = time.Since(t0)
+	}
 	var lat []time.Duration
 	b.ResetTimer()
 	for range b.N {
@@ -65,5 +58,8 @@ func BenchmarkCompletionsDjango(b *testing.B) {
 	b.ReportMetric(ms(lat[len(lat)/2]), "p50-ms")
 	b.ReportMetric(ms(lat[len(lat)*9/10]), "p90-ms")
 	b.ReportMetric(ms(lat[len(lat)-1]), "max-ms")
-	b.ReportMetric(ms(first), "first-ms")
+	b.ReportMetric(ms(firstCompletion), "first-ms")
 }
+
+// firstCompletion is the time of the first query on Django's index.
+var firstCompletion time.Duration

@@ -58,15 +58,16 @@ func TestCompletionAgreement(t *testing.T) {
 				}
 				skipUnlessRecorded(t, p.name, g.Package, g.Files, found)
 			}
-			root := t.TempDir()
-			if err := CopyFiles(distPackages, root, sortedKeys(g.Files)); err != nil {
-				t.Fatal(err)
-			}
 			if g.Cases == nil {
+				root := t.TempDir()
+				if err := CopyFiles(distPackages, root, sortedKeys(g.Files)); err != nil {
+					t.Fatal(err)
+				}
 				recordCompletions(t, s, root, g, p.samples)
 				writeCompletionGolden(t, golden, g)
 			}
-			sc := replayCompletions(t, s, root, g)
+			root, x := projectIndex(t, s, distPackages, g.Files)
+			sc := replayCompletions(t, root, x, g)
 			t.Logf("%s: %s", p.name, sc)
 			if os.Getenv("PYWS_PYRIGHT_VERBOSE") != "" {
 				for _, m := range sc.Misses {
@@ -169,12 +170,8 @@ func utf16Len(r rune) int {
 	return 1
 }
 
-// replayCompletions scores pyws, indexing root in-process, against g.
-func replayCompletions(t *testing.T, s *nativeindex.Summarizer, root string, g *CompletionGolden) *CompletionScore {
-	x, err := nativeindex.BuildFor(context.Background(), s, root, "", index.Target{Minor: 11, Platform: "linux"})
-	if err != nil {
-		t.Fatal(err)
-	}
+// replayCompletions scores pyws, the in-process index x of root, against g.
+func replayCompletions(t *testing.T, root string, x *index.Index, g *CompletionGolden) *CompletionScore {
 	sc := &CompletionScore{}
 	for _, c := range g.Cases {
 		src, start, oneIn := completionOffsets(t, root, c.Sample)

@@ -143,15 +143,16 @@ func TestTypeAgreement(t *testing.T) {
 // scores pyws against g.
 func typeRun(t *testing.T, s *nativeindex.Summarizer, src, golden string, g *TypeGolden, n int) *TypeScore {
 	t.Helper()
-	root := t.TempDir()
-	if err := CopyFiles(src, root, sortedKeys(g.Files)); err != nil {
-		t.Fatal(err)
-	}
 	if g.Cases == nil {
+		root := t.TempDir()
+		if err := CopyFiles(src, root, sortedKeys(g.Files)); err != nil {
+			t.Fatal(err)
+		}
 		recordTypes(t, s, root, g, n)
 		writeGolden(t, golden, g)
 	}
-	return replayTypes(t, s, root, g)
+	root, x := projectIndex(t, s, src, g.Files)
+	return replayTypes(t, s, root, x, g)
 }
 
 func checkFloors(t *testing.T, name string, s *TypeScore) {
@@ -191,14 +192,8 @@ func writeGolden(t *testing.T, path string, g *TypeGolden) {
 	}
 }
 
-// replayTypes scores pyws, indexing root in-process, against g.
-func replayTypes(t *testing.T, s *nativeindex.Summarizer, root string, g *TypeGolden) *TypeScore {
-	ctx := context.Background()
-	// The Python pyright answered for when the goldens were recorded.
-	x, err := nativeindex.BuildFor(ctx, s, root, "", index.Target{Minor: 11, Platform: "linux"})
-	if err != nil {
-		t.Fatal(err)
-	}
+// replayTypes scores pyws, the in-process index x of root, against g.
+func replayTypes(t *testing.T, s *nativeindex.Summarizer, root string, x *index.Index, g *TypeGolden) *TypeScore {
 	sc := &TypeScore{}
 	for _, c := range g.Cases {
 		sc.AddHover(c, pywsHover(x, root, c.Sample), pywsTypeDefinition(x, root, c.Sample))
