@@ -64,6 +64,9 @@ func FuzzAt(f *testing.F) {
 	f.Add([]byte("'''\n"), 3)
 	f.Fuzz(func(t *testing.T, src []byte, off int) {
 		At(src, off)
+		if at := ImportLine(src); at < 0 || at > len(src) {
+			t.Fatalf("ImportLine %d outside %d bytes", at, len(src))
+		}
 		if off >= 0 {
 			EnclosingBlocks(src, off%100, off%40)
 		}
