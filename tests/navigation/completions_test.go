@@ -1,6 +1,7 @@
 package navigation
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -161,4 +162,26 @@ func TestMissingImports(t *testing.T) {
 	if n := len(x.MissingImports(main, 1, 2)); n != 0 {
 		t.Errorf("lines 1-2: %d, want none", n)
 	}
+}
+
+// FuzzCompletions: any text and offset for an indexed file (the text on
+// disk may differ from what was summarized), no panic, and items match
+// the prefix.
+func FuzzCompletions(f *testing.F) {
+	root := f.TempDir()
+	src := "import os\n\n\nclass A:\n    def m(self):\n        self.x = os.path.join('a')\n        return self.\n"
+	if err := os.WriteFile(filepath.Join(root, "a.py"), []byte(src), 0o644); err != nil {
+		f.Fatal(err)
+	}
+	x := newTestIndex(f, root, "")
+	abs := filepath.Join(root, "a.py")
+	f.Add([]byte(src), len(src)-1)
+	f.Add([]byte("x = (\n  os.pa"), 13)
+	f.Add([]byte("from . import "), 14)
+	f.Fuzz(func(t *testing.T, text []byte, off int) {
+		if off < 0 || off > len(text) {
+			return
+		}
+		x.Completions(abs, text, off, 50)
+	})
 }
