@@ -170,6 +170,12 @@ func (q *completionQuery) wsUses(name string, attr bool) int {
 
 // add offers name unless offered already or not matching the prefix.
 func (q *completionQuery) add(name, kind string, ref pytypes.Ref, bonus float64, attr bool) {
+	q.addCounted(name, kind, ref, bonus, attr, -1)
+}
+
+// addCounted is add with the workspace's uses of the candidate known
+// (ws >= 0) rather than counted by name.
+func (q *completionQuery) addCounted(name, kind string, ref pytypes.Ref, bonus float64, attr bool, ws int) {
 	if q.seen == nil {
 		q.seen = map[string]bool{}
 	}
@@ -177,7 +183,7 @@ func (q *completionQuery) add(name, kind string, ref pytypes.Ref, bonus float64,
 		return
 	}
 	q.seen[name] = true
-	q.items = append(q.items, Completion{Label: name, Kind: kind, ref: ref, score: q.rank(name, bonus, attr)})
+	q.items = append(q.items, Completion{Label: name, Kind: kind, ref: ref, score: q.rank(name, bonus, attr, ws)})
 }
 
 // describe fills an item's kind, detail and documentation from what it
@@ -275,7 +281,7 @@ func matchesPrefix(name, prefix string) bool {
 // (scope distance, MRO depth), then for members their uses in the
 // workspace; a prefix typed in the name's own case counts, private names
 // and dunders sink unless the prefix asks for them.
-func (q *completionQuery) rank(name string, bonus float64, attr bool) float64 {
+func (q *completionQuery) rank(name string, bonus float64, attr bool, ws int) float64 {
 	fileUses := q.fileUses[name]
 	if attr {
 		fileUses = q.fileAttrUses[name]
@@ -285,7 +291,10 @@ func (q *completionQuery) rank(name string, bonus float64, attr bool) float64 {
 		// Workspace counts break ties between members the file does not
 		// use yet; for names in scope they cost 1.1 points of top-5
 		// (RATIONALE).
-		s += math.Log2(1 + float64(q.wsUses(name, attr)))
+		if ws < 0 {
+			ws = q.wsUses(name, attr)
+		}
+		s += math.Log2(1 + float64(ws))
 	}
 	if q.c.Prefix != "" && strings.HasPrefix(name, q.c.Prefix) {
 		s += 1
@@ -318,12 +327,40 @@ func (q *completionQuery) result(limit int) CompletionList {
 func (q *completionQuery) attributes() {
 	t := q.receiverType()
 	for _, a := range q.ev.Attributes(t) {
-		q.add(a.Name, "", a.Ref, -0.25*math.Min(float64(a.Depth), 8), true)
+		q.addCounted(a.Name, "", a.Ref, -0.25*math.Min(float64(a.Depth), 8), true, q.declUses(a.Ref))
 	}
 	// A package's submodules are attributes once imported; offer them.
 	if t.Kind() == pytypes.KindModule {
 		q.submodules(t.Text())
 	}
+}
+
+// declUses counts the workspace's occurrences linked to the declaration
+// r (every `resp.json` the link resolved to Response.json, whatever the
+// receiver is called), the one being typed left out; -1 when r is not
+// one the link keys (a module, or nothing), so the name is counted.
+func (q *completionQuery) declUses(r pytypes.Ref) int {
+	g, ok := r.Unit.(*File)
+	if !ok || r.Sym < 0 || int(r.Sym) >= len(g.S.Syms) {
+		return -1
+	}
+	t := target{kind: tSym, f: g, sym: r.Sym}
+	if g.typeshed {
+		y := g.S.Syms[r.Sym]
+		if y.Qual == "" {
+			return -1
+		}
+		t = target{kind: tExt, f: g, sym: r.Sym, name: g.Module + "." + y.Qual, mod: g.Module}
+	}
+	id, ok := q.x.keyIDs[q.x.keyString(t)]
+	if !ok {
+		return 0
+	}
+	n := len(q.x.inv[id])
+	if i := q.occAt(q.c.PrefixStart); i >= 0 && q.c.Prefix != "" && q.f.occKeys[i] == id && n > 0 {
+		n--
+	}
+	return n
 }
 
 // receiverType is the type of the receiver before the dot: when the

@@ -41,8 +41,9 @@ func TestCompletions(t *testing.T) {
 			src:  "class Box:\n    def __init__(self):\n        self.width = 2\n\n    def size(self):\n        return self.‸",
 			want: []string{"width", "size"}},
 		{name: "module attributes",
-			src:  "import shapes\nshapes.‸",
-			want: []string{"LIMIT", "Shape", "make"}, kinds: map[string]string{"LIMIT": "constant", "Shape": "class", "make": "function"}},
+			src: "import shapes\nshapes.‸",
+			// ranked by the workspace's uses of each declaration
+			want: []string{"Shape", "make", "LIMIT"}, kinds: map[string]string{"LIMIT": "constant", "Shape": "class", "make": "function"}},
 		{name: "a string literal's methods",
 			src:  "x = 'abc'.up‸",
 			want: []string{"upper"}},
