@@ -182,6 +182,7 @@ type Index struct {
 	memo   *linker
 	prog   *Program           // the type evaluator's view of this link
 	types  *pytypes.Evaluator // over prog, made with it
+	typed  *typedAttrs        // attributes only the evaluator resolves, lazily
 	gen    uint64             // bumped by every relink
 }
 
