@@ -105,6 +105,11 @@ type Config struct {
 	// StdlibFunc, when set, decides it instead at the first Build.
 	Stdlib     string
 	StdlibFunc func() string
+	// Site are the interpreter's search directories other than the
+	// standard library's, where installed packages are found (nil: none);
+	// SiteFunc, when set, decides them instead at the first Build.
+	Site     []string
+	SiteFunc func() []string
 	// Stubs hands out typeshed's stubs for the target: modules the
 	// workspace does not have link into them. nil links none (external
 	// names stay names).
@@ -173,6 +178,7 @@ type Index struct {
 	// before anything is summarized; read-only afterwards.
 	target Target
 	stubs  *StubSet
+	site   *StubSet // installed packages (nil: none)
 	stdlib string
 	mu     sync.RWMutex
 	files  map[string]*File // by Rel
@@ -348,6 +354,11 @@ func (x *Index) Build(ctx context.Context) error {
 		x.target = x.target.withDefaults()
 		if x.cfg.Stubs != nil {
 			x.stubs = x.cfg.Stubs.For(x.target)
+			site := x.cfg.Site
+			if x.cfg.SiteFunc != nil {
+				site = x.cfg.SiteFunc()
+			}
+			x.site = x.cfg.Stubs.ForSite(x.target, site)
 		}
 	}
 	paths, err := x.cfg.Files(ctx)

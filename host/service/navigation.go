@@ -155,6 +155,16 @@ func (st *workspaceState) indexStdlib() string {
 	return ""
 }
 
+// indexSite are the workspace interpreter's search directories other
+// than the standard library's: where imports the workspace does not
+// define find installed packages (nil when no interpreter answers).
+func (st *workspaceState) indexSite() []string {
+	if interp := st.diag.interpreter(st.ws.Root(), st.diag.config.Config()); interp != nil {
+		return interp.Site
+	}
+	return nil
+}
+
 // newIndex builds the index of a workspace.
 func (s *Service) newIndex(st *workspaceState) *index.Index {
 	version := s.indexerVersion()
@@ -182,6 +192,7 @@ func (s *Service) newIndex(st *workspaceState) *index.Index {
 		CacheDir:   cacheDir,
 		TargetFunc: st.indexTarget,
 		StdlibFunc: st.indexStdlib,
+		SiteFunc:   st.indexSite,
 		Stubs:      s.stubs,
 		Logger:     s.cfg.Logger,
 	})
