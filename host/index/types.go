@@ -192,3 +192,16 @@ func (x *Index) typedRefs(key string, names ...string) []occRef {
 	}
 	return out
 }
+
+// TypeFindings are the errors the evaluator is sure of in file abs
+// (pytypes.Evaluator.Check), for get_diagnostics; nil when abs is not
+// indexed.
+func (x *Index) TypeFindings(abs string) []pytypes.Finding {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	f := x.files[x.rel(abs)]
+	if f == nil || !x.linked || f.S == nil {
+		return nil
+	}
+	return x.typesLocked().Check(f)
+}
