@@ -517,12 +517,30 @@ func (q *completionQuery) names() {
 	}
 }
 
+// maxImportableScan bounds the importable names a query ranks by prefix
+// alone.
+const maxImportableScan = 400
+
 // importableNames offers the names other modules define that nothing
 // here binds, after everything in scope: each carries the module to
 // import it from (the first of importablesLocked's order).
 func (q *completionQuery) importableNames() {
 	t := q.x.importablesLocked()
-	for _, name := range t.withPrefix(q.c.Prefix) {
+	var names []string
+	if r := t.withPrefix(q.c.Prefix); len(r) <= maxImportableScan {
+		for _, ln := range r {
+			names = append(names, ln.name)
+		}
+	} else {
+		// A short prefix matches thousands of a large workspace's names:
+		// only those the file already reads are worth ranking.
+		for name := range q.fileUses {
+			if matchesPrefix(name, q.c.Prefix) && len(t.defs[name]) > 0 {
+				names = append(names, name)
+			}
+		}
+	}
+	for _, name := range names {
 		if q.seen[name] {
 			continue
 		}

@@ -27,15 +27,13 @@ type importable struct {
 
 type lowerName struct{ lower, name string }
 
-// withPrefix lists the names starting with prefix, case-insensitively.
-func (t *importables) withPrefix(prefix string) []string {
+// withPrefix returns the range of lower whose names start with prefix,
+// case-insensitively.
+func (t *importables) withPrefix(prefix string) []lowerName {
 	p := strings.ToLower(prefix)
 	i := sort.Search(len(t.lower), func(i int) bool { return t.lower[i].lower >= p })
-	var out []string
-	for ; i < len(t.lower) && strings.HasPrefix(t.lower[i].lower, p); i++ {
-		out = append(out, t.lower[i].name)
-	}
-	return out
+	j := i + sort.Search(len(t.lower)-i, func(k int) bool { return !strings.HasPrefix(t.lower[i+k].lower, p) })
+	return t.lower[i:j]
 }
 
 // importablesLocked is the current link's table, built once per link with
