@@ -1,6 +1,7 @@
 package pytypes
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/pyws/pyws/plugin-sdk/navindex"
@@ -193,6 +194,21 @@ func TestHoverKeywordArguments(t *testing.T) {
 		t.Errorf("got %s, want %s", got, want)
 	}
 	if got, want := ev.HoverLine(u, keyword("id"), -1), "(parameter) id: Literal['admin.E118']"; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+}
+
+// None's class is types.NoneType, as pyright's type definition answers
+// for an Optional value.
+func TestClassesOfOptional(t *testing.T) {
+	p := programWith(map[string]string{"m.py": "class C: ...\nx: C | None = None\n", "types.pyi": "class NoneType: ...\n"})
+	u := p.unit("m")
+	ev := New(p, Options{})
+	var names []string
+	for _, c := range ev.TypeDefinition(u, symNamed(t, u, 0, "x")) {
+		names = append(names, c.Unit.ModuleName()+"."+c.Name())
+	}
+	if got, want := strings.Join(names, " "), "m.C types.NoneType"; got != want {
 		t.Errorf("got %s, want %s", got, want)
 	}
 }

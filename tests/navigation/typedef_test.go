@@ -23,6 +23,9 @@ func TestTypeDefinition(t *testing.T) {
 			"name = 'abc'",
 			"u = undefined_thing()",
 			"print(s, t, name, u, Shape)",
+			"from typing import Any",
+			"def h(a: Any, b: str | None = None):",
+			"    return a, b",
 		}, "\n") + "\n",
 	})
 	x := newTestIndex(t, root, "")
@@ -40,6 +43,8 @@ func TestTypeDefinition(t *testing.T) {
 		{"a builtin's instance", "", 6, 12, fault.ExternalDefinition},
 		{"unknown", "", 6, 18, fault.NoDefinitionFound},
 		{"self is declared by the parameter, as pyright answers", "shapes.py", 2, 15, "shapes.py:1"},
+		{"Any is declared by the name itself, as pyright answers", "", 9, 11, "main.py:8"},
+		{"a union with None names NoneType too", "", 9, 14, fault.ExternalDefinition},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -61,6 +66,9 @@ func TestTypeDefinition(t *testing.T) {
 				got = f.Code
 				if f.Code == fault.ExternalDefinition && f.Details["symbol"] != "builtins.str" {
 					t.Errorf("details %v, want symbol builtins.str", f.Details)
+				}
+				if syms, _ := f.Details["symbols"].([]string); f.Code == fault.ExternalDefinition && c.line == 9 && strings.Join(syms, " ") != "builtins.str types.NoneType" {
+					t.Errorf("details %v, want symbols builtins.str types.NoneType", f.Details)
 				}
 			} else {
 				var parts []string

@@ -259,6 +259,13 @@ func pywsTypeDefinition(x *index.Index, root string, smp Sample) []string {
 	locs, err := x.TypeDefinition(h)
 	if err != nil {
 		if f, ok := fault.As(err); ok && f.Code == fault.ExternalDefinition {
+			if qs, _ := f.Details["symbols"].([]string); len(qs) > 0 {
+				var out []string
+				for _, q := range qs {
+					out = append(out, "external:"+q)
+				}
+				return out
+			}
 			if q, _ := f.Details["symbol"].(string); q != "" {
 				return []string{"external:" + q}
 			}
