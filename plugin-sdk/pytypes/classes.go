@@ -1,6 +1,8 @@
 package pytypes
 
 import (
+	"strings"
+
 	"github.com/pyws/pyws/plugin-sdk/navindex"
 )
 
@@ -344,7 +346,14 @@ func (q *query) member(t Type, name string) MemberInfo {
 		}
 		return MemberInfo{Ref: r, Type: q.ref(nil, -1, r)}
 	case KindInstance:
-		return q.classMember(t, t.Class(), t.Args(), name, false)
+		m := q.classMember(t, t.Class(), t.Args(), name, false)
+		if !m.Found() && !strings.HasPrefix(name, "__") {
+			// What the class's __getattr__ returns, declared by nothing.
+			if g := q.classMember(t, t.Class(), t.Args(), "__getattr__", false); g.Found() && g.Class != q.builtinClass("object") {
+				return MemberInfo{Type: q.call(g.Type, []argument{{t: q.instanceOf("str")}})}
+			}
+		}
+		return m
 	case KindLiteral:
 		return q.classMember(t, t.Class(), nil, name, false)
 	case KindSelf:

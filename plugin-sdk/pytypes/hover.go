@@ -42,8 +42,17 @@ func (e *Evaluator) HoverLine(u Unit, sym int32, def int32) string {
 		if !validExpr(u, sy.Recv) {
 			return ""
 		}
-		m := q.member(q.expr(u, sy.Recv), sy.Name)
+		recv := q.expr(u, sy.Recv)
+		m := q.member(recv, sy.Name)
 		r, t = m.Ref, m.Type
+		if recv.Kind() == KindAny {
+			t = anyType
+		}
+		if r.Unit == nil && r.Module == "" && !t.IsUnknown() && t.Kind() != KindModule {
+			// An attribute no declaration names (of Any, through
+			// __getattr__): pyright's fallback label.
+			return "(function) " + name + ": " + q.text(t, 0)
+		}
 		// At a call, an overloaded method shows the overload it picks.
 		if t.Kind() == KindOverloaded {
 			if c := e.methodCall(u, sy.Recv, sy.Name); c >= 0 {

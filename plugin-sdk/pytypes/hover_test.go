@@ -212,3 +212,29 @@ func TestClassesOfOptional(t *testing.T) {
 		t.Errorf("got %s, want %s", got, want)
 	}
 }
+
+// Attributes no declaration names (of Any, through __getattr__) hover
+// with pyright's fallback label; a submodule a package re-exports
+// through a relative import prints as the import wrote it (os.path is
+// Module("..path")).
+func TestHoverUndeclaredAttributes(t *testing.T) {
+	p := programWith(map[string]string{
+		"m.py":         "import pkg\nfrom typing import Any\nclass Lazy:\n    def __getattr__(self, name: str) -> int: ...\ndef f(a: Any, lazy: Lazy):\n    a.encode\n    lazy.search\n    pkg.path\n",
+		"pkg.pyi":      "from . import path as _path\npath = _path\n",
+		"pkg.path.pyi": "def join(a: str) -> str: ...\n",
+	})
+	u := p.unit("m")
+	ev := New(p, Options{})
+	for name, want := range map[string]string{
+		"encode": "(function) encode: Any",
+		"search": "(function) search: int",
+	} {
+		if got := ev.HoverLine(u, addAttrSym(u, name), -1); got != want {
+			t.Errorf("%s:\n got %s\nwant %s", name, got, want)
+		}
+	}
+	imp := navindex.Sym{Kind: navindex.SymImport, Level: 1, Name: "path"}
+	if got, want := ev.Print(asImported(ModuleType("os.path"), &imp)), `Module("..path")`; got != want {
+		t.Errorf("os.path: got %s, want %s", got, want)
+	}
+}

@@ -40,7 +40,7 @@ func (q *query) printDepth(b *strings.Builder, t Type, flags, depth int) {
 			q.printDepth(b, a, 0, depth+1)
 		}
 	}
-	if t.d != nil && t.d.alias != "" {
+	if t.d != nil && t.d.alias != "" && t.Kind() != KindModule {
 		b.WriteString(t.d.alias)
 		if t.d.aliasArgs != nil {
 			b.WriteString("[")
@@ -63,7 +63,11 @@ func (q *query) printDepth(b *strings.Builder, t Type, flags, depth int) {
 	case KindNone:
 		b.WriteString("None")
 	case KindModule:
-		b.WriteString(`Module("` + t.Text() + `")`)
+		name := t.Text()
+		if t.d.alias != "" {
+			name = t.d.alias // as a relative import wrote it
+		}
+		b.WriteString(`Module("` + name + `")`)
 	case KindClass:
 		b.WriteString("type[")
 		if t.Class().Valid() {

@@ -22,7 +22,7 @@ func (q *query) sym(u Unit, s int32) Type {
 				t := q.ref(u, s, q.e.prog.Resolve(u, s))
 				if t.IsUnknown() {
 					if m := q.importedSubmodule(u, sy.Target); m != "" {
-						return ModuleType(m)
+						return asImported(ModuleType(m), &u.Summary().Syms[sy.Target])
 					}
 				}
 				return t
@@ -77,6 +77,18 @@ func (q *query) importedSubmodule(u Unit, imp int32) string {
 		}
 	}
 	return ""
+}
+
+// asImported is module type t as pyright prints a submodule a relative
+// `from . import path` brings in: the import as written joined to the
+// name, Module("..path") (os/__init__.pyi's os.path).
+func asImported(t Type, imp *navindex.Sym) Type {
+	if imp.Level == 0 {
+		return t
+	}
+	d := *t.d
+	d.alias = strings.Repeat(".", int(imp.Level)) + imp.Module + "." + imp.Name
+	return Type{&d}
 }
 
 // ref is the type of what symbol s of u resolved to.
