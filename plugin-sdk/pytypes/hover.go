@@ -16,6 +16,12 @@ import (
 //	(property) p: int            (class) C
 //	(module) os                  (type) X = int | str
 func (e *Evaluator) HoverLine(u Unit, sym int32, def int32) string {
+	return e.hoverLine(u, sym, def, nil)
+}
+
+// hoverLine is HoverLine at occurrence at when known (nil: anywhere),
+// which scopes a type variable named there.
+func (e *Evaluator) hoverLine(u Unit, sym int32, def int32, at *navindex.Occ) string {
 	if u == nil || !validSym(u, sym) {
 		return ""
 	}
@@ -64,6 +70,9 @@ func (e *Evaluator) HoverLine(u Unit, sym int32, def int32) string {
 	} else {
 		r = q.resolve(u, sym)
 		t = q.sym(u, sym)
+		if at != nil {
+			t = q.typeVarAt(u, *at, t)
+		}
 	}
 	if r.Unit == nil {
 		if r.Module != "" || t.Kind() == KindModule {
@@ -304,5 +313,71 @@ func (e *Evaluator) HoverAt(u Unit, o navindex.Occ) string {
 			}
 		}
 	}
-	return e.HoverLine(u, o.Sym, def)
+	return e.hoverLine(u, o.Sym, def, &o)
+}
+
+// typeVarAt is t, a type variable's value (type[T]) named at occurrence
+// o, scoped as pyright prints it there: T@f in the signature or body of
+// the function that binds T, T@C in a generic class.
+func (q *query) typeVarAt(u Unit, o navindex.Occ, t Type) Type {
+	if t.Kind() != KindClass || t.Class().Valid() || len(t.Args()) != 1 {
+		return t
+	}
+	tv := t.Args()[0]
+	if tv.Kind() != KindTypeVar || tv.d.scope != "" {
+		return t
+	}
+	scope := q.scopeAt(u, o, tv.Text())
+	if scope == "" {
+		return t
+	}
+	d := *tv.d
+	d.scope = scope
+	return classObjectOf(Type{&d})
+}
+
+// scopeAt is the scope type variable name has at occurrence o of u:
+// the def whose signature o is in, or whose body holds o, and the
+// functions and class around it; "" when none binds it.
+func (q *query) scopeAt(u Unit, o navindex.Occ, name string) string {
+	s := u.Summary()
+	start := int32(-1)
+	// A def of o's scope starting at or before o whose signature names
+	// it: o is in that signature.
+	for i := range s.Defs {
+		d := &s.Defs[i]
+		if d.Kind != navindex.KindFunction && d.Kind != navindex.KindMethod && d.Kind != navindex.KindProperty {
+			continue
+		}
+		if !validSym(u, d.Sym) || s.Syms[d.Sym].Scope != o.Scope || d.Name.Line > o.Line {
+			continue
+		}
+		if start < 0 || d.Name.Line >= s.Defs[start].Name.Line {
+			start = int32(i)
+		}
+	}
+	if start >= 0 && !q.signatureNames(u, &s.Defs[start], name) {
+		start = -1
+	}
+	if ix := q.e.index(u); start < 0 && o.Scope >= 0 && int(o.Scope) < len(ix.scopeDef) {
+		start = ix.scopeDef[o.Scope]
+	}
+	if start < 0 {
+		return ""
+	}
+	if b := q.outerBinder(u, start, name); b != "" {
+		return b
+	}
+	c := Class{Unit: u, Sym: s.Defs[start].Sym}
+	if s.Defs[start].Kind != navindex.KindClass {
+		c = q.enclosingClass(u, start)
+	}
+	if info := q.class(c); info != nil {
+		for _, p := range info.typeParams {
+			if p.Text() == name {
+				return c.Name()
+			}
+		}
+	}
+	return ""
 }

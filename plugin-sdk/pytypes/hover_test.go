@@ -238,3 +238,34 @@ func TestHoverUndeclaredAttributes(t *testing.T) {
 		t.Errorf("os.path: got %s, want %s", got, want)
 	}
 }
+
+// A type variable is scoped to the outermost function whose signature
+// binds it: an inner def's T is the outer's, and T named in a signature
+// prints type[T@f] (pyright on flask's scaffold.route).
+func TestHoverTypeVarScopes(t *testing.T) {
+	src := "from typing import TypeVar\nT = TypeVar('T')\ndef route(rule: str) -> T:\n    def decorator(f: T) -> T: ...\n"
+	p := programWith(map[string]string{"m.py": src})
+	u := p.unit("m")
+	ev := New(p, Options{})
+	route := symNamed(t, u, 0, "route")
+	body := u.s.Defs[lastDef(u, route)].Body
+	// The sketch keeps no positions: the lines of the defs.
+	u.s.Defs[lastDef(u, route)].Name.Line = 2
+	u.s.Defs[lastDef(u, symNamed(t, u, body, "decorator"))].Name.Line = 3
+	f := symNamed(t, u, -1, "f")
+	if got, want := ev.HoverLine(u, f, lastDef(u, f)), "(parameter) f: T@route"; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+	tv := symNamed(t, u, 0, "T")
+	for _, o := range []navindex.Occ{
+		{Span: navindex.Span{Line: 2, Col: 24, End: 25}, Sym: tv, Scope: 0},    // route's return annotation
+		{Span: navindex.Span{Line: 3, Col: 21, End: 22}, Sym: tv, Scope: body}, // decorator's parameter
+	} {
+		if got, want := ev.HoverAt(u, o), "(constant) T: type[T@route]"; got != want {
+			t.Errorf("line %d: got %s, want %s", o.Line, got, want)
+		}
+	}
+	if got, want := ev.HoverAt(u, navindex.Occ{Span: navindex.Span{Line: 1}, Sym: tv, Scope: 0}), "(constant) T: type[T]"; got != want {
+		t.Errorf("outside a def: got %s, want %s", got, want)
+	}
+}
