@@ -156,7 +156,7 @@ func (q *query) annot(u Unit, e int32, s tvScope) Type {
 		return q.annotName(u, x.A, s, x.Args)
 	case navindex.ExprOper:
 		if x.Name == "|" {
-			return Union(q.annot(u, x.A, s), q.annot(u, x.B, s))
+			return declaredUnion(q.annot(u, x.A, s), q.annot(u, x.B, s))
 		}
 	}
 	return unknownType
@@ -384,7 +384,7 @@ func (q *query) specialForm(name string, s tvScope, args []int32, u Unit) (Type,
 	case "Optional":
 		return Union(first(), noneType), true
 	case "Union":
-		return Union(all()...), true
+		return declaredUnion(all()...), true
 	case "Annotated", "ClassVar", "Final", "Required", "NotRequired", "ReadOnly":
 		if len(args) == 0 {
 			return unknownType, true
@@ -400,6 +400,11 @@ func (q *query) specialForm(name string, s tvScope, args []int32, u Unit) (Type,
 	case "Tuple", "tuple":
 		if args == nil && name == "tuple" {
 			return Type{}, false
+		}
+		if name == "Tuple" && len(args) == 2 && isEllipsis(u, args[1]) {
+			// Tuple[X, ...]: printed as written.
+			t := q.tupleAnnot(u, args, s)
+			return withAlias(t, "Tuple["+q.text(t.Args()[0], 0)+", ...]", nil), true
 		}
 		if name == "Tuple" && args != nil {
 			return withAlias(q.tupleAnnot(u, args, s), name, all()), true
@@ -424,6 +429,23 @@ func (q *query) specialForm(name string, s tvScope, args []int32, u Unit) (Type,
 		return q.typingAlias(name, q.moduleClass("collections", b), args, all), true
 	}
 	return Type{}, false
+}
+
+// declaredUnion is the union an annotation declares: a member that is
+// Unknown (an unresolved import's class) is left out, as pyright
+// prints Union[InternalServerError, ResponseReturnValue] without
+// werkzeug as ResponseReturnValue.
+func declaredUnion(ts ...Type) Type {
+	var known []Type
+	for _, t := range ts {
+		if !t.IsUnknown() {
+			known = append(known, t)
+		}
+	}
+	if len(known) == 0 {
+		return unknownType
+	}
+	return Union(known...)
 }
 
 // typingAlias is typing's alias name of class c (List of list)

@@ -75,6 +75,10 @@ func (e *Evaluator) hoverLine(u Unit, sym int32, def int32, at *navindex.Occ) st
 		}
 	}
 	if r.Unit == nil {
+		if imp := q.unresolvedImport(u, sy); imp != "" {
+			// `import m` that resolves to nothing: pyright's import label.
+			return "(import) " + name + `: Module("` + imp + `")`
+		}
 		if r.Module != "" || t.Kind() == KindModule {
 			return "(module) " + name
 		}
@@ -95,6 +99,10 @@ func (e *Evaluator) hoverLine(u Unit, sym int32, def int32, at *navindex.Occ) st
 			last = d
 			break
 		}
+	}
+	if r.Unit.Summary().Defs[last].Kind == navindex.KindProperty && sy.Kind == navindex.SymLocal {
+		// Named in its class's body (@p.setter): the property object.
+		return "(property) " + name + ": property"
 	}
 	return q.hoverDef(r.Unit, last, name, t, true)
 }
@@ -169,12 +177,20 @@ func (q *query) hoverDef(u Unit, di int32, name string, t Type, use bool) string
 		// Final.
 		if sym := d.Sym; q.annotated(u, sym) {
 			t = q.sym(u, sym)
+			// Narrowed to a literal of the declared class assigned here:
+			// `y: int = 0` is Literal[0].
+			if v := q.expr(u, d.Value); validExpr(u, d.Value) && v.Kind() == KindLiteral && t.Kind() == KindInstance && v.Class() == t.Class() {
+				t = v
+			}
 		} else if !IsConstantName(name) && d.Flags&navindex.DefFinal == 0 {
-			if q.inFunction(u, sym) {
+			switch {
+			case q.inFunction(u, sym):
 				t = widenLiteralString(t)
-			} else {
+			case q.inClassBody(u, sym) || !validExpr(u, d.Value) || u.Summary().Exprs[d.Value].Op != navindex.ExprLit:
 				t = widen(t)
 			}
+			// A module variable or self.x given a literal keeps it
+			// (`counter = 0` is Literal[0]); a class variable widens.
 		}
 	}
 	if t.Kind() == KindOverloaded && len(t.Args()) > 0 {
@@ -255,6 +271,28 @@ func (q *query) keywordHover(u Unit, sy *navindex.Sym) string {
 		}
 	}
 	return ""
+}
+
+// unresolvedImport is the module of `import m` that binds symbol sy
+// when the Program has no such module, "" otherwise.
+func (q *query) unresolvedImport(u Unit, sy *navindex.Sym) string {
+	if sy.Kind != navindex.SymLocal || !validSym(u, sy.Target) {
+		return ""
+	}
+	imp := &u.Summary().Syms[sy.Target]
+	if imp.Kind != navindex.SymImport || imp.Name != "" || imp.Level != 0 || strings.Contains(imp.Module, ".") || len(q.e.prog.Module(imp.Module)) > 0 {
+		return ""
+	}
+	return imp.Module
+}
+
+// inClassBody reports a symbol a class body binds (not self.x).
+func (q *query) inClassBody(u Unit, sym int32) bool {
+	if u.Summary().Syms[sym].Kind != navindex.SymLocal {
+		return false
+	}
+	owner := q.ownerOf(u, sym)
+	return owner >= 0 && u.Summary().Defs[owner].Kind == navindex.KindClass
 }
 
 // inFunction reports a symbol bound in a function's scope.

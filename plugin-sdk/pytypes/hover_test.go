@@ -29,7 +29,7 @@ opt: int | None = None
 	u := p.unit("m")
 	ev := New(p, Options{})
 	cases := []struct{ name, want string }{
-		{"x", "(variable) x: int"},
+		{"x", "(variable) x: Literal[10]"}, // at its assignment (pyright on the scopes fixture: counter = 0)
 		{"X", "(constant) X: Literal[10]"},
 		{"names", "(variable) names: list[str]"},
 		{"Alias", "(type) Alias = int | str"},
@@ -267,5 +267,41 @@ func TestHoverTypeVarScopes(t *testing.T) {
 	}
 	if got, want := ev.HoverAt(u, navindex.Occ{Span: navindex.Span{Line: 1}, Sym: tv, Scope: 0}), "(constant) T: type[T]"; got != want {
 		t.Errorf("outside a def: got %s, want %s", got, want)
+	}
+}
+
+// pyright's answers on flask: an annotation's union leaves out a class
+// it cannot resolve, Tuple[X, ...] prints as written, a property named
+// in its class body is the property object, and `import m` of a module
+// that is not there hovers with the import label.
+func TestHoverDeclaredForms(t *testing.T) {
+	src := `import click
+from typing import Tuple, Union
+from werkzeug import InternalServerError
+def f(args: Tuple[int, ...], e: Union[InternalServerError, str]):
+    click
+class C:
+    @property
+    def name(self) -> str: ...
+    @name.setter
+    def name(self, v: str) -> None: ...
+`
+	p := programWith(map[string]string{"m.py": src})
+	u := p.unit("m")
+	ev := New(p, Options{})
+	for _, c := range []struct{ name, want string }{
+		{"args", "(parameter) args: Tuple[int, ...]"},
+		{"e", "(parameter) e: str"},
+	} {
+		sym := symNamed(t, u, -1, c.name)
+		if got := ev.HoverLine(u, sym, lastDef(u, sym)); got != c.want {
+			t.Errorf("%s:\n got %s\nwant %s", c.name, got, c.want)
+		}
+	}
+	if got, want := ev.HoverLine(u, symNamed(t, u, 0, "click"), -1), `(import) click: Module("click")`; got != want {
+		t.Errorf("click: got %s, want %s", got, want)
+	}
+	if got, want := ev.HoverLine(u, symNamed(t, u, -1, "name"), -1), "(property) name: property"; got != want {
+		t.Errorf("name: got %s, want %s", got, want)
 	}
 }
