@@ -100,9 +100,17 @@ func (e *Evaluator) hoverLine(u Unit, sym int32, def int32, at *navindex.Occ) st
 			break
 		}
 	}
-	if r.Unit.Summary().Defs[last].Kind == navindex.KindProperty && sy.Kind == navindex.SymLocal {
+	lastDef := &r.Unit.Summary().Defs[last]
+	if lastDef.Kind == navindex.KindProperty && sy.Kind == navindex.SymLocal {
 		// Named in its class's body (@p.setter): the property object.
 		return "(property) " + name + ": property"
+	}
+	if t.Kind() == KindOverloaded && sy.Kind != navindex.SymAttr && (lastDef.Kind == navindex.KindFunction || lastDef.Kind == navindex.KindMethod) {
+		if f := q.overloadShown(u, sym, at, t); f != nil {
+			t = FunctionType(*f)
+		} else {
+			return q.overloadsHover(lastDef.Kind, name, t)
+		}
 	}
 	return q.hoverDef(r.Unit, last, name, t, true)
 }
@@ -271,6 +279,83 @@ func (q *query) keywordHover(u Unit, sy *navindex.Sym) string {
 		}
 	}
 	return ""
+}
+
+// overloadShown is the overload pyright shows for name sym of u used
+// at o (nil: all of them). Imported or applied as a decorator, the name
+// shows them all. Called, the first call the summary records picks:
+// with every argument's type known, the first overload that matches
+// (or the first of all); with an unknown argument, the only one that
+// matches, else all. A use the summary records no call for shows the
+// first.
+func (q *query) overloadShown(u Unit, sym int32, o *navindex.Occ, t Type) *Function {
+	first := t.Args()[0].Func()
+	if o != nil && o.Flags&navindex.OccImport != 0 {
+		return nil
+	}
+	exprs := u.Summary().Exprs
+	named := func(e int32) bool { return validExpr(u, e) && exprs[e].Op == navindex.ExprSym && exprs[e].A == sym }
+	for _, d := range u.Summary().Defs {
+		for _, dec := range d.Decorators {
+			if named(dec) {
+				return nil
+			}
+		}
+	}
+	for i := range exprs {
+		x := &exprs[i]
+		if x.Op != navindex.ExprCall || !named(x.A) {
+			continue
+		}
+		args := q.arguments(u, x)
+		known := true
+		for _, a := range args {
+			known = known && !a.t.IsUnknown()
+		}
+		var only *Function
+		for _, ot := range t.Args() {
+			f := ot.Func()
+			if f == nil || !validDef(f.Unit, f.Def) {
+				continue
+			}
+			if _, ok := q.match(f, args); ok {
+				if known {
+					return f
+				}
+				if only != nil {
+					return nil
+				}
+				only = f
+			}
+		}
+		if known {
+			return first
+		}
+		return only
+	}
+	return first
+}
+
+// overloadsHover is every overload of t, as pyright shows a name
+// referred to but not called with known arguments:
+//
+//	(function)
+//	def f(x: int) -> int: ...
+//
+//	def f(x: str) -> str: ...
+func (q *query) overloadsHover(kind navindex.DefKind, name string, t Type) string {
+	var b strings.Builder
+	b.WriteString("(" + kind.String() + ") ")
+	for _, o := range t.Args() {
+		f := o.Func()
+		if f == nil {
+			continue
+		}
+		b.WriteString("\ndef " + name)
+		q.printSignature(&b, f, false, 0)
+		b.WriteString(": ...\n")
+	}
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // unresolvedImport is the module of `import m` that binds symbol sy

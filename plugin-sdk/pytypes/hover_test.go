@@ -305,3 +305,31 @@ class C:
 		t.Errorf("name: got %s, want %s", got, want)
 	}
 }
+
+// An overloaded function imported or applied as a decorator hovers with
+// every overload, as pyright shows flask's contextmanager and
+// dataclass; used otherwise, with the first.
+func TestHoverOverloadsShown(t *testing.T) {
+	p := programWith(map[string]string{
+		"lib.pyi": "from typing import overload\n@overload\ndef conv(x: int) -> int: ...\n@overload\ndef conv(x: str) -> str: ...\n",
+		"m.py":    "from lib import conv\n@conv\ndef f(): ...\n",
+		"n.py":    "from lib import conv\nconv\n",
+	})
+	all := "(function) \ndef conv(x: int) -> int: ...\n\ndef conv(x: str) -> str: ..."
+	for _, c := range []struct {
+		mod   string
+		flags uint8
+		want  string
+	}{
+		{"m", navindex.OccImport, all},
+		{"m", 0, all}, // a decorator
+		{"n", 0, "(function) def conv(x: int) -> int"},
+	} {
+		u := p.unit(c.mod)
+		ev := New(p, Options{})
+		o := navindex.Occ{Sym: symNamed(t, u, 0, "conv"), Flags: c.flags}
+		if got := ev.HoverAt(u, o); got != c.want {
+			t.Errorf("%s flags %d:\n got %q\nwant %q", c.mod, c.flags, got, c.want)
+		}
+	}
+}
