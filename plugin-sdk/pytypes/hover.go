@@ -142,9 +142,10 @@ func (q *query) hoverDef(u Unit, di int32, name string, t Type, use bool) string
 		}
 		switch t.Kind() {
 		case KindOverloaded:
-			// At an overload's def, that overload; at a use, the first.
+			// At an overload's def, that overload; at a use, the first
+			// its receiver takes.
 			if use && len(t.Args()) > 0 {
-				t = t.Args()[0]
+				t = q.firstOverload(t)
 			} else {
 				t = FunctionType(Function{Unit: u, Def: di})
 			}
@@ -202,7 +203,7 @@ func (q *query) hoverDef(u Unit, di int32, name string, t Type, use bool) string
 		}
 	}
 	if t.Kind() == KindOverloaded && len(t.Args()) > 0 {
-		t = t.Args()[0]
+		t = q.firstOverload(t)
 	}
 	if f := t.Func(); f != nil {
 		// A variable holding a def shows its signature, under its own name.
@@ -334,6 +335,24 @@ func (q *query) overloadShown(u Unit, sym int32, o *navindex.Occ, t Type) *Funct
 		return only
 	}
 	return first
+}
+
+// firstOverload is the first overload of t whose receiver annotation
+// takes the receiver it is bound to: a str's upper() is the `-> str`
+// one, not `def upper(self: LiteralString) -> LiteralString`.
+func (q *query) firstOverload(t Type) Type {
+	for _, o := range t.Args() {
+		f := o.Func()
+		if f == nil || !validDef(f.Unit, f.Def) {
+			continue
+		}
+		ps := f.Unit.Summary().Defs[f.Def].Params
+		if f.BoundSet && len(ps) > 0 && ps[0].Annot >= 0 && ps[0].Kind != navindex.ParamVarArgs && !q.assignable(f.Bound, q.paramIn(f, 0)) {
+			continue
+		}
+		return o
+	}
+	return t.Args()[0]
 }
 
 // overloadsHover is every overload of t, as pyright shows a name

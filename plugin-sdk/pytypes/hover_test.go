@@ -333,3 +333,20 @@ func TestHoverOverloadsShown(t *testing.T) {
 		}
 	}
 }
+
+// *args: Any with **kwargs: Any print as "..." (flask's NullSession
+// methods), and an uncalled overloaded method shows the first overload
+// its receiver takes (a str's join is not the LiteralString one).
+func TestHoverGradualAndReceiverOverloads(t *testing.T) {
+	src := "from typing import Any\nclass C:\n    def fail(self, *args: Any, **kwargs: Any) -> None: ...\ndef f(s: str):\n    s.join\n"
+	p := programWith(map[string]string{"m.py": src})
+	u := p.unit("m")
+	ev := New(p, Options{})
+	fail := symNamed(t, u, -1, "fail")
+	if got, want := ev.HoverLine(u, fail, lastDef(u, fail)), "(method) def fail(self: Self@C, ...) -> None"; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+	if got, want := ev.HoverLine(u, addAttrSym(u, "join"), -1), "(method) def join(iterable: Iterable[str], /) -> str"; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+}
