@@ -2,6 +2,7 @@ package index
 
 import (
 	"github.com/pyws/pyws/host/fault"
+	"github.com/pyws/pyws/plugin-sdk/navindex"
 	"github.com/pyws/pyws/plugin-sdk/pytypes"
 )
 
@@ -24,6 +25,15 @@ func (x *Index) TypeDefinition(h *Hit) ([]Location, error) {
 	name := h.f.S.Syms[h.o.Sym].Name
 	ev := x.typesLocked()
 	t := ev.SymType(h.f, h.o.Sym)
+	if p := x.follow(h.t); p.kind == tSym && h.f.S.Syms[h.o.Sym].Kind == navindex.SymLocal {
+		// A property named at its def or in its class's body: pyright
+		// answers its declarations (getter and setter).
+		if k, ok := p.f.defKind(p.sym); ok && k == navindex.KindProperty {
+			if locs := x.defLocations(p); len(locs) > 0 {
+				return locs, nil
+			}
+		}
+	}
 	if t.IsSelf() || declaredByName(t) {
 		// A type no class declares (self's synthesized Self, Any, a
 		// type variable's value): pyright falls back to the name's own

@@ -381,7 +381,14 @@ func (q *query) member(t Type, name string) MemberInfo {
 				if info == nil {
 					return MemberInfo{}
 				}
-				return q.classMember(t, inner.Class(), info.typeParams, name, true)
+				if m := q.classMember(t, inner.Class(), info.typeParams, name, true); m.Found() {
+					return m
+				}
+				// Then the metaclass's: self.__class__.__qualname__.
+				if tc := q.builtinClass("type"); tc.Valid() {
+					return q.classMember(t, tc, nil, name, false)
+				}
+				return MemberInfo{}
 			}
 			return MemberInfo{}
 		}

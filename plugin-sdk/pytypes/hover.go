@@ -251,8 +251,19 @@ func (e *Evaluator) ConstructorLine(c Class) string {
 // with its declared type when the callee declares one, else the type of
 // the argument passed.
 func (q *query) keywordHover(u Unit, sy *navindex.Sym) string {
-	if !validExpr(u, sy.Recv) {
+	t, ok := q.keywordType(u, sy)
+	if !ok {
 		return ""
+	}
+	return "(parameter) " + sy.Name + ": " + q.text(t, 0)
+}
+
+// keywordType is the type keyword argument sy names: the declared type
+// of the callee's parameter, else the type of the argument passed; ok
+// false when neither is known.
+func (q *query) keywordType(u Unit, sy *navindex.Sym) (Type, bool) {
+	if !validExpr(u, sy.Recv) {
+		return Type{}, false
 	}
 	callee := q.expr(u, sy.Recv)
 	if callee.Kind() == KindClass {
@@ -264,22 +275,22 @@ func (q *query) keywordHover(u Unit, sy *navindex.Sym) string {
 	if f := callee.Func(); f != nil {
 		for i, p := range f.Unit.Summary().Defs[f.Def].Params {
 			if p.Name == sy.Name && p.Annot >= 0 {
-				return "(parameter) " + sy.Name + ": " + q.text(q.paramIn(f, i), 0)
+				return q.paramIn(f, i), true
 			}
 		}
 	}
 	c := q.e.calleeCall(u, sy.Recv)
 	if c < 0 {
-		return ""
+		return Type{}, false
 	}
 	x := &u.Summary().Exprs[c]
 	npos := len(x.Args) - len(x.Keys)
 	for i, k := range x.Keys {
 		if k == sy.Name && npos+i >= 0 {
-			return "(parameter) " + sy.Name + ": " + q.text(q.expr(u, x.Args[npos+i]), 0)
+			return q.expr(u, x.Args[npos+i]), true
 		}
 	}
-	return ""
+	return Type{}, false
 }
 
 // overloadShown is the overload pyright shows for name sym of u used

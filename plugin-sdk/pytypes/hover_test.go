@@ -350,3 +350,26 @@ func TestHoverGradualAndReceiverOverloads(t *testing.T) {
 		t.Errorf("got %s, want %s", got, want)
 	}
 }
+
+// cls's attributes fall back to the metaclass's (type's), and a
+// keyword argument holds its parameter's declared type (what
+// get_type_definition answers for it, pyright on flask and django).
+func TestClsMetaclassAndKeywordTypes(t *testing.T) {
+	src := "class C:\n    @classmethod\n    def m(cls):\n        cls.__name__\ndef f(level: int = 1): ...\nf(level=2)\n"
+	p := programWith(map[string]string{"m.py": src})
+	u := p.unit("m")
+	ev := New(p, Options{})
+	if got, want := ev.HoverLine(u, addAttrSym(u, "__name__"), -1), "(property) __name__: str"; got != want {
+		t.Errorf("cls.__name__: got %s, want %s", got, want)
+	}
+	var kw int32 = -1
+	for _, x := range u.s.Exprs {
+		if x.Op == navindex.ExprCall && len(x.Keys) == 1 && x.Keys[0] == "level" {
+			u.s.Syms = append(u.s.Syms, navindex.Sym{Kind: navindex.SymKeyword, Name: "level", Recv: x.A, Scope: -1, Class: -1, Target: -1, Value: -1})
+			kw = int32(len(u.s.Syms) - 1)
+		}
+	}
+	if got, want := ev.Print(ev.SymType(u, kw)), "int"; got != want {
+		t.Errorf("level=: got %s, want %s", got, want)
+	}
+}

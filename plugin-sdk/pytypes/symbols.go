@@ -37,6 +37,9 @@ func (q *query) sym(u Unit, s int32) Type {
 				return unknownType
 			}
 			return q.member(q.expr(u, sy.Recv), sy.Name).Type
+		case navindex.SymKeyword:
+			t, _ := q.keywordType(u, sy)
+			return t
 		}
 		return unknownType
 	})
