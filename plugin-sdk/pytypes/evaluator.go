@@ -349,8 +349,11 @@ func (e *Evaluator) Classes(t Type) []Class {
 	var out []Class
 	for _, m := range t.Members() {
 		c := m.Class()
-		if m.Kind() == KindNone {
+		switch {
+		case m.Kind() == KindNone:
 			c = e.query().moduleClass("types", "NoneType")
+		case m.Kind() == KindClass && !c.Valid() && len(m.Args()) == 1 && m.Args()[0].Kind() == KindInstance:
+			c = m.Args()[0].Class() // typing's List as a value
 		}
 		if m.Kind() == KindTuple && !c.Valid() {
 			continue

@@ -373,3 +373,20 @@ func TestClsMetaclassAndKeywordTypes(t *testing.T) {
 		t.Errorf("level=: got %s, want %s", got, want)
 	}
 }
+
+// typing's List used as a value is the class it aliases, printed as
+// pyright does (flask's ctx.py), and its type definition is list.
+func TestTypingAliasAsValue(t *testing.T) {
+	p := programWith(map[string]string{
+		"m.py": "from typing import List\nx = List\n",
+	})
+	u := p.unit("m")
+	ev := New(p, Options{})
+	x := symNamed(t, u, 0, "x")
+	if got, want := ev.Print(ev.SymType(u, x)), "type[List[_T@list]]"; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+	if cs := ev.TypeDefinition(u, x); len(cs) != 1 || cs[0].Name() != "list" {
+		t.Errorf("classes %v", cs)
+	}
+}

@@ -247,6 +247,9 @@ func (q *query) def(u Unit, di int32) Type {
 		if d.Flags&navindex.DefTypeAlias != 0 {
 			return q.aliasValue(u, d.Value)
 		}
+		if t, ok := q.typingAliasValue(u, d.Sym); ok {
+			return t
+		}
 		if q.declaresType(u, d.Annot) {
 			return q.annot(u, d.Annot, q.scopeOfDef(u, di))
 		}
@@ -259,6 +262,28 @@ func (q *query) def(u Unit, di int32) Type {
 		}
 		return unknownType
 	})
+}
+
+// typingAliasValue is what typing's List (Dict, DefaultDict ...) holds
+// as a value: the class it aliases, printed as pyright does,
+// type[List[_T@list]]; ok false for other names.
+func (q *query) typingAliasValue(u Unit, sym int32) (Type, bool) {
+	if u.ModuleName() != "typing" || !validSym(u, sym) {
+		return Type{}, false
+	}
+	name := u.Summary().Syms[sym].Name
+	var c Class
+	if b, ok := builtinAliases[name]; ok && name != "Text" {
+		c = q.builtinClass(b)
+	} else if b, ok := collectionsAliases[name]; ok {
+		c = q.moduleClass("collections", b)
+	}
+	info := q.class(c)
+	if info == nil {
+		return Type{}, false
+	}
+	inst := withAlias(Instance(c, info.typeParams...), name, info.typeParams)
+	return build(&typeData{kind: KindClass, args: []Type{inst}}), true
 }
 
 // declaresType reports an annotation that declares a type: not a bare
