@@ -12,8 +12,9 @@ import (
 // is its def, a module its file. A value whose only classes are outside
 // the workspace is EXTERNAL_DEFINITION with the first one's qualified
 // name (details "symbols" lists every class of a union, str | None
-// giving builtins.str and types.NoneType); an unknown type is
-// NO_DEFINITION_FOUND.
+// giving builtins.str and types.NoneType); a value of unknown type is
+// the name's own declarations, as pyright answers, and
+// NO_DEFINITION_FOUND when it has none.
 func (x *Index) TypeDefinition(h *Hit) ([]Location, error) {
 	// The linker's fallback fills its memo: exclusive.
 	x.mu.Lock()
@@ -66,6 +67,13 @@ func (x *Index) TypeDefinition(h *Hit) ([]Location, error) {
 	case vExt:
 		return nil, fault.New(fault.ExternalDefinition, fault.Details{"module": v.mod, "symbol": v.name},
 			"the type of %s, %s, is defined outside the workspace, in %s", name, v.name, v.mod)
+	}
+	if p := x.follow(h.t); p.kind == tSym {
+		// A type nothing declares (pyws or pyright cannot tell it):
+		// pyright's fallback, the name's own declarations.
+		if locs := x.defLocations(p); len(locs) > 0 {
+			return locs, nil
+		}
 	}
 	return nil, fault.New(fault.NoDefinitionFound, fault.Details{"name": name},
 		"cannot tell the type of %s", name)

@@ -175,8 +175,8 @@ func (q *query) hoverDef(u Unit, di int32, name string, t Type, use bool) string
 		}
 	}
 	label := "(variable) "
-	if IsConstantName(name) {
-		label = "(constant) "
+	if IsConstantName(name) || d.Flags&navindex.DefFinal != 0 {
+		label = "(constant) " // pyright: a constant's name, or Final
 	}
 	if !use {
 		// At a binding: the declared type when annotated, else what this

@@ -390,3 +390,27 @@ func TestTypingAliasAsValue(t *testing.T) {
 		t.Errorf("classes %v", cs)
 	}
 }
+
+// A class whose __new__ says what it makes, called with an argument of
+// unknown type, leaves its type variables Unknown (enumerate(words) of
+// django's html.py); a Final variable hovers as a constant.
+func TestUnsolvedNewAndFinalLabel(t *testing.T) {
+	src := `from typing import Generic, TypeVar, Iterable, Final
+T = TypeVar("T")
+class Box(Generic[T]):
+    def __new__(cls, items: Iterable[T]) -> Box[T]: ...
+def f(words):
+    b = Box(words)
+whitespace: Final = " "
+`
+	p := programWith(map[string]string{"m.py": src})
+	u := p.unit("m")
+	ev := New(p, Options{})
+	if got, want := ev.Print(ev.SymType(u, symNamed(t, u, -1, "b"))), "Box[Unknown]"; got != want {
+		t.Errorf("b: got %s, want %s", got, want)
+	}
+	ws := symNamed(t, u, 0, "whitespace")
+	if got, want := ev.HoverLine(u, ws, lastDef(u, ws)), "(constant) whitespace: Literal[' ']"; got != want {
+		t.Errorf("whitespace: got %s, want %s", got, want)
+	}
+}
