@@ -205,9 +205,11 @@ const maxDisplayEntries = 64
 
 func (q *query) display(u Unit, x *navindex.Expr) Type {
 	args := x.Args
+	// Keys mark the last len(Keys) elements, from the first starred one
+	// (the summarizer leaves out the plain ones before it).
 	starred := func(i int) string {
-		if i < len(x.Keys) {
-			return x.Keys[i]
+		if k := i - (len(args) - len(x.Keys)); k >= 0 && k < len(x.Keys) {
+			return x.Keys[k]
 		}
 		return ""
 	}
