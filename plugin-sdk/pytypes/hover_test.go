@@ -414,3 +414,16 @@ whitespace: Final = " "
 		t.Errorf("whitespace: got %s, want %s", got, want)
 	}
 }
+
+// Unannotated *args and **kwargs are a tuple and a dict in the body,
+// so kwargs.get is dict's (pyright on django's auth backends).
+func TestUnannotatedStarParams(t *testing.T) {
+	p := programWith(map[string]string{"m.py": "def f(*args, **kwargs):\n    pass\n"})
+	u := p.unit("m")
+	ev := New(p, Options{})
+	for name, want := range map[string]string{"args": "tuple[Unknown, ...]", "kwargs": "dict[str, Unknown]"} {
+		if got := ev.Print(ev.SymType(u, symNamed(t, u, -1, name))); got != want {
+			t.Errorf("%s: got %s, want %s", name, got, want)
+		}
+	}
+}

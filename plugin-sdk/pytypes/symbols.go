@@ -436,6 +436,10 @@ func (q *query) paramType(u Unit, di int32, i int, wrapped bool) Type {
 			return Union(unknownType, noneType)
 		}
 		return widen(dt)
+	case wrapped && (p.Kind == navindex.ParamVarArgs || p.Kind == navindex.ParamVarKwargs):
+		// Unannotated *args and **kwargs are still a tuple and a dict in
+		// the body: kwargs.get is dict[str, Unknown]'s.
+		t = unknownType
 	default:
 		return unknownType
 	}
