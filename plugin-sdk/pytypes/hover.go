@@ -191,6 +191,13 @@ func (q *query) hoverDef(u Unit, di int32, name string, t Type, use bool) string
 			if v := q.expr(u, d.Value); validExpr(u, d.Value) && v.Kind() == KindLiteral && t.Kind() == KindInstance && v.Class() == t.Class() {
 				t = v
 			}
+		} else if inh, ok := q.inheritedDeclaration(u, sym); ok {
+			// A base class declares it: narrowed to the value when that
+			// is assignable (NullSession's popitem = _fail), else the
+			// declared type (pyright reports the assignment).
+			if !q.assignable(t, inh) {
+				t = inh
+			}
 		} else if !IsConstantName(name) && d.Flags&navindex.DefFinal == 0 {
 			switch {
 			case q.inFunction(u, sym):

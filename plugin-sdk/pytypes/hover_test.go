@@ -427,3 +427,48 @@ func TestUnannotatedStarParams(t *testing.T) {
 		}
 	}
 }
+
+// A class variable its class leaves undeclared takes a base's declared
+// type (django's output_field = BinaryField() over a cached_property),
+// unless the value assigned fits it (flask's NullSession.popitem = _fail).
+func TestInheritedClassVariableDeclaration(t *testing.T) {
+	src := `class Prop:
+    def __init__(self, f) -> None: ...
+class Field: ...
+class Base:
+    @Prop
+    def output_field(self) -> Field: ...
+    def pop(self) -> int: ...
+class Sub(Base):
+    output_field = Field()
+    def _fail(self) -> int: ...
+    pop = _fail
+`
+	p := programWith(map[string]string{"m.py": src})
+	u := p.unit("m")
+	ev := New(p, Options{})
+	for name, want := range map[string]string{
+		"output_field": "(variable) output_field: Prop",
+		"pop":          "(variable) def pop(self: Self@Sub) -> int",
+	} {
+		var sym int32 = -1
+		for i, sy := range u.s.Syms {
+			if sy.Kind == navindex.SymLocal && sy.Name == name && classBinding(u, int32(i)) == "Sub" {
+				sym = int32(i)
+			}
+		}
+		if got := ev.HoverLine(u, sym, lastDef(u, sym)); got != want {
+			t.Errorf("%s:\n got %s\nwant %s", name, got, want)
+		}
+	}
+}
+
+// classBinding names the class whose body binds sym, "" at module level.
+func classBinding(u *fakeUnit, sym int32) string {
+	for _, d := range u.s.Defs {
+		if d.Kind == navindex.KindClass && d.Body == u.s.Syms[sym].Scope {
+			return u.s.Syms[d.Sym].Name
+		}
+	}
+	return ""
+}

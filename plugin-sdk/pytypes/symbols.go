@@ -160,6 +160,9 @@ func (q *query) local(u Unit, s int32) Type {
 			return q.def(u, defs[i])
 		}
 	}
+	if t, ok := q.inheritedDeclaration(u, s); ok {
+		return t
+	}
 	if len(defs) > maxDeclarations {
 		defs = defs[:maxDeclarations]
 	}
@@ -175,6 +178,38 @@ func (q *query) local(u Unit, s int32) Type {
 		return t
 	}
 	return widen(t)
+}
+
+// inheritedDeclaration is the declared type a base class gives class
+// variable s of u that its own class leaves undeclared: pyright's
+// declared type of `output_field = BinaryField()` in a subclass whose
+// base has `@cached_property def output_field` is cached_property. ok
+// false when s is no class variable or no base declares it (an
+// annotation, a def or a class).
+func (q *query) inheritedDeclaration(u Unit, s int32) (Type, bool) {
+	owner := q.ownerOf(u, s)
+	if owner < 0 || u.Summary().Syms[s].Kind != navindex.SymLocal || u.Summary().Defs[owner].Kind != navindex.KindClass {
+		return Type{}, false
+	}
+	info := q.class(Class{Unit: u, Sym: u.Summary().Defs[owner].Sym})
+	if info == nil {
+		return Type{}, false
+	}
+	_, mi, sym := q.lookupMRO(info, u.Summary().Syms[s].Name, 1)
+	if mi == nil {
+		return Type{}, false
+	}
+	bdefs := q.liveDefs(mi.c.Unit, sym)
+	for i := len(bdefs) - 1; i >= 0; i-- {
+		d := &mi.c.Unit.Summary().Defs[bdefs[i]]
+		switch {
+		case d.Kind == navindex.KindFunction, d.Kind == navindex.KindMethod, d.Kind == navindex.KindProperty, d.Kind == navindex.KindClass:
+			return q.def(mi.c.Unit, bdefs[i]), true
+		case d.Flags&navindex.DefTypeAlias == 0 && q.declaresType(mi.c.Unit, d.Annot):
+			return q.def(mi.c.Unit, bdefs[i]), true
+		}
+	}
+	return Type{}, false
 }
 
 // implicitName is the type of a name the interpreter binds in a module
