@@ -256,21 +256,35 @@ func (e *Evaluator) ConstructorLine(c Class) string {
 
 // keywordHover is a keyword argument's hover: the parameter it names,
 // with its declared type when the callee declares one, else the type of
-// the argument passed.
+// the argument passed. A keyword no parameter of the callee names (one
+// **kwargs takes, or of a callee nothing is known of) has no
+// declaration: pyright's fallback label, `(function) stream: bool`,
+// with **kwargs's declared type when it has one.
 func (q *query) keywordHover(u Unit, sy *navindex.Sym) string {
-	t, ok := q.keywordType(u, sy)
+	t, named, ok := q.keyword(u, sy)
 	if !ok {
 		return ""
 	}
-	return "(parameter) " + sy.Name + ": " + q.text(t, 0)
+	label := "(function) "
+	if named {
+		label = "(parameter) "
+	}
+	return label + sy.Name + ": " + q.text(t, 0)
 }
 
 // keywordType is the type keyword argument sy names: the declared type
 // of the callee's parameter, else the type of the argument passed; ok
 // false when neither is known.
 func (q *query) keywordType(u Unit, sy *navindex.Sym) (Type, bool) {
+	t, _, ok := q.keyword(u, sy)
+	return t, ok
+}
+
+// keyword is keywordType, and whether a parameter of the callee has the
+// keyword's name.
+func (q *query) keyword(u Unit, sy *navindex.Sym) (t Type, named, ok bool) {
 	if !validExpr(u, sy.Recv) {
-		return Type{}, false
+		return Type{}, false, false
 	}
 	callee := q.expr(u, sy.Recv)
 	if callee.Kind() == KindClass {
@@ -280,24 +294,35 @@ func (q *query) keywordType(u Unit, sy *navindex.Sym) (Type, bool) {
 		callee = callee.Args()[0]
 	}
 	if f := callee.Func(); f != nil {
-		for i, p := range f.Unit.Summary().Defs[f.Def].Params {
-			if p.Name == sy.Name && p.Annot >= 0 {
-				return q.paramIn(f, i), true
+		ps := f.Unit.Summary().Defs[f.Def].Params
+		kwargs := -1
+		for i, p := range ps {
+			switch {
+			case p.Kind == navindex.ParamVarKwargs:
+				kwargs = i
+			case p.Name == sy.Name && p.Kind != navindex.ParamPosOnly && p.Kind != navindex.ParamVarArgs:
+				named = true
+				if p.Annot >= 0 {
+					return q.paramIn(f, i), true, true
+				}
 			}
+		}
+		if !named && kwargs >= 0 && ps[kwargs].Annot >= 0 {
+			return q.paramIn(f, kwargs), false, true
 		}
 	}
 	c := q.e.calleeCall(u, sy.Recv)
 	if c < 0 {
-		return Type{}, false
+		return Type{}, named, false
 	}
 	x := &u.Summary().Exprs[c]
 	npos := len(x.Args) - len(x.Keys)
 	for i, k := range x.Keys {
 		if k == sy.Name && npos+i >= 0 {
-			return q.expr(u, x.Args[npos+i]), true
+			return q.expr(u, x.Args[npos+i]), named, true
 		}
 	}
-	return Type{}, false
+	return Type{}, named, false
 }
 
 // overloadShown is the overload pyright shows for name sym of u used

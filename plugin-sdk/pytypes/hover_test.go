@@ -177,7 +177,7 @@ func TestHoverAliasesAndGradualArgs(t *testing.T) {
 // A keyword argument hovers as the parameter it names: declared type
 // when the callee has one, else the argument's (pyright on django).
 func TestHoverKeywordArguments(t *testing.T) {
-	p := programWith(map[string]string{"m.py": "def f(raster: bool = False): ...\nf(raster=True)\ng(id='admin.E118')\n"})
+	p := programWith(map[string]string{"m.py": "from typing import Any\ndef f(raster: bool = False): ...\nf(raster=True)\ndef g(id=None): ...\ng(id='admin.E118')\ndef k(**kwargs: Any): ...\nk(as_attachment=True)\nunknown(stream=1)\n"})
 	u := p.unit("m")
 	ev := New(p, Options{})
 	keyword := func(name string) int32 {
@@ -194,6 +194,14 @@ func TestHoverKeywordArguments(t *testing.T) {
 		t.Errorf("got %s, want %s", got, want)
 	}
 	if got, want := ev.HoverLine(u, keyword("id"), -1), "(parameter) id: Literal['admin.E118']"; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+	// No parameter has the name: pyright's fallback label, with
+	// **kwargs's declared type or the argument's (flask, requests).
+	if got, want := ev.HoverLine(u, keyword("as_attachment"), -1), "(function) as_attachment: Any"; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+	if got, want := ev.HoverLine(u, keyword("stream"), -1), "(function) stream: Literal[1]"; got != want {
 		t.Errorf("got %s, want %s", got, want)
 	}
 }

@@ -26,9 +26,9 @@ import (
 // these files, and its floor is the target.
 var typeFloors = map[string]map[string]float64{
 	"requests": {"type": 0.72, "signature": 0.78, "typeDefinition": 0.76, "mismatch": 0.95}, // 65/87, 34/41, 67/85, n/a
-	"flask":    {"type": 0.81, "signature": 0.86, "typeDefinition": 0.91, "mismatch": 0.95}, // 115/139, 34/37, 120/129, n/a
+	"flask":    {"type": 0.82, "signature": 0.86, "typeDefinition": 0.91, "mismatch": 0.95}, // 116/139, 34/37, 120/129, n/a
 	"django":   {"type": 0.78, "signature": 0.65, "typeDefinition": 0.85, "mismatch": 0.95}, // 110/137, 41/60, 117/135, n/a
-	"total":    {"type": 0.79, "signature": 0.77, "typeDefinition": 0.86, "mismatch": 0.95}, // 290/363, 109/138, 304/349, n/a
+	"total":    {"type": 0.79, "signature": 0.77, "typeDefinition": 0.86, "mismatch": 0.95}, // 291/363, 109/138, 304/349, n/a
 
 	"fixture/classes": {"type": 0.93, "signature": 0.85, "typeDefinition": 0.89, "mismatch": 0.95}, // 46/47, 13/14, 44/47, n/a
 	"fixture/imports": {"type": 0.95, "signature": 0.95, "typeDefinition": 0.95, "mismatch": 0.95}, // 13/13, 23/23, 13/13, n/a
