@@ -1,6 +1,8 @@
 package pytypes
 
 import (
+	"strings"
+
 	"github.com/pyws/pyws/plugin-sdk/navindex"
 )
 
@@ -349,7 +351,14 @@ func (q *query) member(t Type, name string) MemberInfo {
 		}
 		return MemberInfo{Ref: r, Type: q.ref(nil, -1, r)}
 	case KindInstance:
-		return q.classMember(t, t.Class(), t.Args(), name, false)
+		m := q.classMember(t, t.Class(), t.Args(), name, false)
+		if !m.Found() && !strings.HasPrefix(name, "__") {
+			// What the class's __getattr__ returns, declared by nothing.
+			if g := q.classMember(t, t.Class(), t.Args(), "__getattr__", false); g.Found() && g.Class != q.builtinClass("object") {
+				return MemberInfo{Type: q.call(g.Type, []argument{{t: q.instanceOf("str")}})}
+			}
+		}
+		return m
 	case KindLiteral:
 		return q.classMember(t, t.Class(), nil, name, false)
 	case KindSelf:
@@ -377,7 +386,14 @@ func (q *query) member(t Type, name string) MemberInfo {
 				if info == nil {
 					return MemberInfo{}
 				}
-				return q.classMember(t, inner.Class(), info.typeParams, name, true)
+				if m := q.classMember(t, inner.Class(), info.typeParams, name, true); m.Found() {
+					return m
+				}
+				// Then the metaclass's: self.__class__.__qualname__.
+				if tc := q.builtinClass("type"); tc.Valid() {
+					return q.classMember(t, tc, nil, name, false)
+				}
+				return MemberInfo{}
 			}
 			return MemberInfo{}
 		}

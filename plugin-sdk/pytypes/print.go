@@ -40,7 +40,7 @@ func (q *query) printDepth(b *strings.Builder, t Type, flags, depth int) {
 			q.printDepth(b, a, 0, depth+1)
 		}
 	}
-	if t.d != nil && t.d.alias != "" {
+	if t.d != nil && t.d.alias != "" && t.Kind() != KindModule {
 		b.WriteString(t.d.alias)
 		if t.d.aliasArgs != nil {
 			b.WriteString("[")
@@ -63,7 +63,11 @@ func (q *query) printDepth(b *strings.Builder, t Type, flags, depth int) {
 	case KindNone:
 		b.WriteString("None")
 	case KindModule:
-		b.WriteString(`Module("` + t.Text() + `")`)
+		name := t.Text()
+		if t.d.alias != "" {
+			name = t.d.alias // as a relative import wrote it
+		}
+		b.WriteString(`Module("` + name + `")`)
 	case KindClass:
 		b.WriteString("type[")
 		if t.Class().Valid() {
@@ -208,15 +212,17 @@ func (q *query) printSignature(b *strings.Builder, f *Function, named bool, dept
 	q.printDepth(b, r, parenUnion|parenCallable, depth+1)
 }
 
-// gradualArgs reports unannotated *args and **kwargs both, which
+// gradualArgs reports *args and **kwargs both unannotated or Any
+// (flask's `def _fail(self, *args: t.Any, **kwargs: t.Any)`), which
 // pyright prints as "...".
-func gradualArgs(ps []navindex.Param) bool {
+func (q *query) gradualArgs(u Unit, ps []navindex.Param) bool {
 	args, kwargs := false, false
 	for _, p := range ps {
+		gradual := p.Annot < 0 || q.annot(u, p.Annot, tvScope{}).Kind() == KindAny
 		switch {
-		case p.Kind == navindex.ParamVarArgs && p.Annot < 0:
+		case p.Kind == navindex.ParamVarArgs && gradual:
 			args = true
-		case p.Kind == navindex.ParamVarKwargs && p.Annot < 0:
+		case p.Kind == navindex.ParamVarKwargs && gradual:
 			kwargs = true
 		}
 	}
@@ -242,11 +248,11 @@ func (q *query) printParams(b *strings.Builder, f *Function, depth int) {
 		n++
 	}
 	sawVarArgs := false
-	gradual := gradualArgs(d.Params)
+	gradual := q.gradualArgs(u, d.Params)
 	for i := first; i < len(d.Params); i++ {
 		p := &d.Params[i]
 		if gradual && (p.Kind == navindex.ParamVarArgs || p.Kind == navindex.ParamVarKwargs) {
-			// Unannotated *args and **kwargs together print as "...".
+			// Gradual *args and **kwargs together print as "...".
 			if p.Kind == navindex.ParamVarArgs {
 				sep()
 				b.WriteString("...")
