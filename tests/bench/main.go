@@ -76,6 +76,7 @@ func run() error {
 	for k, why := range cfg.anchors.why {
 		fmt.Printf("skipped %s: %s\n", k, why)
 	}
+	startLoad := loadAverage()
 	var rows []row
 	type partsOf struct {
 		name string
@@ -100,7 +101,7 @@ func run() error {
 		rows = append(rows, res.rows...)
 		taken = append(taken, partsOf{name, res.parts, res.serverTimes})
 	}
-	fmt.Println()
+	fmt.Printf("\nload average (1, 5, 15 min) at the start %s, at the end %s\n\n", startLoad, loadAverage())
 	writeTable(os.Stdout, rows)
 	for _, t := range taken {
 		if t.p != nil {
@@ -108,6 +109,16 @@ func run() error {
 		}
 	}
 	return nil
+}
+
+// loadAverage is /proc/loadavg's first three fields: other work on the
+// machine slows every engine's wall time.
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(b)); err == nil && len(f) >= 3 {
+		return strings.Join(f[:3], " ")
+	}
+	return "unknown"
 }
 
 func envInt(name string, def int) int {
@@ -233,12 +244,12 @@ func measureCorpus(cfg config, c pyright.Corpus) (*corpusResult, error) {
 	if cfg.pyright == "" {
 		pyCold, pyRSS = missing("pyright not installed"), missing("pyright not installed")
 	} else {
-		first, complete, refs, client, err := pyright.FirstReferences(cfg.pyright, root, c)
+		tm, client, err := pyright.FirstReferences(cfg.pyright, root, c)
 		if err != nil {
 			pyCold, pyRSS = missing(err.Error()), missing("no run")
 		} else {
-			pyCold = timed(complete)
-			pyCold.note = fmt.Sprintf("first answer %s, %d refs", timed(first), len(refs))
+			pyCold = timed(tm.Complete)
+			pyCold.note = fmt.Sprintf("%d refs; its first answer %s with %d", tm.Count, timed(tm.First), tm.FirstCount)
 			rss := watchRSS(client.Pid())
 			deadline := time.Now().Add(cfg.pyrightBudget)
 			for _, smp := range samples {
@@ -305,10 +316,12 @@ func copyDirs(src, dst string, names ...string) error {
 }
 
 // perFile calls tool once per file, one request at a time, and returns
-// the total time and a note counting the answers that were not 200.
+// the total time and a note with the CPU time of the server and its
+// workers and the count of answers that were not 200.
 func (s *pywsServer) perFile(tool string, files []string) (time.Duration, string) {
 	var total time.Duration
 	failed := 0
+	cpu := cpuTime(s.cmd.Process.Pid)
 	for _, f := range files {
 		start := time.Now()
 		status, _, err := s.call(tool, map[string]any{"uri": "file://" + f})
@@ -317,8 +330,9 @@ func (s *pywsServer) perFile(tool string, files []string) (time.Duration, string
 			failed++
 		}
 	}
+	note := cpuNote(cpuTime(s.cmd.Process.Pid) - cpu)
 	if failed > 0 {
-		return total, fmt.Sprintf("%d not 200", failed)
+		note += fmt.Sprintf(", %d not 200", failed)
 	}
-	return total, ""
+	return total, note
 }

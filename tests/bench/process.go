@@ -85,6 +85,36 @@ func treeOf(root int) []int {
 	return out
 }
 
+// cpuTime is the CPU time (user + system) a process tree has used: the
+// root's own and its reaped children's, and its live descendants'.
+func cpuTime(root int) time.Duration {
+	var ticks int
+	for i, pid := range treeOf(root) {
+		b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+		if err != nil {
+			continue
+		}
+		line := string(b)
+		f := strings.Fields(line[strings.LastIndexByte(line, ')')+1:])
+		if len(f) < 15 {
+			continue
+		}
+		last := 12 // utime, stime
+		if i == 0 {
+			last = 14 // and cutime, cstime: workers replaced meanwhile
+		}
+		for _, v := range f[11 : last+1] {
+			n, _ := strconv.Atoi(v)
+			ticks += n
+		}
+	}
+	return time.Duration(ticks) * time.Second / clockTicks
+}
+
+// clockTicks is USER_HZ, the unit of /proc/PID/stat's times (100 on
+// Linux for every architecture pyws runs on).
+const clockTicks = 100
+
 // parseStat reads the pid and parent pid of a /proc/PID/stat line; the
 // command name in parentheses may hold spaces.
 func parseStat(line string) (pid, ppid int, ok bool) {

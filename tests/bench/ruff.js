@@ -1,11 +1,13 @@
 // Ruff's wasm build (npm @astral-sh/ruff-wasm-nodejs) over a list of
 // files, one thread: `node ruff.js PACKAGE_DIR format|check LIST`, LIST
-// holding one path a line. Prints the files done, the failures and the
-// milliseconds from loading the module to the last file: node's exit
+// holding one path a line. Prints the files done, the failures, and the
+// milliseconds (wall and CPU, every thread) from loading the module to
+// the last file: node's exit
 // waits seconds for its background wasm compiler, which is no part of
 // formatting or checking.
 const fs = require("fs");
 const start = process.hrtime.bigint();
+const cpu = process.cpuUsage();
 const [pkg, mode, list] = process.argv.slice(2);
 const ruff = require(pkg);
 const ws = new ruff.Workspace(ruff.Workspace.defaultSettings(), ruff.PositionEncoding.Utf16);
@@ -20,5 +22,6 @@ for (const f of fs.readFileSync(list, "utf8").split("\n").filter(Boolean)) {
   }
 }
 const ms = Number(process.hrtime.bigint() - start) / 1e6;
-console.log(JSON.stringify({ done, failed, ms }));
+const used = process.cpuUsage(cpu);
+console.log(JSON.stringify({ done, failed, ms, cpums: (used.user + used.system) / 1000 }));
 process.exit(0);

@@ -61,45 +61,54 @@ func (c Corpus) CopyTo(root string) (string, error) {
 	return filepath.EvalSymlinks(root)
 }
 
+// Timing is pyright's start-up to references on a corpus: the first
+// answer (often the opened file's references alone) and the complete one.
+type Timing struct {
+	First, Complete   time.Duration // from the process's start
+	FirstCount, Count int
+}
+
 // FirstReferences is pyright's start-up to references timing on a copy of
 // c at root: it starts server, asks references of c's symbol, and asks
-// again every 2 s until the count is stable (pyright answers the first
-// request before it has enumerated the workspace). It returns the time
-// from process start to the first answer and to the complete one, and
-// the running client (the caller closes it).
-func FirstReferences(server, root string, c Corpus) (first, complete time.Duration, refs []Loc, client *Client, err error) {
+// again every 500 ms until the count is the same twice (pyright answers
+// the first request before it has enumerated the workspace, and the next
+// once it has bound every file holding the name). It returns the
+// running client (the caller closes it).
+func FirstReferences(server, root string, c Corpus) (Timing, *Client, error) {
+	var tm Timing
 	start := time.Now()
-	client, err = Start(server, root)
+	client, err := Start(server, root)
 	if err != nil {
-		return 0, 0, nil, nil, err
+		return tm, nil, err
+	}
+	fail := func(err error) (Timing, *Client, error) {
+		client.Close()
+		return tm, nil, err
 	}
 	abs := filepath.Join(root, c.Rel)
-	refs, err = client.References(abs, c.Line, c.Char, true)
+	refs, err := client.References(abs, c.Line, c.Char, true)
 	if err != nil {
-		client.Close()
-		return 0, 0, nil, nil, err
+		return fail(err)
 	}
-	first, complete = time.Since(start), time.Since(start)
-	for i := 0; i < 10; i++ {
-		time.Sleep(2 * time.Second)
+	tm.First, tm.FirstCount = time.Since(start), len(refs)
+	tm.Complete, tm.Count = tm.First, len(refs)
+	for i := 0; i < 20; i++ {
+		time.Sleep(500 * time.Millisecond)
 		again, err := client.References(abs, c.Line, c.Char, true)
 		if err != nil {
-			client.Close()
-			return 0, 0, nil, nil, err
+			return fail(err)
 		}
-		if len(again) == len(refs) && i > 0 {
+		if len(again) == tm.Count && i > 0 {
 			break
 		}
-		if len(again) != len(refs) {
-			complete = time.Since(start)
+		if len(again) != tm.Count {
+			tm.Complete, tm.Count = time.Since(start), len(again)
 		}
-		refs = again
 	}
 	// Both symbols are used across their workspace: a count this low
 	// means the position no longer names them.
-	if len(refs) < 2 {
-		client.Close()
-		return 0, 0, nil, nil, fmt.Errorf("%d references to %s:%d:%d, want the declaration and its uses", len(refs), c.Rel, c.Line, c.Char)
+	if tm.Count < 2 {
+		return fail(fmt.Errorf("%d references to %s:%d:%d, want the declaration and its uses", tm.Count, c.Rel, c.Line, c.Char))
 	}
-	return first, complete, refs, client, nil
+	return tm, client, nil
 }

@@ -237,12 +237,13 @@ func TestFirstReferences(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			first, complete, refs, client, err := FirstReferences(ServerPath(), root, c)
+			tm, client, err := FirstReferences(ServerPath(), root, c)
 			if err != nil {
 				t.Fatal(err)
 			}
 			client.Close()
-			t.Logf("%s: pyright first references answer after %v, complete (%d references) after %v", name, first.Round(time.Millisecond), len(refs), complete.Round(time.Millisecond))
+			t.Logf("%s: pyright first references answer after %v (%d references), complete (%d) after %v", name,
+				tm.First.Round(time.Millisecond), tm.FirstCount, tm.Count, tm.Complete.Round(time.Millisecond))
 		})
 	}
 }
