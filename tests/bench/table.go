@@ -33,7 +33,7 @@ func (f figure) String() string {
 	var s string
 	switch {
 	case f.mib > 0:
-		s = fmt.Sprintf("%.0f MB", f.mib)
+		s = fmt.Sprintf("%.0f MiB", f.mib)
 	case f.dur >= time.Second:
 		s = fmt.Sprintf("%.2f s", f.dur.Seconds())
 	case f.dur > 0:

@@ -34,7 +34,7 @@ func TestFigureString(t *testing.T) {
 	}{
 		{timed(7460 * time.Millisecond), "7.46 s"},
 		{timed(1600 * time.Microsecond), "1.6 ms"},
-		{mebibytes(693.7), "694 MB"},
+		{mebibytes(693.7), "694 MiB"},
 		{figure{dur: 2254 * time.Millisecond, note: "n=200"}, "2.25 s (n=200)"},
 		{missing("pyflakes not installed"), "- (pyflakes not installed)"},
 	} {
