@@ -25,6 +25,14 @@ import (
 // DefaultServer is where the pyright language server is installed here.
 const DefaultServer = "/opt/pyright/node_modules/.bin/pyright-langserver"
 
+// ServerPath is PYWS_PYRIGHT_SERVER, else DefaultServer.
+func ServerPath() string {
+	if p := os.Getenv("PYWS_PYRIGHT_SERVER"); p != "" {
+		return p
+	}
+	return DefaultServer
+}
+
 // Client speaks LSP over stdio to one pyright-langserver process.
 type Client struct {
 	cmd    *exec.Cmd
@@ -158,6 +166,9 @@ func (c *Client) failAll() {
 		delete(c.pend, id)
 	}
 }
+
+// Pid is the server process's id.
+func (c *Client) Pid() int { return c.cmd.Process.Pid }
 
 // Call sends a request and waits for its result.
 func (c *Client) Call(method string, params any, timeout time.Duration) (json.RawMessage, error) {

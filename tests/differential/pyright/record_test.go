@@ -61,7 +61,7 @@ func emptyVenv(t *testing.T) string {
 // pyrightVersion reads the version of the npm package whose
 // node_modules/.bin holds the server.
 func pyrightVersion() string {
-	b, err := os.ReadFile(filepath.Join(filepath.Dir(filepath.Dir(serverPath())), "pyright", "package.json"))
+	b, err := os.ReadFile(filepath.Join(filepath.Dir(filepath.Dir(ServerPath())), "pyright", "package.json"))
 	var pj struct{ Version string }
 	if err != nil || json.Unmarshal(b, &pj) != nil {
 		return "unknown"
@@ -119,7 +119,7 @@ func recordTypes(t *testing.T, s *nativeindex.Summarizer, root string, g *TypeGo
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := Start(serverPath(), root)
+	c, err := Start(ServerPath(), root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +149,7 @@ func recordTypes(t *testing.T, s *nativeindex.Summarizer, root string, g *TypeGo
 // pyrightTypeErrors runs `pyright --outputjson` on the workspace (with
 // its pyrightconfig.json) and keeps the diagnostics of TypeRules.
 func pyrightTypeErrors(t *testing.T, root string) []Diag {
-	cli := filepath.Join(filepath.Dir(serverPath()), "pyright")
+	cli := filepath.Join(filepath.Dir(ServerPath()), "pyright")
 	cmd := exec.Command(cli, "--outputjson", "-p", filepath.Join(root, "pyrightconfig.json"))
 	cmd.Dir = root
 	var out, errb bytes.Buffer
