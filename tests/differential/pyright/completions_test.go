@@ -130,7 +130,7 @@ func recordCompletions(t *testing.T, s *nativeindex.Summarizer, root string, g *
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := Start(serverPath(), root)
+	c, err := Start(ServerPath(), root)
 	if err != nil {
 		t.Fatal(err)
 	}
