@@ -183,6 +183,7 @@ type Index struct {
 	prog   *Program           // the type evaluator's view of this link
 	types  *pytypes.Evaluator // over prog, made with it
 	gen    uint64             // bumped by every relink
+	symtab *symbolTable       // find_symbols' table, built for one gen
 }
 
 type occRef struct {

@@ -1,0 +1,171 @@
+package service
+
+import (
+	"bytes"
+	"context"
+	"unicode/utf8"
+
+	"github.com/pyws/pyws/host/fault"
+	"github.com/pyws/pyws/host/index"
+	"github.com/pyws/pyws/host/toolspec"
+	"github.com/pyws/pyws/host/workspace"
+	"github.com/pyws/pyws/plugin-sdk/abi"
+)
+
+// SymbolInfo is one symbol find_symbols found.
+type SymbolInfo struct {
+	Name string `json:"name"`
+	Kind string `json:"kind" doc:"class, function, method, property, variable or attribute"`
+	// ContainerName is the module, then the classes and functions
+	// around the symbol: containerName + "." + name is what symbol
+	// addresses it by.
+	ContainerName string       `json:"containerName" doc:"dotted module and enclosing classes (package.module.Class); with name, the symbol argument that addresses it"`
+	Location      abi.Location `json:"location"`
+	Signature     string       `json:"signature" doc:"one-line declaration: def f(a: int) -> str, class C(Base), x: int"`
+}
+
+// FindSymbolsResult is find_symbols' result.
+type FindSymbolsResult struct {
+	Symbols    []SymbolInfo `json:"symbols"`
+	TotalCount int          `json:"totalCount" doc:"every match, also those past limit"`
+	Truncated  bool         `json:"truncated" doc:"symbols stops at limit: totalCount is larger"`
+}
+
+func symbolInfo(s index.Symbol) SymbolInfo {
+	container := s.Module
+	if s.Container != "" {
+		container += "." + s.Container
+	}
+	return SymbolInfo{Name: s.Name, Kind: s.Kind, ContainerName: container, Signature: s.Signature,
+		Location: abi.Location{URI: workspace.FileURI(s.Abs), Range: toRange(s.Span)}}
+}
+
+// indexReady is the index of the session's workspace, built and brought
+// up to date, for the tools that ask about the whole workspace.
+func indexReady(ctx context.Context, s *Session, notReady string) (*index.Index, error) {
+	x, err := sessionIndex(s, notReady)
+	if err != nil {
+		return nil, err
+	}
+	if err := x.Refresh(ctx); err != nil {
+		return nil, indexError(ctx, err)
+	}
+	return x, nil
+}
+
+func runFindSymbols(ctx context.Context, s *Session, a toolspec.Args) (any, error) {
+	ctx, cancel := withNavDeadline(ctx)
+	defer cancel()
+	x, err := indexReady(ctx, s, fault.WorkspaceNotIndexed)
+	if err != nil {
+		return nil, err
+	}
+	found := x.FindSymbols(a.String("query"), a.String("kind"), a.Int("limit"))
+	res := FindSymbolsResult{Symbols: make([]SymbolInfo, len(found.Symbols)), TotalCount: found.Total, Truncated: found.Total > len(found.Symbols)}
+	for i, sym := range found.Symbols {
+		res.Symbols[i] = symbolInfo(sym)
+	}
+	return res, nil
+}
+
+// DocumentSymbol is one entry of a file's outline.
+type DocumentSymbol struct {
+	Name      string    `json:"name"`
+	Kind      string    `json:"kind" doc:"class, function, method, property, variable or attribute"`
+	Symbol    string    `json:"symbol" doc:"the dotted name that addresses it (the symbol argument)"`
+	Signature string    `json:"signature" doc:"one-line declaration: def f(a: int) -> str, class C(Base), x: int"`
+	Range     abi.Range `json:"range" doc:"the symbol's name where it is first defined"`
+	// Children are a class's methods and attributes, or the classes and
+	// functions a function defines that other modules can reach.
+	Children []DocumentSymbol `json:"children,omitempty"`
+}
+
+// DocumentSymbolsResult is get_document_symbols' result.
+type DocumentSymbolsResult struct {
+	Symbols []DocumentSymbol `json:"symbols"`
+}
+
+func runDocumentSymbols(ctx context.Context, s *Session, a toolspec.Args) (any, error) {
+	ctx, cancel := withNavDeadline(ctx)
+	defer cancel()
+	x, err := indexReady(ctx, s, fault.WorkspaceNotLoaded)
+	if err != nil {
+		return nil, err
+	}
+	f, err := s.readPython(a.String("uri"), s.Limits.MaxReadFileBytes)
+	if err != nil {
+		return nil, err
+	}
+	if err := x.EnsureFile(ctx, f.abs, f.text); err != nil {
+		return nil, indexError(ctx, err)
+	}
+	var convert func(os []*index.OutlineSymbol) []DocumentSymbol
+	convert = func(os []*index.OutlineSymbol) []DocumentSymbol {
+		out := make([]DocumentSymbol, len(os))
+		for i, o := range os {
+			out[i] = DocumentSymbol{Name: o.Name, Kind: o.Kind, Symbol: o.Qualified(), Signature: o.Signature,
+				Range: toRange(o.Span), Children: convert(o.Children)}
+		}
+		return out
+	}
+	return DocumentSymbolsResult{Symbols: convert(x.Outline(f.abs))}, nil
+}
+
+// maxContextLines bounds contextLines; maxContextWidth cuts each line
+// returned with them, so nothing comes back unbounded.
+const (
+	maxContextLines = 10
+	maxContextWidth = 300
+)
+
+// SourceContext is the source around a location.
+type SourceContext struct {
+	// StartLine is the 0-indexed line of Lines[0].
+	StartLine int      `json:"startLine"`
+	Lines     []string `json:"lines" doc:"the lines, without their line breaks; one longer than 300 bytes is cut there with …"`
+}
+
+// ContextLocation is a location with, when contextLines asked for it,
+// the source around it.
+type ContextLocation struct {
+	abi.Location
+	Context *SourceContext `json:"context,omitempty" doc:"with contextLines > 0: the location's line and contextLines lines either side"`
+}
+
+// withContext adds n lines either side to each location, reading each
+// file once; a file that cannot be read leaves its locations without.
+func (s *Session) withContext(locs []index.Location, n int) []ContextLocation {
+	out := make([]ContextLocation, len(locs))
+	lines := map[string][][]byte{}
+	for i, l := range locs {
+		out[i].Location = abi.Location{URI: workspace.FileURI(l.Abs), Range: toRange(l.Span)}
+		if n <= 0 {
+			continue
+		}
+		ls, ok := lines[l.Abs]
+		if !ok {
+			if text, _, err := s.ws.ws.ReadSource(l.Abs, s.Limits.MaxReadFileBytes); err == nil {
+				ls = bytes.Split(text, []byte("\n"))
+			}
+			lines[l.Abs] = ls
+		}
+		if int(l.Line) >= len(ls) {
+			continue
+		}
+		lo, hi := max(0, int(l.Line)-n), min(len(ls)-1, int(l.Line)+n)
+		c := &SourceContext{StartLine: lo}
+		for _, line := range ls[lo : hi+1] {
+			line = bytes.TrimSuffix(line, []byte("\r"))
+			if len(line) > maxContextWidth {
+				cut := maxContextWidth
+				for cut > 0 && !utf8.RuneStart(line[cut]) {
+					cut--
+				}
+				line = append(line[:cut:cut], "…"...)
+			}
+			c.Lines = append(c.Lines, string(line))
+		}
+		out[i].Context = c
+	}
+	return out
+}
