@@ -272,3 +272,47 @@ func dirFiles(root string) func(context.Context) ([]string, error) {
 		return out, err
 	}
 }
+
+// BenchmarkFindSymbols: find_symbols over the standard library (limit
+// 50): 200 queries, seeded, from the names it holds (a name's first
+// three letters, its hump initials, a substring, the whole name), timed
+// one by one as the service runs them; table-ms is the first search
+// after a link, which builds the symbol table.
+func BenchmarkFindSymbols(b *testing.B) {
+	w := benchWorkspaces[1]
+	w.skipIfMissing(b)
+	x := w.index(b, pluginSummarizer{rt: indexerRuntime(b)}, filepath.Join(os.TempDir(), "pyws-bench-stdlib-summaries"))
+	if err := x.Build(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	start := time.Now()
+	x.FindSymbols("x", "", 50)
+	table := time.Since(start)
+	syms := x.symtab.syms
+	r := rand.New(rand.NewSource(1))
+	var queries []string
+	for len(queries) < 200 {
+		name := syms[r.Intn(len(syms))].Name
+		humps := humpStarts(name)
+		var initials []byte
+		for _, h := range humps {
+			initials = append(initials, name[h])
+		}
+		mid := name[len(name)/3:]
+		queries = append(queries, name[:min(3, len(name))], string(initials), mid[:min(4, len(mid))], name)
+	}
+	var times []time.Duration
+	for b.Loop() {
+		times = times[:0]
+		for _, q := range queries {
+			start := time.Now()
+			x.FindSymbols(q, "", 50)
+			times = append(times, time.Since(start))
+		}
+	}
+	p50, p99 := percentiles(times)
+	b.ReportMetric(float64(len(syms)), "symbols")
+	b.ReportMetric(float64(table.Microseconds())/1000, "table-ms")
+	b.ReportMetric(float64(p50.Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(p99.Microseconds())/1000, "p99-ms")
+}

@@ -158,9 +158,13 @@ func (x *Index) Lookup(name, fromAbs string) (*Hit, error) {
 		}
 	}
 	if len(found) == 0 {
+		// A name without its module: where it is defined, not where
+		// it is imported or re-exported.
 		for _, f := range x.sorted {
-			if !f.stub {
-				inFile(f, name)
+			if !f.stub && inFile(f, name) {
+				if _, ok := firstDef(f, found[len(found)-1].sym); !ok {
+					found = found[:len(found)-1]
+				}
 			}
 		}
 	}
