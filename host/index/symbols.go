@@ -17,7 +17,8 @@ type Symbol struct {
 	// the file's dotted module.
 	Name, Container, Module string
 	// Kind is class, function, method, property, variable or attribute
-	// (a variable of a class body, or an instance attribute).
+	// (a variable of a class body, or an instance attribute); module for
+	// a call hierarchy's top-level code.
 	Kind string
 	// Signature is the one-line declaration ("def f(a: int) -> str",
 	// "class C(Base)", "x: int").
@@ -27,6 +28,9 @@ type Symbol struct {
 
 // Qualified is the symbol's dotted name from the module on.
 func (s Symbol) Qualified() string {
+	if s.Kind == "module" {
+		return s.Module
+	}
 	q := s.Module
 	if s.Container != "" {
 		q += "." + s.Container

@@ -132,6 +132,18 @@ func Operations() []Operation {
 			Plugin:      IndexTool, Health: true,
 		}, Run: runDocumentSymbols},
 		{Spec: toolspec.Spec{
+			Name: "get_call_hierarchy", Kind: toolspec.KindTool, Family: tiers.FamilyReferences,
+			Description: "Callers (incoming) or callees (outgoing) of a function, method or class, with the call sites, depth levels deep.",
+			Params: withPosition(
+				toolspec.Param{Name: "direction", Type: toolspec.TypeString, Required: true, Enum: []string{"incoming", "outgoing"}, Doc: "incoming: who calls it; outgoing: the workspace functions it calls"},
+				toolspec.Param{Name: "depth", Type: toolspec.TypeInteger, Default: 1, Min: toolspec.Bound(1), Max: toolspec.Bound(5), Doc: "levels: 2 adds the callers' callers (or the callees' callees)"},
+				limitParam),
+			OneOf:  positionOrSymbol,
+			Result: reflect.TypeFor[CallHierarchyResult](),
+			Faults: faults(positionFaults, []string{fault.WorkspaceNotIndexed, fault.Timeout, fault.NoSymbolFound}),
+			Plugin: IndexTool, Health: true,
+		}, Run: runCallHierarchy},
+		{Spec: toolspec.Spec{
 			Name: "get_diagnostics", Kind: toolspec.KindTool, Family: tiers.FamilyAnalysis,
 			Description: "Errors, warnings and hints for a file.",
 			Params: []toolspec.Param{uriParam, {Name: "severity", Type: toolspec.TypeString,

@@ -169,3 +169,62 @@ func (s *Session) withContext(locs []index.Location, n int) []ContextLocation {
 	}
 	return out
 }
+
+// CallItem is a function, method, class or module of a call hierarchy.
+type CallItem struct {
+	Name      string       `json:"name"`
+	Kind      string       `json:"kind" doc:"function, method, class, or module for top-level code"`
+	Symbol    string       `json:"symbol" doc:"the dotted name that addresses it (the symbol argument)"`
+	Signature string       `json:"signature,omitempty"`
+	Location  abi.Location `json:"location" doc:"its name where it is defined (a module: the file's start)"`
+}
+
+// Call is a caller (incoming) or callee (outgoing) with the calls.
+type Call struct {
+	CallItem
+	// CallSites are the called names: in the caller's file for incoming,
+	// in the function asked about (or the caller above) for outgoing.
+	CallSites []abi.Location `json:"callSites" doc:"the called names, where the calls are"`
+	Calls     []Call         `json:"calls,omitempty" doc:"with depth > 1: this one's own callers or callees"`
+}
+
+// CallHierarchyResult is get_call_hierarchy's result.
+type CallHierarchyResult struct {
+	Item       CallItem `json:"item" doc:"the function the hierarchy is about"`
+	Direction  string   `json:"direction"`
+	Calls      []Call   `json:"calls"`
+	TotalCount int      `json:"totalCount" doc:"every caller or callee found, at every depth"`
+	Truncated  bool     `json:"truncated" doc:"calls stops at limit: totalCount is larger"`
+}
+
+func callItem(s index.Symbol) CallItem {
+	return CallItem{Name: s.Name, Kind: s.Kind, Symbol: s.Qualified(), Signature: s.Signature,
+		Location: abi.Location{URI: workspace.FileURI(s.Abs), Range: toRange(s.Span)}}
+}
+
+func runCallHierarchy(ctx context.Context, s *Session, a toolspec.Args) (any, error) {
+	ctx, cancel := withNavDeadline(ctx)
+	defer cancel()
+	_, x, h, err := symbolQuery(ctx, s, a, fault.WorkspaceNotIndexed, fault.NoSymbolFound)
+	if err != nil {
+		return nil, err
+	}
+	limit := a.Int("limit")
+	c, err := x.CallHierarchy(ctx, h, a.String("direction") == "incoming", a.Int("depth"), limit)
+	if err != nil {
+		return nil, err
+	}
+	var convert func(ns []*index.CallNode) []Call
+	convert = func(ns []*index.CallNode) []Call {
+		out := make([]Call, len(ns))
+		for i, n := range ns {
+			out[i] = Call{CallItem: callItem(n.Symbol), Calls: convert(n.Calls)}
+			for _, site := range n.Sites {
+				out[i].CallSites = append(out[i].CallSites, abi.Location{URI: workspace.FileURI(site.Abs), Range: toRange(site.Span)})
+			}
+		}
+		return out
+	}
+	return CallHierarchyResult{Item: callItem(c.Root), Direction: a.String("direction"), Calls: convert(c.Calls),
+		TotalCount: c.Total, Truncated: c.Total > index.CountCalls(c.Calls)}, nil
+}

@@ -199,3 +199,68 @@ func TestFindSymbols(t *testing.T) {
 		}
 	}
 }
+
+// TestCallHierarchy: callers with the function each call is in (the
+// module for top-level code), callees through aliases, depth levels
+// deep; sites are the called names.
+func TestCallHierarchy(t *testing.T) {
+	root, _ := filepath.Abs(filepath.Join("testdata", "imports"))
+	x := newTestIndex(t, root, "")
+	render := func(c *index.Calls) string {
+		var b strings.Builder
+		var walk func(prefix string, ns []*index.CallNode)
+		walk = func(prefix string, ns []*index.CallNode) {
+			for _, n := range ns {
+				fmt.Fprintf(&b, "%s%s %s", prefix, n.Kind, n.Qualified())
+				for _, s := range n.Sites {
+					fmt.Fprintf(&b, " %s:%d:%d", s.Rel, s.Line+1, s.Col)
+				}
+				b.WriteString("\n")
+				walk(prefix+"  ", n.Calls)
+			}
+		}
+		walk("", c.Calls)
+		return b.String()
+	}
+	tests := []struct {
+		symbol   string
+		incoming bool
+		depth    int
+		limit    int
+		want     string
+		total    int
+	}{
+		{"pkg.core.Engine.run", true, 1, 50,
+			"module app.main app/main.py:9:2 app/main.py:10:18 app/main.py:11:13\n" +
+				"function pkg.core.start pkg/core.py:13:11\n", 2},
+		{"pkg.helpers.shout", true, 2, 50,
+			"module app.main app/main.py:13:2\n" +
+				"method pkg.core.Engine.run pkg/core.py:9:15\n" +
+				"  module app.main app/main.py:9:2 app/main.py:10:18 app/main.py:11:13\n" +
+				"  function pkg.core.start pkg/core.py:13:11\n", 4},
+		{"pkg.helpers.shout", true, 2, 2,
+			"module app.main app/main.py:13:2\n" +
+				"method pkg.core.Engine.run pkg/core.py:9:15\n", 4},
+		{"pkg.core.start", false, 2, 50,
+			"method pkg.core.Engine.run pkg/core.py:13:11\n" +
+				"  function pkg.helpers.shout pkg/core.py:9:15\n", 2},
+	}
+	for _, tt := range tests {
+		h, err := x.Lookup(tt.symbol, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := x.CallHierarchy(context.Background(), h, tt.incoming, tt.depth, tt.limit)
+		if err != nil {
+			t.Errorf("%s: %v", tt.symbol, err)
+			continue
+		}
+		if got := render(c); got != tt.want || c.Total != tt.total {
+			t.Errorf("%s incoming=%v depth %d:\n%s(total %d)\nwant:\n%s(total %d)", tt.symbol, tt.incoming, tt.depth, got, c.Total, tt.want, tt.total)
+		}
+	}
+	h, _ := x.Lookup("pkg.core.Engine", "")
+	if _, err := x.CallHierarchy(context.Background(), h, false, 1, 50); err != nil {
+		t.Errorf("a class's callees: %v", err)
+	}
+}
