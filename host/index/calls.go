@@ -213,7 +213,7 @@ func symbolOf(f *File, sym int32) Symbol {
 	y := f.S.Syms[sym]
 	s := Symbol{Name: y.Name, Module: f.Module, Kind: "function"}
 	if d, ok := firstDef(f, sym); ok {
-		s.Kind, s.Signature, s.Location = d.Kind.String(), d.Sig, Location{Abs: f.Abs, Rel: f.Rel, Span: d.Name}
+		s.Kind, s.Signature, s.Location, s.Extent = d.Kind.String(), d.Sig, Location{Abs: f.Abs, Rel: f.Rel, Span: d.Name}, d.Extent
 	}
 	if dot := strings.LastIndexByte(y.Qual, '.'); dot >= 0 {
 		s.Container = y.Qual[:dot]

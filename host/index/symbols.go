@@ -24,6 +24,8 @@ type Symbol struct {
 	// "class C(Base)", "x: int").
 	Signature string
 	Location
+	// Extent is the statement that defines it (zero when unknown).
+	Extent navindex.Extent
 }
 
 // Qualified is the symbol's dotted name from the module on.
@@ -54,7 +56,7 @@ func fileSymbols(f *File) []Symbol {
 		if !ok {
 			continue
 		}
-		s := Symbol{Name: y.Name, Module: f.Module, Kind: d.Kind.String(), Signature: d.Sig, Location: Location{Abs: f.Abs, Rel: f.Rel, Span: d.Name}}
+		s := Symbol{Name: y.Name, Module: f.Module, Kind: d.Kind.String(), Signature: d.Sig, Location: Location{Abs: f.Abs, Rel: f.Rel, Span: d.Name}, Extent: d.Extent}
 		if dot := strings.LastIndexByte(y.Qual, '.'); dot >= 0 {
 			s.Container = y.Qual[:dot]
 		}
@@ -208,4 +210,33 @@ func (x *Index) noSuchSymbol(name string, cands []string) error {
 	}
 	return fault.New(fault.NoSymbolFound, fault.Details{"symbol": name, "reason": "unknown", "candidates": cands},
 		"no symbol %s in the workspace (dotted: package.module.Class.method, or relative to uri's module)", name)
+}
+
+// Defined is the workspace symbol the hit refers to, where it is defined
+// (through imports and aliases; a stub's source when it has one), with
+// its statement's extent: what edit_symbol edits. A symbol defined
+// outside the workspace, or by something other than a def, a class or
+// an assignment, is NO_SYMBOL_FOUND.
+func (x *Index) Defined(h *Hit) (Symbol, error) {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	h, err := x.current(h)
+	if err != nil {
+		return Symbol{}, err
+	}
+	t := x.follow(h.t)
+	if src, ok := x.stubSource(t); t.kind == tSym && ok {
+		t = src
+	}
+	name := h.f.S.Syms[h.o.Sym].Name
+	if t.kind != tSym || t.f.Abs == "" {
+		return Symbol{}, fault.New(fault.NoSymbolFound, fault.Details{"name": name, "reason": "not defined in the workspace"},
+			"%s is not defined in the workspace", name)
+	}
+	s := symbolOf(t.f, t.sym)
+	if s.Extent == (navindex.Extent{}) {
+		return Symbol{}, fault.New(fault.NoSymbolFound, fault.Details{"name": name, "reason": "not a def, class or assignment"},
+			"%s is not defined by a def, a class or an assignment statement", name)
+	}
+	return s, nil
 }

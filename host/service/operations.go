@@ -144,6 +144,20 @@ func Operations() []Operation {
 			Plugin: IndexTool, Health: true,
 		}, Run: runCallHierarchy},
 		{Spec: toolspec.Spec{
+			Name: "edit_symbol", Kind: toolspec.KindTool, Family: tiers.FamilyRename,
+			Description: "Edits that replace a def, class or assignment (or its body), or insert code before or after it, re-indented and checked to parse; returns edits for apply_workspace_edit, never writes.",
+			Params: []toolspec.Param{
+				{Name: "symbol", Type: toolspec.TypeString, Required: true, Doc: "dotted name: package.module.Class.method, or a name relative to uri's module"},
+				{Name: "uri", Type: toolspec.TypeString, Doc: "the module a relative symbol is in"},
+				{Name: "action", Type: toolspec.TypeString, Required: true, Enum: editActions,
+					Doc: "replace_body: the def's or class's block; replace: the whole statement, decorators included; insert_before, insert_after: new statements beside it"},
+				{Name: "text", Type: toolspec.TypeString, Required: true, Doc: "Python source; its own indentation is removed and the symbol's (or its body's) applied"},
+			},
+			Result: reflect.TypeFor[EditSymbolResult](),
+			Faults: faults(fileFaults, []string{fault.WorkspaceNotIndexed, fault.Timeout, fault.NoSymbolFound, fault.ParseError}),
+			Plugin: IndexTool, Health: true,
+		}, Run: runEditSymbol},
+		{Spec: toolspec.Spec{
 			Name: "get_diagnostics", Kind: toolspec.KindTool, Family: tiers.FamilyAnalysis,
 			Description: "Errors, warnings and hints for a file.",
 			Params: []toolspec.Param{uriParam, {Name: "severity", Type: toolspec.TypeString,

@@ -10,6 +10,7 @@ import (
 	"github.com/pyws/pyws/host/toolspec"
 	"github.com/pyws/pyws/host/workspace"
 	"github.com/pyws/pyws/plugin-sdk/abi"
+	"github.com/pyws/pyws/plugin-sdk/navindex"
 )
 
 // SymbolInfo is one symbol find_symbols found.
@@ -74,7 +75,9 @@ type DocumentSymbol struct {
 	Kind      string    `json:"kind" doc:"class, function, method, property, variable or attribute"`
 	Symbol    string    `json:"symbol" doc:"the dotted name that addresses it (the symbol argument)"`
 	Signature string    `json:"signature" doc:"one-line declaration: def f(a: int) -> str, class C(Base), x: int"`
-	Range     abi.Range `json:"range" doc:"the symbol's name where it is first defined"`
+	Range     abi.Range `json:"range" doc:"the statement that first defines it: a def or class from its first decorator to the end of its body, an assignment (the name's range when unknown)"`
+	// SelectionRange is the name.
+	SelectionRange abi.Range `json:"selectionRange" doc:"the symbol's name where it is first defined"`
 	// Children are a class's methods and attributes, or the classes and
 	// functions a function defines that other modules can reach.
 	Children []DocumentSymbol `json:"children,omitempty"`
@@ -104,11 +107,19 @@ func runDocumentSymbols(ctx context.Context, s *Session, a toolspec.Args) (any, 
 		out := make([]DocumentSymbol, len(os))
 		for i, o := range os {
 			out[i] = DocumentSymbol{Name: o.Name, Kind: o.Kind, Symbol: o.Qualified(), Signature: o.Signature,
-				Range: toRange(o.Span), Children: convert(o.Children)}
+				Range: extentRange(o.Extent, o.Span), SelectionRange: toRange(o.Span), Children: convert(o.Children)}
 		}
 		return out
 	}
 	return DocumentSymbolsResult{Symbols: convert(x.Outline(f.abs))}, nil
+}
+
+// extentRange is a statement's range, the name's when it is unknown.
+func extentRange(x navindex.Extent, name navindex.Span) abi.Range {
+	if x == (navindex.Extent{}) {
+		return toRange(name)
+	}
+	return abi.Range{Start: abi.Position{Line: int(x.Line), Character: int(x.Col)}, End: abi.Position{Line: int(x.EndLine), Character: int(x.EndCol)}}
 }
 
 // maxContextLines bounds contextLines; maxContextWidth cuts each line

@@ -133,7 +133,9 @@ func TestSymbolLookupFails(t *testing.T) {
 }
 
 // TestOutline: a file's outline nests methods and attributes under their
-// class, in declaration order, with the kinds and one-line signatures.
+// class, in declaration order, with the kinds, the statements' extents
+// (a def's from its decorator, a trailing comment included) and one-line
+// signatures.
 func TestOutline(t *testing.T) {
 	root, _ := filepath.Abs(filepath.Join("testdata", "classes"))
 	x := newTestIndex(t, root, "")
@@ -141,28 +143,30 @@ func TestOutline(t *testing.T) {
 	var walk func(prefix string, os []*index.OutlineSymbol)
 	walk = func(prefix string, os []*index.OutlineSymbol) {
 		for _, o := range os {
-			got = append(got, fmt.Sprintf("%s%s %s %d:%d | %s", prefix, o.Kind, o.Name, o.Line, o.Col, o.Signature))
+			e := o.Extent
+			got = append(got, fmt.Sprintf("%s%s %s %d:%d [%d:%d-%d:%d body %d:%d] | %s", prefix, o.Kind, o.Name, o.Line, o.Col,
+				e.Line, e.Col, e.EndLine, e.EndCol, e.BodyLine, e.BodyCol, o.Signature))
 			walk(prefix+"  ", o.Children)
 		}
 	}
 	walk("", x.Outline(filepath.Join(root, "shapes.py")))
 	want := []string{
-		"class Shape 4:6 | class Shape",
-		"  attribute sides 5:4 | sides: int",
-		"  method __init__ 7:8 | def __init__(self, name: str)",
-		"  attribute name 8:13 | name",
-		"  attribute _area 9:13 | _area: float",
-		"  property area 12:8 | area: float",
-		"  method make 20:8 | def make(cls)",
-		"  method describe 23:8 | def describe(self)",
-		"class Square 27:6 | class Square(Shape)",
-		"  attribute sides 28:4 | sides: int",
-		"  method describe 30:8 | def describe(self)",
-		"class Point 35:6 | class Point",
-		"  attribute x 36:4 | x: int",
-		"  attribute y 37:4 | y: int",
-		"function measure 40:4 | def measure(s: Shape, p: Optional[Point] = None) -> Square",
-		"variable sq 47:0 | sq: Square",
+		"class Shape 4:6 [4:0-24:92 body 5:4] | class Shape",
+		"  attribute sides 5:4 [5:4-5:13 body 0:0] | sides: int",
+		"  method __init__ 7:8 [7:4-9:51 body 8:8] | def __init__(self, name: str)",
+		"  attribute name 8:13 [0:0-0:0 body 0:0] | name",
+		"  attribute _area 9:13 [0:0-0:0 body 0:0] | _area: float",
+		"  property area 12:8 [11:4-13:52 body 13:8] | area: float",
+		"  method make 20:8 [19:4-21:37 body 21:8] | def make(cls)",
+		"  method describe 23:8 [23:4-24:92 body 24:8] | def describe(self)",
+		"class Square 27:6 [27:0-31:66 body 28:4] | class Square(Shape)",
+		"  attribute sides 28:4 [28:4-28:13 body 0:0] | sides: int",
+		"  method describe 30:8 [30:4-31:66 body 31:8] | def describe(self)",
+		"class Point 35:6 [34:0-37:37 body 36:4] | class Point",
+		"  attribute x 36:4 [36:4-36:10 body 0:0] | x: int",
+		"  attribute y 37:4 [37:4-37:14 body 0:0] | y: int",
+		"function measure 40:4 [40:0-44:68 body 41:4] | def measure(s: Shape, p: Optional[Point] = None) -> Square",
+		"variable sq 47:0 [47:0-47:16 body 0:0] | sq: Square",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("outline:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
