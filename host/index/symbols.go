@@ -203,10 +203,14 @@ func (x *Index) noSuchSymbol(name string, cands []string) error {
 		return fault.New(fault.NoSymbolFound, fault.Details{"symbol": name, "reason": "ambiguous", "candidates": cands},
 			"%s names %d symbols; give one of the candidates", name, len(cands))
 	}
+	// The names find_symbols gives for the last part, or for shorter and
+	// shorter prefixes of it (a misspelt "Itm" still offers "Item").
 	last := name[strings.LastIndexByte(name, '.')+1:]
 	cands = []string{}
-	for _, s := range x.findLocked(last, "", 10).Symbols {
-		cands = append(cands, s.Qualified())
+	for n := len(last); n >= min(2, len(last)) && n > 0 && len(cands) == 0; n-- {
+		for _, s := range x.findLocked(last[:n], "", 10).Symbols {
+			cands = append(cands, s.Qualified())
+		}
 	}
 	return fault.New(fault.NoSymbolFound, fault.Details{"symbol": name, "reason": "unknown", "candidates": cands},
 		"no symbol %s in the workspace (dotted: package.module.Class.method, or relative to uri's module)", name)
