@@ -181,9 +181,25 @@ func (x *Index) findLocked(query, kind string, limit int) Found {
 		return a.i < b.i // file order, then declaration order
 	}
 	total := len(hits)
-	sort.Slice(hits, func(i, j int) bool { return better(hits[i], hits[j]) })
 	if limit > 0 && len(hits) > limit {
-		hits = hits[:limit]
+		// The best limit, kept sorted as the hits go by: a one-letter
+		// query over the standard library matches ~20,000 names, and
+		// sorting them all took 30-70 ms.
+		top := make([]scored, 0, limit)
+		for _, h := range hits {
+			if len(top) == limit && !better(h, top[limit-1]) {
+				continue
+			}
+			i := sort.Search(len(top), func(i int) bool { return better(h, top[i]) })
+			if len(top) < limit {
+				top = append(top, scored{})
+			}
+			copy(top[i+1:], top[i:len(top)-1])
+			top[i] = h
+		}
+		hits = top
+	} else {
+		sort.Slice(hits, func(i, j int) bool { return better(hits[i], hits[j]) })
 	}
 	out := make([]Symbol, len(hits))
 	for i, h := range hits {
