@@ -8,12 +8,53 @@ import (
 )
 
 // symbolTable is every workspace symbol of one link, with what matching
-// reads kept next to it; built at the first search after a relink.
+// reads kept next to it; built at the first search after a relink from
+// the previous table's per-file parts where a file did not change.
 type symbolTable struct {
 	gen   uint64
-	syms  []Symbol
-	lower []string // names in lower case
-	humps [][]int  // byte offsets where each name's humps start
+	order []*symbolPart // in file order
+	parts map[*File]*symbolPart
+	count int
+}
+
+// symbolPart is one file's share of the table.
+type symbolPart struct {
+	module string // the file's module when it was made
+	syms   []Symbol
+	lower  []string // names in lower case
+	humps  [][]int  // byte offsets where each name's humps start
+	masks  []uint64 // the characters each name holds (charMask)
+}
+
+func newSymbolPart(f *File) *symbolPart {
+	p := &symbolPart{module: f.Module, syms: fileSymbols(f)}
+	for _, s := range p.syms {
+		lower := strings.ToLower(s.Name)
+		p.lower = append(p.lower, lower)
+		p.humps = append(p.humps, humpStarts(s.Name))
+		p.masks = append(p.masks, charMask(lower))
+	}
+	return p
+}
+
+// charMask has a bit per ASCII letter, digit and '_' in s (one for all
+// other bytes): a name lacking a character of the query cannot match
+// it, which rejects most names of a large table at the cost of an AND.
+func charMask(s string) uint64 {
+	var m uint64
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case 'a' <= c && c <= 'z':
+			m |= 1 << (c - 'a')
+		case '0' <= c && c <= '9':
+			m |= 1 << (26 + c - '0')
+		case c == '_':
+			m |= 1 << 36
+		default:
+			m |= 1 << 63
+		}
+	}
+	return m
 }
 
 // Found is a page of find_symbols' answer.
@@ -48,18 +89,32 @@ func (x *Index) ensureSymbolTable() {
 	if x.symtab != nil && x.symtab.gen == x.gen {
 		return
 	}
-	t := &symbolTable{gen: x.gen}
+	t := &symbolTable{gen: x.gen, parts: map[*File]*symbolPart{}}
 	for _, f := range x.sorted {
 		if f.typeshed || f.Abs == "" {
 			continue
 		}
-		for _, s := range fileSymbols(f) {
-			t.syms = append(t.syms, s)
-			t.lower = append(t.lower, strings.ToLower(s.Name))
-			t.humps = append(t.humps, humpStarts(s.Name))
+		p := x.symtab.reuse(f)
+		if p == nil {
+			p = newSymbolPart(f)
 		}
+		t.parts[f] = p
+		t.order = append(t.order, p)
+		t.count += len(p.syms)
 	}
 	x.symtab = t
+}
+
+// reuse is f's part of the table when f is the same file, under the same
+// module name, as when the table was built (nil otherwise).
+func (t *symbolTable) reuse(f *File) *symbolPart {
+	if t == nil {
+		return nil
+	}
+	if p := t.parts[f]; p != nil && p.module == f.Module {
+		return p
+	}
+	return nil
 }
 
 // humpStarts are the offsets where a name's words begin: its first
@@ -147,23 +202,18 @@ func (x *Index) findLocked(query, kind string, limit int) Found {
 	if t == nil || q == "" {
 		return Found{Symbols: []Symbol{}}
 	}
+	// A hit is symbol i of part p; p counts in file order.
 	type scored struct {
-		i, grade int
+		p, i, grade int
 	}
-	var hits []scored
-	for i, lower := range t.lower {
-		if kind != "" && t.syms[i].Kind != kind {
-			continue
-		}
-		if g := matchName(lower, t.humps[i], q); g != matchNone {
-			hits = append(hits, scored{i, g})
-		}
+	if limit <= 0 {
+		limit = t.count
 	}
 	better := func(a, b scored) bool {
 		if a.grade != b.grade {
 			return a.grade > b.grade
 		}
-		sa, sb := &t.syms[a.i], &t.syms[b.i]
+		sa, sb := &t.order[a.p].syms[a.i], &t.order[b.p].syms[b.i]
 		// Exact case first, public before private, short (close to the
 		// query) before long, shallow before nested, then by path.
 		if ca, cb := strings.HasPrefix(sa.Name, query), strings.HasPrefix(sb.Name, query); ca != cb {
@@ -178,32 +228,43 @@ func (x *Index) findLocked(query, kind string, limit int) Found {
 		if da, db := strings.Count(sa.Container, "."), strings.Count(sb.Container, "."); da != db || (sa.Container == "") != (sb.Container == "") {
 			return sa.Container == "" || (sb.Container != "" && da < db)
 		}
-		return a.i < b.i // file order, then declaration order
+		if a.p != b.p {
+			return a.p < b.p // file order, then declaration order
+		}
+		return a.i < b.i
 	}
-	total := len(hits)
-	if limit > 0 && len(hits) > limit {
-		// The best limit, kept sorted as the hits go by: a one-letter
-		// query over the standard library matches ~20,000 names, and
-		// sorting them all took 30-70 ms.
-		top := make([]scored, 0, limit)
-		for _, h := range hits {
+	// The best limit, kept sorted as the hits go by: a one-letter query
+	// over the standard library matches ~20,000 names, and collecting and
+	// sorting them all took 30-70 ms.
+	top := make([]scored, 0, min(limit, 64))
+	total := 0
+	qmask := charMask(q)
+	for pi, p := range t.order {
+		for i, lower := range p.lower {
+			if qmask&^p.masks[i] != 0 || kind != "" && p.syms[i].Kind != kind {
+				continue
+			}
+			g := matchName(lower, p.humps[i], q)
+			if g == matchNone {
+				continue
+			}
+			total++
+			h := scored{pi, i, g}
 			if len(top) == limit && !better(h, top[limit-1]) {
 				continue
 			}
-			i := sort.Search(len(top), func(i int) bool { return better(h, top[i]) })
+			at := sort.Search(len(top), func(j int) bool { return better(h, top[j]) })
 			if len(top) < limit {
 				top = append(top, scored{})
 			}
-			copy(top[i+1:], top[i:len(top)-1])
-			top[i] = h
+			copy(top[at+1:], top[at:len(top)-1])
+			top[at] = h
 		}
-		hits = top
-	} else {
-		sort.Slice(hits, func(i, j int) bool { return better(hits[i], hits[j]) })
 	}
+	hits := top
 	out := make([]Symbol, len(hits))
 	for i, h := range hits {
-		out[i] = t.syms[h.i]
+		out[i] = t.order[h.p].syms[h.i]
 	}
 	return Found{Symbols: out, Total: total}
 }
