@@ -93,3 +93,37 @@ func TestSymbolEditCRLF(t *testing.T) {
 		t.Errorf("%q %v", e.NewText, err)
 	}
 }
+
+// FuzzSymbolEdit: any text (an agent's, untrusted) gives an edit inside
+// the file or an error, never a panic, and what it inserts carries the
+// symbol's indentation on every line it starts.
+func FuzzSymbolEdit(f *testing.F) {
+	for _, seed := range []string{"return 1", "  a\n\tb\n", "\r\n\r\nx = 1\r\n", "", "é\n  ü", "\n\n  \n"} {
+		f.Add(seed, uint8(0))
+	}
+	src := []byte(editSource)
+	ix := textpos.New(src)
+	extents := []navindex.Extent{extentF, extentM, extentOne, extentVar}
+	f.Fuzz(func(t *testing.T, text string, pick uint8) {
+		x := extents[int(pick)%len(extents)]
+		action := editActions[int(pick/4)%len(editActions)]
+		e, err := symbolEdit(src, ix, x, action, text)
+		if err != nil {
+			return
+		}
+		if _, err := ix.Offset(e.Range.Start.Line, e.Range.Start.Character); err != nil {
+			t.Fatalf("start outside the file: %v", e.Range)
+		}
+		if _, err := ix.Offset(e.Range.End.Line, e.Range.End.Character); err != nil {
+			t.Fatalf("end outside the file: %v", e.Range)
+		}
+		if action == "insert_before" || action == "insert_after" {
+			indent := leadingSpace(strings.Split(editSource, "\n")[x.Line])
+			for _, l := range strings.Split(e.NewText, "\n") {
+				if strings.TrimSpace(l) != "" && !strings.HasPrefix(l, indent) {
+					t.Fatalf("line %q lacks the indentation %q", l, indent)
+				}
+			}
+		}
+	})
+}
