@@ -39,7 +39,11 @@ func (p pluginSummarizer) Summarize(ctx context.Context, t Target, files []Sourc
 	for _, f := range files {
 		req.Files = append(req.Files, abi.File{URI: "file:///" + f.Rel, Path: f.Rel, Source: f.Text})
 	}
-	raw, err := p.rt.Call(ctx, "index_files", req)
+	lane := "index"
+	if IsEarly(ctx) {
+		lane = "index-early" // as the service queues them
+	}
+	raw, err := p.rt.Call(plugins.WithTenant(ctx, lane), "index_files", req)
 	if err != nil {
 		return nil, err
 	}
@@ -344,4 +348,45 @@ func BenchmarkFindSymbols(b *testing.B) {
 	b.ReportMetric(float64(retable.Microseconds())/1000, "relinked-table-ms")
 	b.ReportMetric(float64(p50.Microseconds())/1000, "p50-ms")
 	b.ReportMetric(float64(p99.Microseconds())/1000, "p99-ms")
+}
+
+// BenchmarkEarlyAnswer starts a cold build (nothing cached) and asks at
+// once for a definition in a file deep in the workspace, as a query
+// arriving right after start-up does (index.Early): the time to that
+// answer, against the build's.
+func BenchmarkEarlyAnswer(b *testing.B) {
+	queried := map[string]string{"django": "django/db/models/query.py", "stdlib": "json/decoder.py"}
+	for _, w := range benchWorkspaces {
+		b.Run(w.name, func(b *testing.B) {
+			w.skipIfMissing(b)
+			s := pluginSummarizer{rt: indexerRuntime(b)}
+			abs := filepath.Join(w.root, queried[w.name])
+			var early, build time.Duration
+			for b.Loop() {
+				ctx := context.Background()
+				x := w.index(b, s, b.TempDir())
+				start := time.Now()
+				built := make(chan error, 1)
+				go func() { built <- x.Build(ctx) }()
+				e, err := x.Early(ctx, abs)
+				if err != nil {
+					b.Fatal(err)
+				}
+				early = time.Since(start)
+				if e == nil {
+					b.Fatal("the build finished before the early answer")
+				}
+				if h := e.At(abs, 0, 0); h == nil {
+					b.Logf("nothing at %s:0:0", abs)
+				}
+				if err := <-built; err != nil {
+					b.Fatal(err)
+				}
+				build = time.Since(start)
+				b.ReportMetric(float64(e.FileCount()), "early-files")
+			}
+			b.ReportMetric(float64(early.Milliseconds()), "early-ms")
+			b.ReportMetric(float64(build.Milliseconds()), "build-ms")
+		})
+	}
 }

@@ -162,6 +162,7 @@ func (x *Index) CallHierarchy(ctx context.Context, h *Hit, incoming bool, depth,
 		}
 		for _, n := range found {
 			slices.SortFunc(n.Sites, compareLocations)
+			n.Sites = slices.Compact(n.Sites) // typed and linked references may both hold a site
 		}
 		slices.SortFunc(found, func(a, b *CallNode) int { return compareLocations(a.Sites[0], b.Sites[0]) })
 		res.Total += len(found)
@@ -227,18 +228,22 @@ func (x *Index) callers(c *callScan, f *File, sym int32, add func(g *File, sym i
 	// The symbol's own occurrences, its source's when it is a stub's,
 	// and those of the names importing it under another (`from m import
 	// f as g`: a call of g calls f).
+	// Attributes only the type evaluator resolves (`self.headers.copy()`)
+	// come from typedRefs, as for references.
 	var refs []occRef
 	t := target{kind: tSym, f: f, sym: sym}
-	names := []string{x.keyString(t)}
+	targets := []target{t}
 	if src, ok := x.stubSource(t); ok {
-		names = append(names, x.keyString(src))
+		targets = append(targets, src)
 	}
-	for _, name := range names {
+	for _, tt := range targets {
+		name := x.keyString(tt)
 		for id, k := range x.keys {
 			if k == name || strings.HasPrefix(k, name+"|as:") {
 				refs = append(refs, x.inv[id]...)
 			}
 		}
+		refs = append(refs, x.typedRefs(name, targetName(tt))...)
 	}
 	for _, r := range refs {
 		o := r.file.S.Occs[r.occ]

@@ -70,7 +70,13 @@ func (s pluginSummarizer) Summarize(ctx context.Context, t index.Target, files [
 		// date: every navigation query on the workspace, whoever sent it,
 		// waits for that refresh, so it must not wait behind the format and
 		// diagnostics calls its caller's tenant queued first.
-		ctx = plugins.WithTenant(ctx, "index:"+s.root)
+		lane := "index:"
+		if index.IsEarly(ctx) {
+			// A query waits for these (index.Early): ahead of the build's
+			// batches, which the lanes' turns put it between.
+			lane = "index-early:"
+		}
+		ctx = plugins.WithTenant(ctx, lane+s.root)
 		for _, f := range files {
 			// The URI other tools use for the file: the runtime sends later
 			// calls about it to the worker that has its tree.
@@ -149,6 +155,16 @@ func (st *workspaceState) indexStdlib() string {
 	return ""
 }
 
+// indexSite are the workspace interpreter's search directories other
+// than the standard library's: where imports the workspace does not
+// define find installed packages (nil when no interpreter answers).
+func (st *workspaceState) indexSite() []string {
+	if interp := st.diag.interpreter(st.ws.Root(), st.diag.config.Config()); interp != nil {
+		return interp.Site
+	}
+	return nil
+}
+
 // newIndex builds the index of a workspace.
 func (s *Service) newIndex(st *workspaceState) *index.Index {
 	version := s.indexerVersion()
@@ -176,6 +192,7 @@ func (s *Service) newIndex(st *workspaceState) *index.Index {
 		CacheDir:   cacheDir,
 		TargetFunc: st.indexTarget,
 		StdlibFunc: st.indexStdlib,
+		SiteFunc:   st.indexSite,
 		Stubs:      s.stubs,
 		Logger:     s.cfg.Logger,
 	})
@@ -184,14 +201,25 @@ func (s *Service) newIndex(st *workspaceState) *index.Index {
 // navQuery is what every navigation tool does first: the index must be
 // built, the file readable Python, the position inside it, and the index
 // fresh for everything the answer depends on.
+//
+// Before the first build is done, a tool that answers from one file and
+// its imports (notReady is WORKSPACE_NOT_LOADED: definition, hover, type
+// definition) asks the index's early view (index.Early); the others
+// (WORKSPACE_NOT_INDEXED: references, rename) need every file and refuse.
 func navQuery(ctx context.Context, s *Session, a toolspec.Args, notReady string) (*sourceFile, *index.Index, *index.Hit, error) {
-	x, err := sessionIndex(s, notReady)
-	if err != nil {
-		return nil, nil, nil, err
-	}
+	x := s.ws.idx.Load()
 	bySymbol := a.Has("symbol")
+	// A symbol's lookup needs every file: only positions have early answers.
+	early := notReady == fault.WorkspaceNotLoaded && !bySymbol && x != nil && !s.ws.loaded.Load()
+	if !early {
+		var err error
+		if x, err = sessionIndex(s, notReady); err != nil { // a failed build drops it
+			return nil, nil, nil, err
+		}
+	}
 	var f *sourceFile
 	if a.Has("uri") {
+		var err error
 		if f, err = s.readPython(a.String("uri"), s.Limits.MaxReadFileBytes); err != nil {
 			return nil, nil, nil, err
 		}
@@ -200,6 +228,16 @@ func navQuery(ctx context.Context, s *Session, a toolspec.Args, notReady string)
 				return nil, nil, nil, err
 			}
 		}
+	}
+	if early {
+		e, err := x.Early(ctx, f.abs)
+		if err != nil {
+			return nil, nil, nil, indexError(ctx, err)
+		}
+		if e != nil {
+			return f, e, e.At(f.abs, a.Int("line"), a.Int("character")), nil
+		}
+		// The build finished meanwhile: the whole index answers.
 	}
 	if err := x.Refresh(ctx); err != nil {
 		return nil, nil, nil, indexError(ctx, err)

@@ -15,9 +15,12 @@ type classInfo struct {
 	typeParams []Type
 	// mro is the C3 linearization, the class first, each entry an
 	// instance whose arguments are in terms of typeParams.
-	mro        []Type
-	protocol   bool
-	enum       bool
+	mro      []Type
+	protocol bool
+	enum     bool
+	// partial: a base of the class is not a class the evaluator knows
+	// (unresolved, Any, a call): its members are not all known.
+	partial    bool
 	members    map[string]int32 // class-body names, then self.x attributes
 	memberDone bool
 }
@@ -94,6 +97,8 @@ func (q *query) buildClass(c Class) *classInfo {
 		t := q.annot(u, b, s)
 		if t.Kind() == KindInstance {
 			bases = append(bases, t)
+		} else {
+			info.partial = true
 		}
 	}
 	if explicit != nil {

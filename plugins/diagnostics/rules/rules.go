@@ -46,6 +46,9 @@ type Env struct {
 	// from (ContextModuleFacts), by module name: the signatures of called
 	// functions and @deprecated marks.
 	Facts map[string]*ModuleFacts
+	// TypeFindings are the kernel type evaluator's findings in the file
+	// (abi.DiagnosticsContext.TypeFindings), reported under their codes.
+	TypeFindings []abi.TypeFinding
 }
 
 // Workspace answers for Env.Imports.
@@ -69,6 +72,9 @@ type finding struct {
 	code       string
 	start, end int // byte offsets
 	msg        string
+	// typeCheck: a type checker's finding whatever its code says (the
+	// kernel's type findings), so `# type: ignore` hides it.
+	typeCheck bool
 }
 
 // checker holds one run.
@@ -110,7 +116,7 @@ func (c *checker) addMsg(code string, start, end int, msg string) {
 	if end < start {
 		end = start
 	}
-	c.out = append(c.out, finding{code, start, end, msg})
+	c.out = append(c.out, finding{code: code, start: start, end: end, msg: msg})
 }
 
 func (c *checker) addNodeMsg(code string, n tree.Node, msg string) {
@@ -171,10 +177,10 @@ func (c *checker) finish(idx *textpos.Index, kept *[]finding) []abi.Diagnostic {
 		if sup.active() {
 			// A comment on the diagnostic's line, or on the first line of
 			// the statement it is in (where flake8 puts import findings).
-			if sup.suppressed(sl, f.code) {
+			if sup.suppressed(sl, f.code, f.typeCheck) {
 				continue
 			}
-			if stl, _ := idx.Position(stmtStart(c.t, f.start)); stl != sl && sup.suppressed(stl, f.code) {
+			if stl, _ := idx.Position(stmtStart(c.t, f.start)); stl != sl && sup.suppressed(stl, f.code, f.typeCheck) {
 				continue
 			}
 		}

@@ -398,7 +398,7 @@ func (b *builder) occurrences() {
 	for _, a := range m.Attrs {
 		var recv int32 = -1
 		if !a.Object.IsNull() {
-			recv = b.valueExpr(a.Object)
+			recv = b.val(a.Object)
 		} else {
 			if strChain == nil {
 				strChain = map[int]int32{}
