@@ -17,6 +17,7 @@ import (
 
 	"github.com/pyws/pyws/host/plugins"
 	"github.com/pyws/pyws/plugin-sdk/abi"
+	"github.com/pyws/pyws/wasm/stdlibcorpus"
 )
 
 func TestMain(m *testing.M) {
@@ -275,6 +276,78 @@ func dirFiles(root string) func(context.Context) ([]string, error) {
 		sort.Strings(out)
 		return out, err
 	}
+}
+
+// BenchmarkFindSymbols: find_symbols over the standard library (limit
+// 50): 200 queries, seeded, from the names it holds (a name's first
+// three letters, its hump initials, a substring, the whole name), timed
+// one by one as the service runs them; table-ms is the first search
+// after the first link, which builds the symbol table, relinked-table-ms
+// the first after a relink, which reuses the parts of unchanged files.
+func BenchmarkFindSymbols(b *testing.B) {
+	// The interpreter's standard library (the corpus the parser and
+	// summarizer benchmarks use), summaries cached across runs.
+	// Read appends a comment to the file named edited, as a save would.
+	w := benchWorkspace{name: "stdlib", root: stdlibcorpus.Dir(b)}
+	var edited string
+	read := func(abs string) ([]byte, error) {
+		text, err := os.ReadFile(abs)
+		if abs == edited {
+			text = append(text, "\n# saved\n"...)
+		}
+		return text, err
+	}
+	x := New(Config{Root: w.root, Files: w.files, Read: read, Summarizer: pluginSummarizer{rt: indexerRuntime(b)},
+		CacheDir: filepath.Join(os.TempDir(), "pyws-bench-stdlib-summaries")})
+	if err := x.Build(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	start := time.Now()
+	x.FindSymbols("x", "", 50)
+	table := time.Since(start)
+	// After a relink (a file saved), unchanged files keep their part.
+	gen := x.gen
+	edited = x.sorted[0].Abs
+	if err := x.RefreshFile(context.Background(), edited); err != nil {
+		b.Fatal(err)
+	}
+	start = time.Now()
+	x.FindSymbols("x", "", 50)
+	retable := time.Since(start)
+	if x.gen == gen {
+		b.Fatal("no relink")
+	}
+	var syms []Symbol
+	for _, p := range x.symtab.order {
+		syms = append(syms, p.syms...)
+	}
+	r := rand.New(rand.NewSource(1))
+	var queries []string
+	for len(queries) < 200 {
+		name := syms[r.Intn(len(syms))].Name
+		humps := humpStarts(name)
+		var initials []byte
+		for _, h := range humps {
+			initials = append(initials, name[h])
+		}
+		mid := name[len(name)/3:]
+		queries = append(queries, name[:min(3, len(name))], string(initials), mid[:min(4, len(mid))], name)
+	}
+	var times []time.Duration
+	for b.Loop() {
+		times = times[:0]
+		for _, q := range queries {
+			start := time.Now()
+			x.FindSymbols(q, "", 50)
+			times = append(times, time.Since(start))
+		}
+	}
+	p50, p99 := percentiles(times)
+	b.ReportMetric(float64(len(syms)), "symbols")
+	b.ReportMetric(float64(table.Microseconds())/1000, "table-ms")
+	b.ReportMetric(float64(retable.Microseconds())/1000, "relinked-table-ms")
+	b.ReportMetric(float64(p50.Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(p99.Microseconds())/1000, "p99-ms")
 }
 
 // BenchmarkEarlyAnswer starts a cold build (nothing cached) and asks at

@@ -200,6 +200,8 @@ type Index struct {
 	// uses counts names for completion ranking, once per link.
 	usageMu sync.Mutex
 	uses    *usage
+
+	symtab *symbolTable // find_symbols' table, built for one gen
 }
 
 type occRef struct {

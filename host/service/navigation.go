@@ -208,23 +208,26 @@ func (s *Service) newIndex(st *workspaceState) *index.Index {
 // (WORKSPACE_NOT_INDEXED: references, rename) need every file and refuse.
 func navQuery(ctx context.Context, s *Session, a toolspec.Args, notReady string) (*sourceFile, *index.Index, *index.Hit, error) {
 	x := s.ws.idx.Load()
-	early := notReady == fault.WorkspaceNotLoaded && x != nil && !s.ws.loaded.Load()
+	bySymbol := a.Has("symbol")
+	// A symbol's lookup needs every file: only positions have early answers.
+	early := notReady == fault.WorkspaceNotLoaded && !bySymbol && x != nil && !s.ws.loaded.Load()
 	if !early {
-		if err := s.ws.requireLoaded(notReady); err != nil {
+		var err error
+		if x, err = sessionIndex(s, notReady); err != nil { // a failed build drops it
 			return nil, nil, nil, err
 		}
-		x = s.ws.idx.Load() // a failed build drops it
 	}
-	if x == nil {
-		return nil, nil, nil, fault.New(fault.ServerUnavailable, fault.Details{"tool": IndexTool, "reason": "no plugin serves " + IndexTool},
-			"navigation needs the indexer plugin (tool %s), which is not installed", IndexTool)
-	}
-	f, err := s.readPython(a.String("uri"), s.Limits.MaxReadFileBytes)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	if _, err := checkPosition(f, a); err != nil {
-		return nil, nil, nil, err
+	var f *sourceFile
+	if a.Has("uri") {
+		var err error
+		if f, err = s.readPython(a.String("uri"), s.Limits.MaxReadFileBytes); err != nil {
+			return nil, nil, nil, err
+		}
+		if !bySymbol {
+			if _, err := checkPosition(f, a); err != nil {
+				return nil, nil, nil, err
+			}
+		}
 	}
 	if early {
 		e, err := x.Early(ctx, f.abs)
@@ -239,10 +242,34 @@ func navQuery(ctx context.Context, s *Session, a toolspec.Args, notReady string)
 	if err := x.Refresh(ctx); err != nil {
 		return nil, nil, nil, indexError(ctx, err)
 	}
-	if err := x.EnsureFile(ctx, f.abs, f.text); err != nil {
-		return nil, nil, nil, indexError(ctx, err)
+	if f != nil {
+		if err := x.EnsureFile(ctx, f.abs, f.text); err != nil {
+			return nil, nil, nil, indexError(ctx, err)
+		}
+	}
+	if bySymbol {
+		from := ""
+		if f != nil {
+			from = f.abs
+		}
+		h, err := x.Lookup(a.String("symbol"), from)
+		return f, x, h, err
 	}
 	return f, x, x.At(f.abs, a.Int("line"), a.Int("character")), nil
+}
+
+// sessionIndex is the index of the session's workspace once it is
+// loaded (notReady until then).
+func sessionIndex(s *Session, notReady string) (*index.Index, error) {
+	if err := s.ws.requireLoaded(notReady); err != nil {
+		return nil, err
+	}
+	x := s.ws.idx.Load()
+	if x == nil {
+		return nil, fault.New(fault.ServerUnavailable, fault.Details{"tool": IndexTool, "reason": "no plugin serves " + IndexTool},
+			"navigation needs the indexer plugin (tool %s), which is not installed", IndexTool)
+	}
+	return x, nil
 }
 
 // symbolQuery is navQuery for a tool that needs a symbol at the position:
@@ -277,18 +304,13 @@ func toRange(sp navindex.Span) abi.Range {
 	return abi.Range{Start: abi.Position{Line: int(sp.Line), Character: int(sp.Col)}, End: abi.Position{Line: int(sp.Line), Character: int(sp.End)}}
 }
 
-func toLocations(locs []index.Location) []abi.Location {
-	out := make([]abi.Location, 0, len(locs))
-	for _, l := range locs {
-		out = append(out, abi.Location{URI: workspace.FileURI(l.Abs), Range: toRange(l.Span)})
-	}
-	return out
-}
-
-// LocationsResult is the result of get_definition and get_references.
+// LocationsResult is the result of get_definition, get_type_definition
+// and get_references.
 type LocationsResult struct {
-	Locations  []abi.Location `json:"locations"`
-	TotalCount *int           `json:"totalCount,omitempty"`
+	Locations  []ContextLocation `json:"locations"`
+	TotalCount *int              `json:"totalCount,omitempty"`
+	// Truncated: get_references stopped at the tier's maximum.
+	Truncated bool `json:"truncated,omitempty" doc:"get_references: locations stops at the tier's maximum; totalCount counts them all"`
 }
 
 func noSymbol(code string, a toolspec.Args) error {
@@ -307,7 +329,7 @@ func runDefinition(ctx context.Context, s *Session, a toolspec.Args) (any, error
 	if err != nil {
 		return nil, err
 	}
-	return LocationsResult{Locations: toLocations(locs)}, nil
+	return LocationsResult{Locations: s.withContext(locs, a.Int("contextLines"))}, nil
 }
 
 func runTypeDefinition(ctx context.Context, s *Session, a toolspec.Args) (any, error) {
@@ -321,7 +343,7 @@ func runTypeDefinition(ctx context.Context, s *Session, a toolspec.Args) (any, e
 	if err != nil {
 		return nil, err
 	}
-	return LocationsResult{Locations: toLocations(locs)}, nil
+	return LocationsResult{Locations: s.withContext(locs, 0)}, nil
 }
 
 func runReferences(ctx context.Context, s *Session, a toolspec.Args) (any, error) {
@@ -343,7 +365,7 @@ func runReferences(ctx context.Context, s *Session, a toolspec.Args) (any, error
 	if max := s.Limits.MaxReferences; max > 0 && len(locs) > max {
 		locs = locs[:max]
 	}
-	return LocationsResult{Locations: toLocations(locs), TotalCount: &total}, nil
+	return LocationsResult{Locations: s.withContext(locs, a.Int("contextLines")), TotalCount: &total, Truncated: total > len(locs)}, nil
 }
 
 // RenameResult is rename_symbol's result.
@@ -357,7 +379,7 @@ func runRename(ctx context.Context, s *Session, a toolspec.Args) (any, error) {
 	ctx, cancel := withNavDeadline(ctx)
 	defer cancel()
 	f, x, h, err := symbolQuery(ctx, s, a, fault.WorkspaceNotIndexed, fault.NoSymbolFound)
-	if fault.CodeOf(err) == fault.NoSymbolFound {
+	if fault.CodeOf(err) == fault.NoSymbolFound && !a.Has("symbol") {
 		if kw := keywordAt(f, a); kw != nil {
 			return nil, kw
 		}

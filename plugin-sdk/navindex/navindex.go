@@ -35,7 +35,7 @@ package navindex
 
 // Version is the layout version; the kernel discards cached summaries of
 // another version.
-const Version = 5
+const Version = 6
 
 // SymKind says what a symbol is.
 type SymKind uint8
@@ -200,6 +200,21 @@ type Def struct {
 	// Kind says it); cached_property is listed.
 	Decorators []int32
 	Flags      DefFlags
+
+	// Version 6, for the outline and edits by symbol.
+
+	// Extent is the statement a def or class is (from its first
+	// decorator to the end of its body), or the assignment statement
+	// that binds a variable; zero when not one of those.
+	Extent Extent
+}
+
+// Extent is a multi-line range, positions in (line, UTF-16 character),
+// End exclusive; BodyLine and BodyCol are where a def's or class's block
+// starts (its first statement, after the colon), zero for others.
+type Extent struct {
+	Line, Col, EndLine, EndCol int32
+	BodyLine, BodyCol          int32
 }
 
 // DefFlags say how a def behaves.

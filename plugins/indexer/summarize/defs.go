@@ -91,9 +91,41 @@ func (b *builder) defs() {
 			d.Doc = Markdown(bd.Docstring)
 		}
 		b.typeFacts(bd, &d)
+		d.Extent = b.extent(bd)
 		b.s.Defs = append(b.s.Defs, d)
 		b.defOf[bd.Index] = int32(len(b.s.Defs))
 	}
+}
+
+// extent is where the statement of a def or class (decorators included)
+// or of an assignment is, and where a def's or class's block starts.
+func (b *builder) extent(bd *pysem.Binding) navindex.Extent {
+	n := bd.DefNode
+	if n.IsNull() {
+		return navindex.Extent{}
+	}
+	var x navindex.Extent
+	switch bd.Kind {
+	case pysem.BindFunction, pysem.BindClass:
+		if body := n.ChildByFieldID(b.f.body); !body.IsNull() {
+			x.BodyLine, x.BodyCol = b.position(body.StartByte())
+		}
+		if p := n.Parent(); b.kt.Of(p) == kDecorated {
+			n = p
+		}
+	case pysem.BindAssignment, pysem.BindAnnotated:
+		for b.kt.Of(n.Parent()) == kAssignment { // a = b = 1
+			n = n.Parent()
+		}
+		if p := n.Parent(); b.kt.Of(p) == kExprStatement {
+			n = p
+		}
+	default:
+		return navindex.Extent{}
+	}
+	x.Line, x.Col = b.position(n.StartByte())
+	x.EndLine, x.EndCol = b.position(n.EndByte())
+	return x
 }
 
 // Signatures are built in b.buf, reused, so that each costs one

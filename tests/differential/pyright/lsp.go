@@ -76,8 +76,9 @@ func Start(server, root string) (*Client, error) {
 		"processId": os.Getpid(), "rootUri": uri,
 		"workspaceFolders": []map[string]any{{"uri": uri, "name": "ws"}},
 		"capabilities": map[string]any{
-			"workspace":    map[string]any{"workspaceEdit": map[string]any{"documentChanges": false}, "workspaceFolders": true, "configuration": true},
-			"textDocument": map[string]any{"rename": map[string]any{"prepareSupport": false}, "hover": map[string]any{"contentFormat": []string{"markdown"}}},
+			"workspace": map[string]any{"workspaceEdit": map[string]any{"documentChanges": false}, "workspaceFolders": true, "configuration": true},
+			"textDocument": map[string]any{"rename": map[string]any{"prepareSupport": false}, "hover": map[string]any{"contentFormat": []string{"markdown"}},
+				"documentSymbol": map[string]any{"hierarchicalDocumentSymbolSupport": true}},
 		},
 	}, 120*time.Second)
 	if err != nil {
