@@ -168,7 +168,7 @@ func recordCalls(t *testing.T, x *index.Index, root string, g *CallsGolden) {
 	r := rand.New(rand.NewSource(g.Seed))
 	r.Shuffle(len(all), func(i, j int) { all[i], all[j] = all[j], all[i] })
 	all = all[:min(callSamples, len(all))]
-	c, err := Start(serverPath(), root)
+	c, err := Start(ServerPath(), root)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -203,7 +203,7 @@ func verbose(t *testing.T, format string, args ...any) {
 // a symbol under a function or method gets "()" after that function's
 // name in its path (pywsKind leaves such locals out).
 func recordOutlines(t *testing.T, root string, g *OutlineGolden) {
-	c, err := Start(serverPath(), root)
+	c, err := Start(ServerPath(), root)
 	if err != nil {
 		t.Fatal(err)
 	}
