@@ -334,6 +334,19 @@ func TestMCPOverHTTP(t *testing.T) {
 	})
 
 	t.Run("each key sees its own workspace", func(t *testing.T) {
+		req, _ := http.NewRequest("POST", f.base+MCPPath, strings.NewReader(`{"jsonrpc":"2.0","id":9,"method":"tools/list","params":{}}`))
+		req.Header.Set("Authorization", "Bearer "+otherKey)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Mcp-Session-Id", cs.ID())
+		resp, err := f.client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusForbidden {
+			t.Errorf("another key on this key's session: %d, want 403", resp.StatusCode)
+		}
 		other := f.connect(t, otherKey)
 		list, err := other.ListResources(context.Background(), nil)
 		if err != nil {
