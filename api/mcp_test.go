@@ -440,3 +440,37 @@ func (f *mcpFixture) metric(t testing.TB, sample string) float64 {
 	}
 	return 0
 }
+
+// TestRequestLog: every HTTP request, refused ones included, is one JSON
+// line naming the tenant (never the key), the tool or route, the status,
+// the code and the duration.
+func TestRequestLog(t *testing.T) {
+	f := startMCPFixture(t)
+	start := len(f.logs.String())
+	f.httpPost(t, "/v1/tools/get_diagnostics", testKey, `{"uri": "missing.py"}`)
+	f.httpPost(t, "/v1/tools/health_check", testKey, `{}`)
+	f.httpPost(t, "/v1/tools/health_check", "pyws_not_a_key", `{}`)
+	var lines []map[string]any
+	for _, line := range strings.Split(f.logs.String()[start:], "\n") {
+		var rec map[string]any
+		if json.Unmarshal([]byte(line), &rec) == nil && rec["msg"] == "request" {
+			delete(rec, "time")
+			if _, ok := rec["durationMs"].(float64); !ok {
+				t.Errorf("no durationMs: %s", line)
+			}
+			delete(rec, "durationMs")
+			lines = append(lines, rec)
+		}
+	}
+	want := []map[string]any{
+		{"level": "INFO", "msg": "request", "transport": "http", "tenant": "tenant-a", "tool": "get_diagnostics", "status": 404.0, "code": fault.FileNotFound},
+		{"level": "INFO", "msg": "request", "transport": "http", "tenant": "tenant-a", "tool": "health_check", "status": 200.0},
+		{"level": "INFO", "msg": "request", "transport": "http", "tenant": "", "route": "POST /v1/tools/health_check", "status": 401.0, "code": fault.AuthenticationFailed},
+	}
+	if !reflect.DeepEqual(lines, want) {
+		t.Errorf("request lines\n%v\nwant\n%v", lines, want)
+	}
+	if strings.Contains(f.logs.String(), testKey) {
+		t.Error("the key reached the log")
+	}
+}
