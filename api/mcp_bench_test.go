@@ -19,7 +19,6 @@ import (
 //
 //	go test ./api -run '^$' -bench MCP -benchtime 3000x
 
-
 // benchCallers returns a function making one call per transport, for a
 // client of its own.
 func benchCallers(b *testing.B, f *mcpFixture) map[string]func() func() error {
