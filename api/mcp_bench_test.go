@@ -17,7 +17,7 @@ import (
 // net/http bridge (RATIONALE.md, "Why MCP through fiber's adaptor?").
 // Reported: p50 and p99 latency of one call, in microseconds.
 //
-//	go test ./api -run '^$' -bench MCP -benchtime 3000x
+//	go test ./api -run '^$' -bench MCP -benchtime 5000x -count 3
 
 // benchCallers returns a function making one call per transport, for a
 // client of its own.
