@@ -204,6 +204,15 @@ func TestMCPOverHTTP(t *testing.T) {
 		}
 	})
 
+	t.Run("the SDK's client without a valid key cannot initialize", func(t *testing.T) {
+		transport := &mcp.StreamableClientTransport{Endpoint: f.base + MCPPath,
+			HTTPClient: &http.Client{Transport: bearer{key: "pyws_not_a_key", next: f.client.Transport}}, MaxRetries: -1}
+		_, err := mcp.NewClient(&mcp.Implementation{Name: "pyws-test", Version: "1"}, nil).Connect(context.Background(), transport, nil)
+		if err == nil || !strings.Contains(err.Error(), "Unauthorized") {
+			t.Fatalf("connected with a bad key, or failed otherwise: %v", err)
+		}
+	})
+
 	cs := f.connect(t, testKey)
 
 	t.Run("initialize", func(t *testing.T) {
