@@ -21,13 +21,17 @@ import (
 
 	"github.com/pyws/pyws/host/edits"
 	"github.com/pyws/pyws/host/fault"
+	"github.com/pyws/pyws/host/ratelimit"
 	"github.com/pyws/pyws/host/service"
 	"github.com/pyws/pyws/host/tenants"
 	"github.com/pyws/pyws/host/tiers"
 	"github.com/pyws/pyws/host/toolspec"
 )
 
-const otherKey = "pyws_test_key_other_workspace"
+const (
+	otherKey = "pyws_test_key_other_workspace"
+	freeKey  = "pyws_test_key_free_tier"
+)
 
 // mcpFixture is a server on a real listener with two keys, each bound to
 // its own workspace: testKey to one holding pkg/a.py, otherKey to one
@@ -57,8 +61,10 @@ func startMCPFixture(t testing.TB) *mcpFixture {
 	}
 	keys.AddInMemory(testKey, tenants.Key{ID: "k1", Tenant: "tenant-a", Tier: tiers.Enterprise, Workspace: wsA})
 	keys.AddInMemory(otherKey, tenants.Key{ID: "k2", Tenant: "tenant-b", Tier: tiers.Enterprise, Workspace: wsB})
+	keys.AddInMemory(freeKey, tenants.Key{ID: "k3", Tenant: "tenant-free", Tier: tiers.Free, Workspace: wsA})
 	logs := &lockedBuffer{}
 	app := New(Options{Service: svc, Keys: keys, Logger: slog.New(slog.NewJSONHandler(logs, nil)),
+		Limiter: ratelimit.New(nil, ratelimit.Options{}),
 		Metrics: promhttp.HandlerFor(svc.Metrics().Registry, promhttp.HandlerOpts{})})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -372,6 +378,26 @@ func TestMCPOverHTTP(t *testing.T) {
 		}
 		if _, err := other.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: service.FileURIPrefix + "pkg/a.py"}); err == nil || !strings.Contains(err.Error(), fault.FileNotFound) {
 			t.Errorf("another workspace's file: %v, want %s", err, fault.FileNotFound)
+		}
+	})
+
+	t.Run("one rate-limit budget for both transports", func(t *testing.T) {
+		free := f.connect(t, freeKey)
+		budget := tiers.For(tiers.Free).Budget(tiers.FamilyRename).PerHour
+		rename := map[string]any{"uri": "pkg/a.py", "line": 0, "character": 4, "newName": "g"}
+		args, _ := json.Marshal(rename)
+		for i := 0; i < budget; i++ {
+			if i%2 == 0 {
+				f.httpPost(t, "/v1/tools/rename_symbol", freeKey, string(args))
+				continue
+			}
+			if r, err := free.CallTool(context.Background(), &mcp.CallToolParams{Name: "rename_symbol", Arguments: rename}); err != nil || strings.Contains(callText(r), fault.RateLimitExceeded) {
+				t.Fatalf("call %d of a budget of %d refused: %v %s", i+1, budget, err, callText(r))
+			}
+		}
+		r, err := free.CallTool(context.Background(), &mcp.CallToolParams{Name: "rename_symbol", Arguments: rename})
+		if err != nil || !r.IsError || !strings.Contains(callText(r), `"code":"`+fault.RateLimitExceeded+`"`) {
+			t.Errorf("call %d over MCP: %v %s, want %s", budget+1, err, callText(r), fault.RateLimitExceeded)
 		}
 	})
 
