@@ -221,12 +221,29 @@ func (s *server) mcpHTTP() fiber.Handler {
 			// rebinding; here every request carries a bearer key already.
 			DisableLocalhostProtection: true,
 		}))
-	bridged := adaptHandler(handler)
+	bridged := adaptHandler(withRequestContext(handler))
 	return func(c *fiber.Ctx) error {
 		if c.Method() == fiber.MethodGet {
 			c.Set(fiber.HeaderAllow, "POST, DELETE")
 			return c.SendStatus(fiber.StatusMethodNotAllowed)
 		}
+		c.Context().SetUserValue(requestContextKey{}, c.UserContext())
 		return bridged(c)
 	}
+}
+
+type requestContextKey struct{}
+
+// withRequestContext hands h the request's context (requireKey's: it ends
+// at the request deadline or when the client goes away) in place of the
+// bridge's, fasthttp's RequestCtx, which ends only at shutdown: the SDK
+// holds a response open until its request's context ends (a
+// subscriptions/listen stream never completes otherwise).
+func withRequestContext(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if ctx, ok := r.Context().Value(requestContextKey{}).(context.Context); ok {
+			r = r.WithContext(ctx)
+		}
+		h.ServeHTTP(w, r)
+	})
 }

@@ -44,6 +44,10 @@ type mcpFixture struct {
 	client *http.Client
 }
 
+// mcpFixtureTimeout is the fixture's request deadline: short, so a
+// request the SDK holds open (subscriptions/listen) ends within a test.
+const mcpFixtureTimeout = 3 * time.Second
+
 func startMCPFixture(t testing.TB) *mcpFixture {
 	t.Helper()
 	wsA, wsB := t.TempDir(), t.TempDir()
@@ -64,7 +68,7 @@ func startMCPFixture(t testing.TB) *mcpFixture {
 	keys.AddInMemory(freeKey, tenants.Key{ID: "k3", Tenant: "tenant-free", Tier: tiers.Free, Workspace: wsA})
 	logs := &lockedBuffer{}
 	app := New(Options{Service: svc, Keys: keys, Logger: slog.New(slog.NewJSONHandler(logs, nil)),
-		Limiter: ratelimit.New(nil, ratelimit.Options{}),
+		Limiter: ratelimit.New(nil, ratelimit.Options{}), RequestTimeout: mcpFixtureTimeout,
 		Metrics: promhttp.HandlerFor(svc.Metrics().Registry, promhttp.HandlerOpts{})})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -508,4 +512,56 @@ func TestRequestLog(t *testing.T) {
 	if strings.Contains(f.logs.String(), testKey) {
 		t.Error("the key reached the log")
 	}
+}
+
+// FuzzMCPRequest posts untrusted bodies to /mcp in an initialized session:
+// whatever the bytes (JSON-RPC of any shape, batches, tool arguments of
+// any type, garbage), the answer is never a 5xx and the server survives.
+func FuzzMCPRequest(f *testing.F) {
+	for _, seed := range []string{
+		`{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{}}`,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"get_hover","arguments":{"uri":"pkg/a.py","line":0,"character":4}}}`,
+		`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"apply_workspace_edit","arguments":{"edit":{"changes":{"pkg/a.py":[{"range":7}]}}}}}`,
+		`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"nope","arguments":[]}}`,
+		`{"jsonrpc":"2.0","id":6,"method":"resources/read","params":{"uri":"svc://file/%2e%2e/%2e%2e/etc/passwd"}}`,
+		`{"jsonrpc":"2.0","id":7,"method":"resources/read","params":{"uri":"svc://file/"}}`,
+		`[{"jsonrpc":"2.0","id":8,"method":"tools/list"},{"jsonrpc":"2.0","method":"notifications/initialized"}]`,
+		`{"jsonrpc":"2.0","id":{"x":1},"method":"tools/call"}`,
+		`{"jsonrpc":"2.0","id":9,"method":"subscriptions/listen","params":{}}`,
+		"\xff\xfe{",
+		``,
+	} {
+		f.Add(seed)
+	}
+	fx := startMCPFixture(f)
+	post := func(t testing.TB, body, session string) *http.Response {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*mcpFixtureTimeout)
+		defer cancel()
+		req, _ := http.NewRequestWithContext(ctx, "POST", fx.base+MCPPath, strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+testKey)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if session != "" {
+			req.Header.Set("Mcp-Session-Id", session)
+			req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+		}
+		resp, err := fx.client.Do(req)
+		if err != nil {
+			t.Fatalf("%q: %v", body, err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp
+	}
+	init := post(f, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"fuzz","version":"1"}}}`, "")
+	session := init.Header.Get("Mcp-Session-Id")
+	if init.StatusCode != 200 || session == "" {
+		f.Fatalf("initialize: %d, session %q", init.StatusCode, session)
+	}
+	post(f, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, session)
+	f.Fuzz(func(t *testing.T, body string) {
+		if resp := post(t, body, session); resp.StatusCode >= 500 {
+			t.Fatalf("%q: status %d", body, resp.StatusCode)
+		}
+	})
 }
