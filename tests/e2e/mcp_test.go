@@ -101,15 +101,18 @@ func mcpHTTPSession(t *testing.T, s *server, key string) *mcp.ClientSession {
 
 // mcpStdioSession starts `pyws mcp` on ws as an agent does and connects
 // to it; the process's stderr (its logs) is returned, stdout being the
-// protocol's.
-func mcpStdioSession(t *testing.T, ws string) (*mcp.ClientSession, *bytes.Buffer) {
+// protocol's. It shares the stub summaries of every test server, and the
+// compiled plugins of s (compiling them again takes seconds).
+func mcpStdioSession(t *testing.T, s *server, ws string) (*mcp.ClientSession, *bytes.Buffer) {
 	t.Helper()
 	state := filepath.Join(t.TempDir(), "state")
 	if err := os.MkdirAll(state, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Symlink(filepath.Join(scratchRoot, "stubs"), filepath.Join(state, "stubs")); err != nil {
-		t.Fatal(err)
+	for link, target := range map[string]string{"stubs": filepath.Join(scratchRoot, "stubs"), "compile-cache": filepath.Join(s.state, "compile-cache")} {
+		if err := os.Symlink(target, filepath.Join(state, link)); err != nil {
+			t.Fatal(err)
+		}
 	}
 	cmd := exec.Command(binPath, "mcp", "--workspace", ws, "--plugins", pluginsDir, "--state", state, "--workers", "2")
 	cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+filepath.Join(scratchRoot, "cache"))
@@ -211,7 +214,7 @@ func TestMCPClients(t *testing.T) {
 	}
 
 	t.Run("Go SDK over stdio", func(t *testing.T) {
-		cs, logs := mcpStdioSession(t, ws)
+		cs, logs := mcpStdioSession(t, s, ws)
 		eventually(t, 60*time.Second, "stdio workspace indexed", func() bool {
 			r := callMCP(t, cs, "health_check", map[string]any{"includeWorkspace": true})
 			return jget(decoded(t, r.StructuredContent), "workspace", "loaded") == true
