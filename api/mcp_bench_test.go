@@ -5,19 +5,20 @@ import (
 	"net/http"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// The same tool call over HTTP and over MCP on one server, one client or
-// 16 at once: MCP's cost is its JSON-RPC framing and the fasthttp to
-// net/http bridge (RATIONALE.md, "Why MCP through fiber's adaptor?").
-// Reported: p50 and p99 latency of one call, in microseconds.
+// The same tool call over HTTP and over MCP on one server in this process,
+// one call at a time: MCP's cost is its JSON-RPC framing, the SDK's session
+// and the fasthttp to net/http bridge (RATIONALE.md, "Why MCP through
+// fiber's fasthttp adaptor"). Reported: p50 and p99 latency of one call, in
+// microseconds. 16 clients at once against the real server:
+// tests/e2e BenchmarkMCP16Sessions.
 //
-//	go test ./api -run '^$' -bench MCP -benchtime 5000x -count 3
+//	go test ./api -run '^$' -bench MCPOverhead -benchtime 5000x -count 3
 
 // benchCallers returns a function making one call per transport, for a
 // client of its own.
@@ -66,45 +67,6 @@ func BenchmarkMCPOverheadOneClient(b *testing.B) {
 				d = append(d, time.Since(start))
 			}
 			reportPercentiles(b, d)
-		})
-	}
-}
-
-func BenchmarkMCPOverhead16Clients(b *testing.B) {
-	f := startMCPFixture(b)
-	const clients = 16
-	for _, transport := range []string{"http", "mcp"} {
-		b.Run(transport, func(b *testing.B) {
-			calls := make([]func() error, clients)
-			for i := range calls {
-				calls[i] = benchCallers(b, f)[transport]()
-			}
-			var mu sync.Mutex
-			var d []time.Duration
-			b.ResetTimer()
-			var wg sync.WaitGroup
-			for i := range clients {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					mine := make([]time.Duration, 0, b.N/clients+1)
-					for j := i; j < b.N; j += clients {
-						start := time.Now()
-						if err := calls[i](); err != nil {
-							b.Error(err)
-							return
-						}
-						mine = append(mine, time.Since(start))
-					}
-					mu.Lock()
-					d = append(d, mine...)
-					mu.Unlock()
-				}()
-			}
-			wg.Wait()
-			if len(d) > 0 {
-				reportPercentiles(b, d)
-			}
 		})
 	}
 }
