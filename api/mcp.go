@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -222,14 +223,70 @@ func (s *server) mcpHTTP() fiber.Handler {
 			DisableLocalhostProtection: true,
 		}))
 	bridged := adaptHandler(withRequestContext(handler))
+	sessions := &mcpSessions{server: srv, owner: map[string]string{}}
 	return func(c *fiber.Ctx) error {
 		if c.Method() == fiber.MethodGet {
 			c.Set(fiber.HeaderAllow, "POST, DELETE")
 			return c.SendStatus(fiber.StatusMethodNotAllowed)
 		}
+		key := callerKey(c)
+		// A POST without a session id asks for a new session.
+		opening := c.Method() == fiber.MethodPost && c.Get(mcpSessionHeader) == ""
+		if opening {
+			if open := sessions.count(key.ID); open >= MaxMCPSessionsPerKey {
+				return fault.New(fault.RateLimitExceeded, fault.Details{"limit": MaxMCPSessionsPerKey, "open": open},
+					"this key has %d MCP sessions open, the most it may; end one (DELETE %s with its Mcp-Session-Id) or let one idle out", open, MCPPath)
+			}
+		}
 		c.Context().SetUserValue(requestContextKey{}, c.UserContext())
-		return bridged(c)
+		err := bridged(c)
+		if id := string(c.Response().Header.Peek(mcpSessionHeader)); opening && id != "" {
+			sessions.add(id, key.ID)
+		}
+		return err
 	}
+}
+
+// MaxMCPSessionsPerKey bounds the MCP sessions one key holds open over
+// HTTP: each keeps goroutines and state until it ends or idles out, and
+// opening one costs no rate-limit budget.
+const MaxMCPSessionsPerKey = 64
+
+const mcpSessionHeader = "Mcp-Session-Id"
+
+// mcpSessions knows which key opened each live session.
+type mcpSessions struct {
+	server *mcp.Server
+	mu     sync.Mutex
+	owner  map[string]string // session id -> key id
+}
+
+// count forgets the sessions the SDK has closed (ended, idled out) and
+// returns how many keyID still has. Concurrent opens may pass the bound by
+// the number of requests racing.
+func (m *mcpSessions) count(keyID string) int {
+	live := map[string]bool{}
+	for ss := range m.server.Sessions() {
+		live[ss.ID()] = true
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	n := 0
+	for id, owner := range m.owner {
+		switch {
+		case !live[id]:
+			delete(m.owner, id)
+		case owner == keyID:
+			n++
+		}
+	}
+	return n
+}
+
+func (m *mcpSessions) add(id, keyID string) {
+	m.mu.Lock()
+	m.owner[id] = keyID
+	m.mu.Unlock()
 }
 
 type requestContextKey struct{}

@@ -405,6 +405,24 @@ func TestMCPOverHTTP(t *testing.T) {
 		}
 	})
 
+	t.Run("sessions per key are bounded", func(t *testing.T) {
+		var held []*mcp.ClientSession
+		for len(held) < MaxMCPSessionsPerKey {
+			held = append(held, f.connect(t, freeKey))
+		}
+		transport := &mcp.StreamableClientTransport{Endpoint: f.base + MCPPath,
+			HTTPClient: &http.Client{Transport: bearer{key: freeKey, next: f.client.Transport}}, MaxRetries: -1}
+		if _, err := mcp.NewClient(&mcp.Implementation{Name: "pyws-test", Version: "1"}, nil).Connect(context.Background(), transport, nil); err == nil || !strings.Contains(err.Error(), "Too Many Requests") {
+			t.Fatalf("session %d of one key: %v, want 429 %s", MaxMCPSessionsPerKey+1, err, fault.RateLimitExceeded)
+		}
+		f.connect(t, otherKey) // another key is not held back
+		held[0].Close()        // DELETE ends the session
+		f.connect(t, freeKey)
+		for _, cs := range held[1:] {
+			cs.Close()
+		}
+	})
+
 	t.Run("16 concurrent sessions", func(t *testing.T) {
 		var wg sync.WaitGroup
 		errs := make(chan string, 16)
