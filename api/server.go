@@ -1,8 +1,10 @@
-// Package api is the thin HTTP face of pyws (fiber v2). It authenticates
-// the bearer key, finds the operation in the service's one table, turns the
-// body or query string into validated arguments, charges the rate limit and
-// renders the result, or the error envelope with the status from StatusOf.
-// It knows no Python and touches no files: everything else is host/service.
+// Package api is the thin transport face of pyws: HTTP (fiber v2) and MCP
+// (the official Go SDK, at /mcp and on stdio). It authenticates the bearer
+// key, finds the operation in the service's one table, turns the body,
+// query string or MCP arguments into validated arguments, charges the rate
+// limit and renders the result, or the error envelope with the status from
+// StatusOf. It knows no Python and touches no files: everything else is
+// host/service.
 package api
 
 import (
