@@ -66,7 +66,9 @@ func everyRoute(table *service.Table) []route {
 		{"POST", Prefix + "/tools/call"},
 		{"POST", Prefix + "/resources/read"},
 		{"GET", Prefix + "/resources/file/../../etc/passwd"},
-		{"POST", "/mcp"},
+		{"POST", MCPPath},
+		{"GET", MCPPath},
+		{"DELETE", MCPPath},
 		{"GET", Prefix + "/nothing"},
 		{"POST", Prefix + "/tools/get_everything"},
 		{"POST", "/metrics"},
@@ -202,7 +204,7 @@ func TestMalformedRequestsNeedAKeyToBeJudged(t *testing.T) {
 		{"malformed body", "POST", Prefix + "/tools/call", `{"name":`, "body", "not valid JSON"},
 		{"no name", "POST", Prefix + "/tools/call", `{}`, "name", `missing required parameter "name"`},
 		{"unknown tool", "POST", Prefix + "/tools/call", `{"name": "nope"}`, "name", "tools: rename_symbol"},
-		{"unknown route", "POST", "/mcp", `{}`, "path", "no route POST /mcp; see /v1/openapi.json"},
+		{"unknown route", "POST", "/v2/tools/call", `{}`, "path", "no route POST /v2/tools/call; see /v1/openapi.json"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,8 +1,10 @@
-// Package api is the thin HTTP face of pyws (fiber v2). It authenticates
-// the bearer key, finds the operation in the service's one table, turns the
-// body or query string into validated arguments, charges the rate limit and
-// renders the result, or the error envelope with the status from StatusOf.
-// It knows no Python and touches no files: everything else is host/service.
+// Package api is the thin transport face of pyws: HTTP (fiber v2) and MCP
+// (the official Go SDK, at /mcp and on stdio). It authenticates the bearer
+// key, finds the operation in the service's one table, turns the body,
+// query string or MCP arguments into validated arguments, charges the rate
+// limit and renders the result, or the error envelope with the status from
+// StatusOf. It knows no Python and touches no files: everything else is
+// host/service.
 package api
 
 import (
@@ -122,6 +124,7 @@ func New(o Options) *fiber.App {
 	})
 	app.Server().HeaderReceived = s.admitBody
 	app.Use(s.recoverPanics)
+	app.Use(s.logHTTP)
 
 	// Public routes: see RATIONALE.md, "Why are these routes public?".
 	app.Get("/healthz", func(c *fiber.Ctx) error { return c.SendString("ok\n") })
@@ -142,6 +145,8 @@ func New(o Options) *fiber.App {
 	// otherwise collapse "..", and an escape attempt must be answered with
 	// PERMISSION_DENIED, not a routing 404.
 	app.Use(s.fileResourceByRawPath)
+
+	app.All(MCPPath, s.mcpHTTP())
 
 	v1 := app.Group(Prefix)
 	v1.Post("/tools/call", s.genericToolCall)
@@ -167,26 +172,36 @@ func New(o Options) *fiber.App {
 
 // call validates, rate-limits and runs op for the caller requireKey admitted.
 func (s *server) call(c *fiber.Ctx, op *service.Operation, raw json.RawMessage) error {
+	c.Locals(toolLocal{}, op.Name)
+	result, headers, err := s.invoke(c.UserContext(), callerKey(c), op, raw)
+	for k, v := range headers {
+		c.Set(k, v)
+	}
+	if err != nil {
+		return err
+	}
+	return c.JSON(result)
+}
+
+// invoke is the one dispatch of every transport (HTTP routes, MCP over
+// HTTP and stdio): it validates raw against op's parameters, charges key's
+// rate limit, runs op and records the call in the metrics. headers are the
+// rate limiter's, for transports that can send them.
+func (s *server) invoke(ctx context.Context, key *tenants.Key, op *service.Operation, raw json.RawMessage) (result any, headers map[string]string, err error) {
 	start := time.Now()
-	key := callerKey(c)
 	args, err := op.DecodeArgs(raw)
 	if err == nil && s.Limiter != nil && op.RateLimited() {
-		var headers map[string]string
-		headers, err = s.Limiter.Charge(c.UserContext(), key, op.Family)
-		for k, v := range headers {
-			c.Set(k, v)
-		}
+		headers, err = s.Limiter.Charge(ctx, key, op.Family)
 	}
 	if err == nil {
-		var result any
-		result, err = s.Service.Run(c.UserContext(), key, op, args)
-		if err == nil {
-			s.Service.Observe(op.Name, "", time.Since(start))
-			return c.JSON(result)
-		}
+		result, err = s.Service.Run(ctx, key, op, args)
 	}
-	s.Service.Observe(op.Name, codeForMetrics(err), time.Since(start))
-	return err
+	code := ""
+	if err != nil {
+		code = codeForMetrics(err)
+	}
+	s.Service.Observe(op.Name, code, time.Since(start))
+	return result, headers, err
 }
 
 func codeForMetrics(err error) string {
@@ -373,16 +388,18 @@ func (s *server) renderError(c *fiber.Ctx, err error) error {
 		case errors.As(err, &fiberErr) && fiberErr.Code < 500:
 			fe = fault.New(fault.InvalidParameter, fault.Details{"parameter": "request"}, "%s", fiberErr.Message)
 		default:
-			id := requestID(c)
-			s.Logger.Error("internal error", "requestId", id, "method", c.Method(), "path", c.Path(), "err", err)
-			fe = fault.New(fault.ServerUnavailable, fault.Details{"requestId": id}, "internal error; quote request id %s when reporting it", id)
+			fe = s.internalFault(requestID(c), err, "method", c.Method(), "path", c.Path())
 		}
 	}
 	return s.writeEnvelope(c, fe)
 }
 
 func (s *server) writeEnvelope(c *fiber.Ctx, fe *fault.Error) error {
-	status := StatusOf(fe.Code)
+	return c.Status(StatusOf(fe.Code)).JSON(errorDocument(fe))
+}
+
+// errorDocument is the body an error answers with, on every transport.
+func errorDocument(fe *fault.Error) any {
 	details := fe.Details
 	if details == nil {
 		details = fault.Details{}
@@ -403,7 +420,14 @@ func (s *server) writeEnvelope(c *fiber.Ctx, fe *fault.Error) error {
 		}
 		body = merged
 	}
-	return c.Status(status).JSON(body)
+	return body
+}
+
+// internalFault logs an error that is not a fault in full and returns
+// what the caller sees instead: SERVER_UNAVAILABLE with a request id.
+func (s *server) internalFault(id string, err error, attrs ...any) *fault.Error {
+	s.Logger.Error("internal error", append([]any{"requestId", id, "err", err}, attrs...)...)
+	return fault.New(fault.ServerUnavailable, fault.Details{"requestId": id}, "internal error; quote request id %s when reporting it", id)
 }
 
 func (s *server) recoverPanics(c *fiber.Ctx) (err error) {
@@ -424,5 +448,9 @@ func requestID(c *fiber.Ctx) string {
 	if s, ok := id.(string); ok {
 		return s
 	}
+	return newRequestID()
+}
+
+func newRequestID() string {
 	return strings.ReplaceAll(time.Now().UTC().Format("20060102T150405.000000000"), ".", "")
 }

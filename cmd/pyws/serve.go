@@ -34,55 +34,170 @@ type stringList []string
 func (s *stringList) String() string     { return strings.Join(*s, ",") }
 func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 
+// kernelFlags are the flags of every command that runs the service
+// itself (serve, mcp): the workspace, plugins, stubs, state and logging.
+type kernelFlags struct {
+	workspace, state, python, logLevel, stubs *string
+	workers, memMiB, perPlugin                *int
+	rssLimit, idleGrowth                      *int
+	timeout, idleAfter, idleRelease           *time.Duration
+	spareAfter, indexDelay                    *time.Duration
+	plugins                                   stringList
+}
+
+func addKernelFlags(fs *flag.FlagSet) *kernelFlags {
+	k := &kernelFlags{}
+	k.workspace = fs.String("workspace", "", "default workspace directory (keys without their own workspace use it)")
+	k.state = fs.String("state", defaultStateDir(), "state directory: compilation cache, edit journal")
+	k.workers = fs.Int("workers", runtime.GOMAXPROCS(0), "plugin worker processes")
+	k.timeout = fs.Duration("plugin-timeout", plugins.DefaultTimeout, "default deadline of one plugin call, counted from its arrival (a manifest's timeoutMs overrides it)")
+	k.memMiB = fs.Int("plugin-memory", plugins.DefaultMemoryLimitMiB, "memory cap of one plugin instance, MiB (a manifest's memoryLimitMiB overrides it)")
+	k.perPlugin = fs.Int("plugin-max-workers", 0, "workers one plugin's calls may hold at once (default: --workers minus one, at least 1)")
+	k.rssLimit = fs.Int("worker-rss-limit-mib", plugins.DefaultWorkerRSSLimitMiB, "replace a plugin worker whose resident memory is above this after a call, MiB (negative: never)")
+	k.idleGrowth = fs.Int("worker-idle-growth-mib", plugins.DefaultIdleGrowthMiB, "replace a plugin worker idle for --worker-idle-recycle whose resident memory grew by more than this since it started, MiB (negative: never)")
+	k.idleAfter = fs.Duration("worker-idle-recycle", plugins.DefaultIdleRecycleAfter, "how long a worker stays idle, grown past --worker-idle-growth-mib, before it is replaced")
+	k.idleRelease = fs.Duration("workspace-idle-release", 15*time.Minute, "release a workspace (its index and caches) that no request used for this long; the next request reopens it, the index from its on-disk cache (0: never; the --workspace served by default is never released)")
+	k.spareAfter = fs.Duration("plugin-spare-after", plugins.DefaultSpareAfter, "a plugin call running this long while other calls wait for a worker gets a spare worker to stand in for it (negative: never)")
+	k.python = fs.String("python", "", "interpreter whose version health_check reports (default: python3 on PATH)")
+	k.logLevel = fs.String("log-level", "info", "debug, info, warn or error (logs are JSON lines on stderr, one per request at info)")
+	k.indexDelay = fs.Duration("index-delay", 0, "wait this long before each workspace's first index build (testing aid: makes the indexing state observable)")
+	k.stubs = fs.String("stubs", "", "typeshed stubs directory, as 'make stubs' writes it (default: typeshed/ beside the binary)")
+	fs.Var(&k.plugins, "plugins", "plugin directory; repeatable, later directories override earlier ones per tool (default: plugins/ beside the binary)")
+	return k
+}
+
+// logger is the JSON logger on stderr at --log-level; stdout stays free
+// (`pyws mcp` speaks the protocol on it).
+func (k *kernelFlags) logger() (*slog.Logger, error) {
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(*k.logLevel)); err != nil {
+		return nil, fmt.Errorf("--log-level: %w", err)
+	}
+	logger := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+	slog.SetDefault(logger)
+	return logger, nil
+}
+
+// kernel is a running service and what it stands on; close releases them.
+type kernel struct {
+	root    string
+	svc     *service.Service
+	metrics *metrics.Recorder
+	closers []func()
+}
+
+func (k *kernel) close() {
+	for i := len(k.closers) - 1; i >= 0; i-- {
+		k.closers[i]()
+	}
+}
+
+// start opens the stubs, the plugin runtime, the edit journal and the
+// service over --workspace, and begins loading it.
+func (k *kernelFlags) start(ctx context.Context, logger *slog.Logger) (_ *kernel, err error) {
+	if *k.workspace == "" {
+		return nil, errors.New("--workspace DIR is required")
+	}
+	if *k.stubs == "" {
+		*k.stubs = defaultStubsDir()
+	}
+	stubs, err := openStubs(*k.stubs)
+	if err != nil {
+		return nil, err
+	}
+	kn := &kernel{}
+	defer func() {
+		if err != nil {
+			kn.close()
+		}
+	}()
+	if kn.root, err = filepath.Abs(*k.workspace); err != nil {
+		return nil, err
+	}
+	if len(k.plugins) == 0 {
+		k.plugins = stringList{defaultPluginDir()}
+	}
+	if err := os.MkdirAll(*k.state, 0o700); err != nil {
+		return nil, err
+	}
+	rt, err := plugins.Start(ctx, plugins.Config{
+		Dirs:                k.plugins,
+		CacheDir:            filepath.Join(*k.state, "compile-cache"),
+		Workers:             *k.workers,
+		DefaultTimeout:      *k.timeout,
+		MemoryLimitMiB:      *k.memMiB,
+		MaxWorkersPerPlugin: *k.perPlugin,
+		WorkerRSSLimitMiB:   *k.rssLimit,
+		IdleGrowthMiB:       *k.idleGrowth,
+		IdleRecycleAfter:    *k.idleAfter,
+		SpareAfter:          *k.spareAfter,
+		Logger:              logger,
+	})
+	if err != nil {
+		return nil, err
+	}
+	kn.closers = append(kn.closers, func() { rt.Close() })
+	engine, err := edits.Open(filepath.Join(*k.state, "edits"))
+	if err != nil {
+		return nil, err
+	}
+	logRecoveries(logger, engine.Recovered())
+	rec := metrics.New()
+	registerPluginMetrics(rec, rt)
+	svc := service.New(service.Config{
+		DefaultWorkspace: kn.root,
+		Plugins:          pluginRuntime{rt: rt, wanted: *k.workers},
+		Edits:            engine,
+		Metrics:          rec,
+		Logger:           logger,
+		Version:          version,
+		EngineVersion:    "tree-sitter-python 0.25.0, parser sha256 " + wasm.ParserSHA256[:12],
+		PythonVersion:    pythonVersion(*k.python),
+		StateDir:         *k.state,
+		Stubs:            stubs,
+		IndexDelay:       *k.indexDelay,
+		IdleRelease:      *k.idleRelease,
+	})
+	kn.closers = append(kn.closers, svc.Close)
+	rec.GaugeFunc("pyws_workspaces_open", "Workspaces open now, their index and caches in memory.", func() float64 {
+		open, _ := svc.Workspaces()
+		return float64(open)
+	})
+	rec.CounterFunc("pyws_workspace_idle_releases_total", "Workspaces released after no request used them for --workspace-idle-release.", func() float64 {
+		_, released := svc.Workspaces()
+		return float64(released)
+	})
+	if err := svc.Preload(kn.root); err != nil {
+		return nil, err
+	}
+	kn.svc, kn.metrics = svc, rec
+	logger.Info("service started", "workspace", kn.root, "plugins", strings.Join(k.plugins, ","), "tools", strings.Join(rt.Tools(), ","))
+	return kn, nil
+}
+
 func serve(args []string) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	workspaceDir := fs.String("workspace", "", "default workspace directory (keys without their own workspace use it)")
+	kf := addKernelFlags(fs)
 	addr := fs.String("addr", "127.0.0.1:8080", "listen address HOST:PORT")
 	keysPath := fs.String("keys", "", "keys file (see 'pyws keys add')")
-	stateDir := fs.String("state", defaultStateDir(), "state directory: compilation cache, edit journal")
 	devKey := fs.Bool("dev-key", false, "accept a development key (from PYWS_API_KEY, or generated and printed) with the enterprise tier")
-	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "plugin worker processes")
-	timeout := fs.Duration("plugin-timeout", plugins.DefaultTimeout, "default deadline of one plugin call, counted from its arrival (a manifest's timeoutMs overrides it)")
-	memMiB := fs.Int("plugin-memory", plugins.DefaultMemoryLimitMiB, "memory cap of one plugin instance, MiB (a manifest's memoryLimitMiB overrides it)")
-	perPlugin := fs.Int("plugin-max-workers", 0, "workers one plugin's calls may hold at once (default: --workers minus one, at least 1)")
-	rssLimit := fs.Int("worker-rss-limit-mib", plugins.DefaultWorkerRSSLimitMiB, "replace a plugin worker whose resident memory is above this after a call, MiB (negative: never)")
-	idleGrowth := fs.Int("worker-idle-growth-mib", plugins.DefaultIdleGrowthMiB, "replace a plugin worker idle for --worker-idle-recycle whose resident memory grew by more than this since it started, MiB (negative: never)")
-	idleAfter := fs.Duration("worker-idle-recycle", plugins.DefaultIdleRecycleAfter, "how long a worker stays idle, grown past --worker-idle-growth-mib, before it is replaced")
-	idleRelease := fs.Duration("workspace-idle-release", 15*time.Minute, "release a workspace (its index and caches) that no request used for this long; the next request reopens it, the index from its on-disk cache (0: never; the --workspace served by default is never released)")
-	spareAfter := fs.Duration("plugin-spare-after", plugins.DefaultSpareAfter, "a plugin call running this long while other calls wait for a worker gets a spare worker to stand in for it (negative: never)")
-	python := fs.String("python", "", "interpreter whose version health_check reports (default: python3 on PATH)")
-	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
-	indexDelay := fs.Duration("index-delay", 0, "wait this long before each workspace's first index build (testing aid: makes the indexing state observable)")
 	redisURL := fs.String("redis", "", "Redis URL (redis://[:pass@]host:6379/0) holding rate-limit counters shared by several pyws processes (default: counters in this process)")
 	failOpen := fs.Bool("ratelimit-fail-open", false, "when the Redis rate-limit store fails, allow requests (logged) instead of refusing them with SERVER_UNAVAILABLE")
 	maxBody := fs.Int("max-body", api.DefaultBodyLimit, "largest request body in bytes for any key (each tier's own cap is usually lower)")
 	headerTimeout := fs.Duration("header-timeout", api.DefaultHeaderTimeout, "time allowed to receive a request line and headers")
 	bodyTimeout := fs.Duration("body-timeout", api.DefaultBodyTimeout, "time allowed to receive a request body once its headers are in")
 	requestTimeout := fs.Duration("request-timeout", api.DefaultRequestTimeout, "deadline of every request from its arrival")
-	stubsDir := fs.String("stubs", "", "typeshed stubs directory, as 'make stubs' writes it (default: typeshed/ beside the binary)")
-	var pluginDirs stringList
-	fs.Var(&pluginDirs, "plugins", "plugin directory; repeatable, later directories override earlier ones per tool (default: plugins/ beside the binary)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	var level slog.Level
-	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
-		return fmt.Errorf("--log-level: %w", err)
-	}
-	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
-	slog.SetDefault(logger)
-
-	if *workspaceDir == "" {
-		return errors.New("serve: --workspace DIR is required")
-	}
-	if *stubsDir == "" {
-		*stubsDir = defaultStubsDir()
-	}
-	stubs, err := openStubs(*stubsDir)
+	logger, err := kf.logger()
 	if err != nil {
 		return err
 	}
-	root, err := filepath.Abs(*workspaceDir)
+	if *kf.workspace == "" {
+		return errors.New("serve: --workspace DIR is required")
+	}
+	root, err := filepath.Abs(*kf.workspace)
 	if err != nil {
 		return err
 	}
@@ -103,40 +218,10 @@ func serve(args []string) error {
 		keys.AddInMemory(key, tenants.Key{ID: "dev", Tenant: "dev", Tier: tiers.Enterprise, Workspace: root, CreatedAt: time.Now()})
 		fmt.Printf("development key (enterprise tier, workspace %s):\n%s\n", root, key)
 	}
-	if len(pluginDirs) == 0 {
-		pluginDirs = stringList{defaultPluginDir()}
-	}
-	if err := os.MkdirAll(*stateDir, 0o700); err != nil {
-		return err
-	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	rt, err := plugins.Start(ctx, plugins.Config{
-		Dirs:                pluginDirs,
-		CacheDir:            filepath.Join(*stateDir, "compile-cache"),
-		Workers:             *workers,
-		DefaultTimeout:      *timeout,
-		MemoryLimitMiB:      *memMiB,
-		MaxWorkersPerPlugin: *perPlugin,
-		WorkerRSSLimitMiB:   *rssLimit,
-		IdleGrowthMiB:       *idleGrowth,
-		IdleRecycleAfter:    *idleAfter,
-		SpareAfter:          *spareAfter,
-		Logger:              logger,
-	})
-	if err != nil {
-		return err
-	}
-	defer rt.Close()
-	engine, err := edits.Open(filepath.Join(*stateDir, "edits"))
-	if err != nil {
-		return err
-	}
-	logRecoveries(logger, engine.Recovered())
-	rec := metrics.New()
-	registerPluginMetrics(rec, rt)
 	var store ratelimit.Store // nil: counters in this process
 	if *redisURL != "" {
 		rs, err := ratelimit.NewRedisStore(*redisURL, 0)
@@ -146,35 +231,14 @@ func serve(args []string) error {
 		defer rs.Close()
 		store = rs
 	}
-	limiter := ratelimit.New(store, ratelimit.Options{FailOpen: *failOpen, OnDecision: rec.LimiterDecision, Logger: logger})
-	svc := service.New(service.Config{
-		DefaultWorkspace: root,
-		Plugins:          pluginRuntime{rt: rt, wanted: *workers},
-		Edits:            engine,
-		Metrics:          rec,
-		Logger:           logger,
-		Version:          version,
-		EngineVersion:    "tree-sitter-python 0.25.0, parser sha256 " + wasm.ParserSHA256[:12],
-		PythonVersion:    pythonVersion(*python),
-		StateDir:         *stateDir,
-		Stubs:            stubs,
-		IndexDelay:       *indexDelay,
-		IdleRelease:      *idleRelease,
-	})
-	defer svc.Close()
-	rec.GaugeFunc("pyws_workspaces_open", "Workspaces open now, their index and caches in memory.", func() float64 {
-		open, _ := svc.Workspaces()
-		return float64(open)
-	})
-	rec.CounterFunc("pyws_workspace_idle_releases_total", "Workspaces released after no request used them for --workspace-idle-release.", func() float64 {
-		_, released := svc.Workspaces()
-		return float64(released)
-	})
-	if err := svc.Preload(root); err != nil {
+	kn, err := kf.start(ctx, logger)
+	if err != nil {
 		return err
 	}
+	defer kn.close()
+	limiter := ratelimit.New(store, ratelimit.Options{FailOpen: *failOpen, OnDecision: kn.metrics.LimiterDecision, Logger: logger})
 	app := api.New(api.Options{
-		Service:        svc,
+		Service:        kn.svc,
 		Keys:           keys,
 		Limiter:        limiter,
 		Logger:         logger,
@@ -182,8 +246,8 @@ func serve(args []string) error {
 		HeaderTimeout:  *headerTimeout,
 		BodyTimeout:    *bodyTimeout,
 		RequestTimeout: *requestTimeout,
-		Metrics:        promhttp.HandlerFor(rec.Registry, promhttp.HandlerOpts{}),
-		OpenAPI:        api.OpenAPIDocument(svc.Table()),
+		Metrics:        promhttp.HandlerFor(kn.metrics.Registry, promhttp.HandlerOpts{}),
+		OpenAPI:        api.OpenAPIDocument(kn.svc.Table()),
 	})
 	ln, err := api.Listen(*addr)
 	if err != nil {
@@ -191,7 +255,7 @@ func serve(args []string) error {
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- app.Listener(ln) }()
-	logger.Info("serving", "addr", "http://"+*addr, "workspace", root, "plugins", strings.Join(pluginDirs, ","), "tools", strings.Join(rt.Tools(), ","))
+	logger.Info("serving", "addr", "http://"+*addr, "mcp", "http://"+*addr+api.MCPPath, "workspace", root)
 	select {
 	case err := <-errc:
 		return err

@@ -106,6 +106,9 @@ func New(cfg Config) *Service {
 // released after idling so far.
 func (s *Service) Workspaces() (open int, released uint64) { return s.workspaces.Stats() }
 
+// Version is the server's version, as health_check reports it.
+func (s *Service) Version() string { return s.cfg.Version }
+
 // Table returns the operation table.
 func (s *Service) Table() *Table { return s.table }
 
