@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -136,13 +137,13 @@ func readSiteSource(dir, rel string) []byte {
 }
 
 // loadSite loads the installed packages the workspace's imports (mods,
-// less the workspace's own modules: ws) reach, and the stdlib stubs those
-// import, into out.
-func (x *Index) loadSite(ctx context.Context, mods []string, ws *moduleMap, out map[string]*File) error {
+// less those under the workspace's own top-level names: ws) reach, and
+// the stdlib stubs those import, into out.
+func (x *Index) loadSite(ctx context.Context, mods []string, ws map[string]bool, out map[string]*File) error {
 	var third []string
 	for _, m := range mods {
 		top, _, _ := strings.Cut(m, ".")
-		if !stdlibModules[top] && !ws.exists(m) && !ws.exists(top) {
+		if !stdlibModules[top] && !ws[top] {
 			third = append(third, m)
 		}
 	}
@@ -177,4 +178,29 @@ func (x *Index) loadSite(ctx context.Context, mods []string, ws *moduleMap, out 
 		}
 	}
 	return nil
+}
+
+// workspaceTops are the top-level names the workspace's files may be
+// imported by: the first part of each path, also below src/, and each
+// package directory's own name (a package nested in a plain directory
+// imports from its top). Computed from the paths alone: the link sets
+// File.Module under the index's lock, and this runs outside it.
+func workspaceTops(files map[string]*File) map[string]bool {
+	tops := map[string]bool{}
+	add := func(name string) {
+		name = strings.TrimSuffix(strings.TrimSuffix(name, ".pyi"), ".py")
+		if isIdent(name) {
+			tops[name] = true
+		}
+	}
+	for _, f := range files {
+		for _, p := range []string{f.Rel, strings.TrimPrefix(f.Rel, "src/")} {
+			top, _, _ := strings.Cut(p, "/")
+			add(top)
+		}
+		if f.IsInit {
+			add(path.Base(path.Dir(f.Rel)))
+		}
+	}
+	return tops
 }

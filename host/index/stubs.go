@@ -406,5 +406,5 @@ func (x *Index) loadStubs(ctx context.Context, files map[string]*File) (map[stri
 	if err != nil || x.site == nil {
 		return out, err
 	}
-	return out, x.loadSite(ctx, mods, newModuleMap(files), out)
+	return out, x.loadSite(ctx, mods, workspaceTops(files), out)
 }

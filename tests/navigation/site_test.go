@@ -76,3 +76,44 @@ func TestSitePackages(t *testing.T) {
 		t.Errorf("mine.shadowed resolves to %v, %v: the workspace's module comes first", locs, err)
 	}
 }
+
+// TestSiteRefreshWhileQueried edits a file and refreshes while other
+// goroutines hover (run under -race): loading the site packages of a
+// refresh happens outside the index's lock, and must not write what
+// readers of the current link read.
+func TestSiteRefreshWhileQueried(t *testing.T) {
+	root, site := t.TempDir(), t.TempDir()
+	write(t, site, map[string]string{"fetchlib/__init__.py": "def get() -> int:\n    return 1\n"})
+	write(t, root, map[string]string{"app.py": "import fetchlib\n\nn = fetchlib.get()\n"})
+	stubs, err := nativeindex.StubSets(native(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := index.New(index.Config{Root: root, Files: nativeindex.PythonFiles(root), Read: os.ReadFile, Summarizer: native(t),
+		Parallel: 1, Stubs: stubs, Site: []string{site}})
+	if err := x.Build(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	app := filepath.Join(root, "app.py")
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := range 20 {
+			write(t, root, map[string]string{"app.py": "import fetchlib\n\nn = fetchlib.get()\n" + strings.Repeat("\n", i+1)})
+			if err := x.RefreshFile(context.Background(), app); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	}()
+	for {
+		select {
+		case <-done:
+			return
+		default:
+		}
+		if h := x.At(app, 2, 0); h != nil {
+			x.Hover(context.Background(), h)
+		}
+	}
+}
