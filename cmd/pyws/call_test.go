@@ -71,7 +71,7 @@ func TestCallCommand(t *testing.T) {
 		{name: "error envelope on stderr", args: []string{"get_everything"}, exit: true, stderr: []string{`"code": "INVALID_PARAMETER"`, `unknown tool \"get_everything\"`}, noStdout: true},
 		{name: "argument of the wrong type", args: []string{"health_check", "--arg", "includeWorkspace=3"}, exit: true, stderr: []string{`"INVALID_PARAMETER"`, `includeWorkspace`}, noStdout: true},
 		{name: "resource", args: []string{"svc://file/a.py"}, stdout: []string{`"content": "x = 1\n"`}},
-		{name: "list", args: []string{"--list"}, stdout: []string{"rename_symbol\n", "--arg newName=<string, required>", "--arg line=<integer, required>  0-indexed line"}},
+		{name: "list", args: []string{"--list"}, stdout: []string{"rename_symbol\n", "--arg newName=<string, required>", "--arg line=<integer>  0-indexed line", "--arg symbol=<string>  dotted name"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
