@@ -226,39 +226,46 @@ func gradualArgs(ps []navindex.Param) bool {
 // printParams prints f's parameters in parentheses, without the receiver
 // of a bound def, with `/` and `*` where pyright puts them.
 func (q *query) printParams(b *strings.Builder, f *Function, depth int) {
+	labels, _ := q.paramLabels(f, depth)
+	b.WriteString("(")
+	b.WriteString(strings.Join(labels, ", "))
+	b.WriteString(")")
+}
+
+// paramLabels are f's parameters as pyright lists them (without the
+// receiver of a bound def, with the `/` and `*` markers, unannotated
+// *args and **kwargs together as one "..."), and the label each of the
+// def's parameters has (-1: the receiver).
+func (q *query) paramLabels(f *Function, depth int) (labels []string, of []int) {
 	u := f.Unit
 	d := &u.Summary().Defs[f.Def]
-	b.WriteString("(")
+	of = make([]int, len(d.Params))
 	first := 0
 	if f.BoundSet && len(d.Params) > 0 && d.Params[0].Kind != navindex.ParamVarArgs {
 		first = 1
+		of[0] = -1
 	}
 	self, hasSelf := f.selfType()
-	n := 0
-	sep := func() {
-		if n > 0 {
-			b.WriteString(", ")
-		}
-		n++
-	}
 	sawVarArgs := false
 	gradual := gradualArgs(d.Params)
+	gradualAt := -1
 	for i := first; i < len(d.Params); i++ {
 		p := &d.Params[i]
 		if gradual && (p.Kind == navindex.ParamVarArgs || p.Kind == navindex.ParamVarKwargs) {
 			// Unannotated *args and **kwargs together print as "...".
-			if p.Kind == navindex.ParamVarArgs {
-				sep()
-				b.WriteString("...")
+			if gradualAt < 0 {
+				gradualAt = len(labels)
+				labels = append(labels, "...")
 			}
+			sawVarArgs = true // keyword-only ones follow without a "*"
+			of[i] = gradualAt
 			continue
 		}
 		if p.Kind == navindex.ParamKwOnly && !sawVarArgs {
-			sep()
-			b.WriteString("*")
+			labels = append(labels, "*")
 			sawVarArgs = true
 		}
-		sep()
+		var b strings.Builder
 		switch p.Kind {
 		case navindex.ParamVarArgs:
 			b.WriteString("*")
@@ -269,7 +276,7 @@ func (q *query) printParams(b *strings.Builder, f *Function, depth int) {
 		b.WriteString(p.Name)
 		b.WriteString(": ")
 		pt := substitute(q.paramType(u, f.Def, i, false), f.Subst, self, hasSelf)
-		q.printDepth(b, pt, 0, depth+1)
+		q.printDepth(&b, pt, 0, depth+1)
 		if p.HasDefault {
 			text := p.DefaultText
 			if text == "" {
@@ -277,10 +284,11 @@ func (q *query) printParams(b *strings.Builder, f *Function, depth int) {
 			}
 			b.WriteString(" = " + text)
 		}
+		of[i] = len(labels)
+		labels = append(labels, b.String())
 		if p.Kind == navindex.ParamPosOnly && (i+1 == len(d.Params) || d.Params[i+1].Kind != navindex.ParamPosOnly) {
-			sep()
-			b.WriteString("/")
+			labels = append(labels, "/")
 		}
 	}
-	b.WriteString(")")
+	return labels, of
 }

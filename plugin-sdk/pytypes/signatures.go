@@ -1,0 +1,196 @@
+package pytypes
+
+import (
+	"strings"
+
+	"github.com/pyws/pyws/plugin-sdk/navindex"
+)
+
+// Signature is one way to call a callee, as signature help shows it.
+type Signature struct {
+	// Label is `(a: int, b: str = "x") -> None` in pyright's notation;
+	// Params the labels of its parameters, in order, with pyright's "/",
+	// "*" and "..." entries.
+	Label  string
+	Params []string
+	// Func is the def it comes from (for its docstring); Class the class
+	// a constructor makes (zero otherwise).
+	Func  Function
+	Class Class
+	// of is the Params entry of each of the def's parameters (-1 none).
+	of []int
+}
+
+// SignatureHelp is what signature help shows in a call's arguments.
+type SignatureHelp struct {
+	// Signatures are the callee's, one per overload; Active the first
+	// whose parameters take the arguments written up to the cursor's, and
+	// ActiveParam the Params entry the cursor's argument fills there (-1
+	// none).
+	Signatures          []Signature
+	Active, ActiveParam int
+}
+
+// SignatureHelp is signature help inside call expression call of u
+// (navindex.ExprCall) with the cursor in written argument arg; keys are
+// the written arguments' keywords in order ("" positional, "*", "**"),
+// navindex.Call's Keys. Empty when the callee is not known callable.
+func (e *Evaluator) SignatureHelp(u Unit, call int32, arg int, keys []string) SignatureHelp {
+	if u == nil || !validExpr(u, call) || u.Summary().Exprs[call].Op != navindex.ExprCall {
+		return SignatureHelp{}
+	}
+	q := e.query()
+	callee := q.expr(u, u.Summary().Exprs[call].A)
+	var out SignatureHelp
+	for _, s := range q.signatures(callee) {
+		if validDef(s.Func.Unit, s.Func.Def) {
+			out.Signatures = append(out.Signatures, s)
+		}
+	}
+	if len(out.Signatures) == 0 {
+		return SignatureHelp{}
+	}
+	out.ActiveParam = -1
+	for i, s := range out.Signatures {
+		if p, ok := bindWritten(&s.Func, keys, arg); ok {
+			out.Active = i
+			if p >= 0 {
+				out.ActiveParam = s.of[p]
+			}
+			return out
+		}
+	}
+	if p, _ := bindWritten(&out.Signatures[0].Func, keys, arg); p >= 0 {
+		out.ActiveParam = out.Signatures[0].of[p]
+	}
+	return out
+}
+
+// signatures are the ways to call a value of type t: a def, each
+// overload, a class's constructor (its __init__, else its __new__,
+// returning the instance), an instance's __call__.
+func (q *query) signatures(t Type) []Signature {
+	switch t.Kind() {
+	case KindFunction:
+		return []Signature{q.signature(*t.Func(), Class{})}
+	case KindOverloaded:
+		var out []Signature
+		for _, o := range t.Args() {
+			if f := o.Func(); f != nil {
+				out = append(out, q.signature(*f, Class{}))
+			}
+		}
+		return out
+	case KindClass:
+		return q.constructorSignatures(t)
+	case KindInstance, KindSelf:
+		if m := q.member(t, "__call__"); m.Found() && m.Type.Kind() != KindInstance {
+			return q.signatures(m.Type)
+		}
+	}
+	return nil
+}
+
+// constructorSignatures are class object t's __init__ (else __new__)
+// signatures, each returning the instance made.
+func (q *query) constructorSignatures(t Type) []Signature {
+	c := t.Class()
+	info := q.class(c)
+	if info == nil {
+		return nil
+	}
+	inst := Instance(c, info.typeParams...)
+	if len(t.Args()) > 0 {
+		inst = instanceOfClassObject(t)
+	}
+	object := q.builtinClass("object")
+	for _, name := range []string{"__init__", "__new__"} {
+		var m MemberInfo
+		if name == "__init__" {
+			m = q.classMember(Instance(c, info.typeParams...), c, info.typeParams, name, false)
+		} else {
+			m = q.classMember(ClassObject(c, info.typeParams...), c, info.typeParams, name, true)
+		}
+		if !m.Found() || m.Class == object {
+			continue
+		}
+		sigs := q.signatures(m.Type)
+		for i := range sigs {
+			if name == "__init__" {
+				f := sigs[i].Func
+				f.Returns = &inst
+				sigs[i] = q.signature(f, c)
+			}
+			sigs[i].Class = c
+		}
+		return sigs
+	}
+	return nil
+}
+
+// signature is f's label and parameter labels.
+func (q *query) signature(f Function, c Class) Signature {
+	if !validDef(f.Unit, f.Def) {
+		return Signature{Func: f, Class: c}
+	}
+	labels, of := q.paramLabels(&f, 0)
+	var b strings.Builder
+	b.WriteString("(" + strings.Join(labels, ", ") + ") -> ")
+	self, hasSelf := f.selfType()
+	r := substitute(q.declaredReturn(&f), f.Subst, self, hasSelf)
+	q.printDepth(&b, r, parenUnion|parenCallable, 1)
+	return Signature{Label: b.String(), Params: labels, Func: f, Class: c, of: of}
+}
+
+// bindWritten binds written arguments 0..arg (keyed as keys, an
+// argument past keys positional) to f's parameters by position and
+// keyword, as a call would: the parameter argument arg fills (-1 none),
+// ok when each of them found one.
+func bindWritten(f *Function, keys []string, arg int) (param int, ok bool) {
+	params := f.Unit.Summary().Defs[f.Def].Params
+	first := 0
+	if f.BoundSet && len(params) > 0 && params[0].Kind != navindex.ParamVarArgs {
+		first = 1
+	}
+	pi := first
+	param = -1
+	for j := 0; j <= arg; j++ {
+		key := ""
+		if j < len(keys) {
+			key = keys[j]
+		}
+		param = -1
+		switch key {
+		case "", "*":
+			for pi < len(params) && (params[pi].Kind == navindex.ParamKwOnly || params[pi].Kind == navindex.ParamVarKwargs) {
+				pi++
+			}
+			if pi < len(params) {
+				param = pi
+				if params[pi].Kind != navindex.ParamVarArgs {
+					pi++
+				}
+			}
+		default:
+			for i := first; i < len(params); i++ {
+				k := params[i].Kind
+				if key == "**" && k == navindex.ParamVarKwargs ||
+					params[i].Name == key && k != navindex.ParamPosOnly && k != navindex.ParamVarArgs && k != navindex.ParamVarKwargs {
+					param = i
+					break
+				}
+			}
+			if param < 0 && key != "**" {
+				for i := first; i < len(params); i++ {
+					if params[i].Kind == navindex.ParamVarKwargs {
+						param = i
+					}
+				}
+			}
+		}
+		if param < 0 {
+			return -1, false
+		}
+	}
+	return param, true
+}
