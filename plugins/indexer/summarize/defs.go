@@ -505,7 +505,7 @@ func (b *builder) position(offset int) navindex.Pos {
 
 // unclosedCalls records the calls a parse error left open, as in `f(a, `
 // being typed: a "(" after a name, attribute or call among the error's
-// children, up to its ")" or the error's end.
+// children, without its ")".
 func (b *builder) unclosedCalls(n tree.Node) {
 	var open []navindex.Call
 	var prev tree.Node
@@ -542,9 +542,13 @@ func (b *builder) unclosedCalls(n tree.Node) {
 		}
 		prev = ch
 	}
+	// An unclosed call reaches to the end of the error's last line: the
+	// cursor after `f(a, ` is in it.
+	l, _ := b.pos.Position(n.EndByte())
+	end := max(n.EndByte(), b.pos.LineEnd(l))
 	for _, c := range open {
 		if c.Expr >= 0 {
-			c.Close = b.position(n.EndByte())
+			c.Close = b.position(end)
 			b.s.Calls = append(b.s.Calls, c)
 		}
 	}
