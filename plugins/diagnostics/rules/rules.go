@@ -69,6 +69,10 @@ type finding struct {
 	code       string
 	start, end int // byte offsets
 	msg        string
+	// fill are the parameters a missing-argument finding's call leaves
+	// unfilled, in order, for its fix; nil when one is positional-only
+	// (no keyword can fill it).
+	fill []string
 }
 
 // checker holds one run.
@@ -110,7 +114,7 @@ func (c *checker) addMsg(code string, start, end int, msg string) {
 	if end < start {
 		end = start
 	}
-	c.out = append(c.out, finding{code, start, end, msg})
+	c.out = append(c.out, finding{code: code, start: start, end: end, msg: msg})
 }
 
 func (c *checker) addNodeMsg(code string, n tree.Node, msg string) {
@@ -160,7 +164,7 @@ func (c *checker) finish(idx *textpos.Index, kept *[]finding) []abi.Diagnostic {
 	res := make([]abi.Diagnostic, 0, len(c.out))
 	var prev finding
 	for i, f := range c.out {
-		if i > 0 && f == prev {
+		if i > 0 && f.code == prev.code && f.start == prev.start && f.end == prev.end && f.msg == prev.msg {
 			continue
 		}
 		prev = f
