@@ -104,6 +104,7 @@ func (q *query) constructorSignatures(t Type) []Signature {
 		inst = instanceOfClassObject(t)
 	}
 	object := q.builtinClass("object")
+	var objectInit MemberInfo
 	for _, name := range []string{"__init__", "__new__"} {
 		var m MemberInfo
 		if name == "__init__" {
@@ -111,21 +112,35 @@ func (q *query) constructorSignatures(t Type) []Signature {
 		} else {
 			m = q.classMember(ClassObject(c, info.typeParams...), c, info.typeParams, name, true)
 		}
-		if !m.Found() || m.Class == object {
+		if !m.Found() {
 			continue
 		}
-		sigs := q.signatures(m.Type)
-		for i := range sigs {
+		if m.Class == object {
 			if name == "__init__" {
-				f := sigs[i].Func
-				f.Returns = &inst
-				sigs[i] = q.signature(f, c)
+				objectInit = m // `() -> C` when nothing else is declared
 			}
-			sigs[i].Class = c
+			continue
 		}
-		return sigs
+		return q.constructs(q.signatures(m.Type), name == "__init__", c, inst)
+	}
+	if objectInit.Found() {
+		return q.constructs(q.signatures(objectInit.Type), true, c, inst)
 	}
 	return nil
+}
+
+// constructs marks sigs as making instance inst of c: an __init__'s
+// (init) return the instance.
+func (q *query) constructs(sigs []Signature, init bool, c Class, inst Type) []Signature {
+	for i := range sigs {
+		if init {
+			f := sigs[i].Func
+			f.Returns = &inst
+			sigs[i] = q.signature(f, c)
+		}
+		sigs[i].Class = c
+	}
+	return sigs
 }
 
 // signature is f's label and parameter labels.
