@@ -123,7 +123,8 @@ func (q *query) constructorSignatures(t Type) []Signature {
 		}
 		return q.constructs(q.signatures(m.Type), name == "__init__", c, inst)
 	}
-	if objectInit.Found() {
+	// A decorated class (a dataclass) may have an __init__ it synthesizes.
+	if d := q.classDef(c); objectInit.Found() && d >= 0 && len(c.Unit.Summary().Defs[d].Decorators) == 0 {
 		return q.constructs(q.signatures(objectInit.Type), true, c, inst)
 	}
 	return nil

@@ -102,12 +102,14 @@ func (g *TypeGolden) Write(w io.Writer) error {
 }
 
 // ReadTypeGolden reads a golden written by Write.
-func ReadTypeGolden(path string) (*TypeGolden, error) {
+func ReadTypeGolden(path string) (*TypeGolden, error) { return readGolden[TypeGolden](path) }
+
+func readGolden[G any](path string) (*G, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	var g TypeGolden
+	var g G
 	if err := json.Unmarshal(b, &g); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

@@ -43,6 +43,31 @@ func pyrightConfig(venvPath string) map[string]any {
 	}
 }
 
+// configurePyright writes root's pyrightconfig.json (pyrightConfig
+// over an empty virtual environment; the caller removes it) and returns
+// the configuration as a golden records it.
+func configurePyright(t *testing.T, root string) map[string]any {
+	cfg := pyrightConfig(emptyVenv(t))
+	b, _ := json.Marshal(cfg)
+	if err := os.WriteFile(filepath.Join(root, "pyrightconfig.json"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg["venvPath"] = "(an empty directory)"
+	return cfg
+}
+
+// recording reads PYWS_PYRIGHT_UPDATE (update: re-record the fixtures'
+// goldens) and the projects PYWS_PYRIGHT names to re-record with it.
+func recording() (update bool, record map[string]bool) {
+	update, record = os.Getenv("PYWS_PYRIGHT_UPDATE") != "", map[string]bool{}
+	if update {
+		for _, p := range strings.Split(os.Getenv("PYWS_PYRIGHT"), ",") {
+			record[p] = true
+		}
+	}
+	return update, record
+}
+
 // emptyVenv makes a virtual environment pyright accepts (pyvenv.cfg and
 // an empty site-packages) under dir and returns dir.
 func emptyVenv(t *testing.T) string {
@@ -82,16 +107,8 @@ func debianVersion(pkg string) string {
 // files) and runs pyright's CLI on it for the type errors.
 func recordTypes(t *testing.T, s *nativeindex.Summarizer, root string, g *TypeGolden, n int) {
 	ctx := context.Background()
-	venvs := emptyVenv(t)
-	cfg := pyrightConfig(venvs)
-	b, _ := json.Marshal(cfg)
-	if err := os.WriteFile(filepath.Join(root, "pyrightconfig.json"), b, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	g.Config, g.Pyright = configurePyright(t, root), pyrightVersion()
 	defer os.Remove(filepath.Join(root, "pyrightconfig.json"))
-	cfg["venvPath"] = "(an empty directory)"
-	g.Config = cfg
-	g.Pyright = pyrightVersion()
 	samples, err := Samples(ctx, s, root, n, g.Seed)
 	if err != nil {
 		t.Fatal(err)
