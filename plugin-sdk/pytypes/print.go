@@ -226,7 +226,7 @@ func gradualArgs(ps []navindex.Param) bool {
 // printParams prints f's parameters in parentheses, without the receiver
 // of a bound def, with `/` and `*` where pyright puts them.
 func (q *query) printParams(b *strings.Builder, f *Function, depth int) {
-	labels, _ := q.paramLabels(f, depth)
+	labels, _ := q.paramLabels(f, depth, nil)
 	b.WriteString("(")
 	b.WriteString(strings.Join(labels, ", "))
 	b.WriteString(")")
@@ -235,8 +235,9 @@ func (q *query) printParams(b *strings.Builder, f *Function, depth int) {
 // paramLabels are f's parameters as pyright lists them (without the
 // receiver of a bound def, with the `/` and `*` markers, unannotated
 // *args and **kwargs together as one "..."), and the label each of the
-// def's parameters has (-1: the receiver).
-func (q *query) paramLabels(f *Function, depth int) (labels []string, of []int) {
+// def's parameters has (-1: the receiver). fix, when set, rewrites each
+// parameter's type before it is printed.
+func (q *query) paramLabels(f *Function, depth int, fix func(Type) Type) (labels []string, of []int) {
 	u := f.Unit
 	d := &u.Summary().Defs[f.Def]
 	of = make([]int, len(d.Params))
@@ -276,6 +277,9 @@ func (q *query) paramLabels(f *Function, depth int) (labels []string, of []int) 
 		b.WriteString(p.Name)
 		b.WriteString(": ")
 		pt := substitute(q.paramType(u, f.Def, i, false), f.Subst, self, hasSelf)
+		if fix != nil {
+			pt = fix(pt)
+		}
 		q.printDepth(&b, pt, 0, depth+1)
 		if p.HasDefault {
 			text := p.DefaultText

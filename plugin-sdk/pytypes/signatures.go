@@ -57,13 +57,56 @@ func (e *Evaluator) SignatureHelp(u Unit, call int32, arg int, keys []string) Si
 			if p >= 0 {
 				out.ActiveParam = s.of[p]
 			}
-			return out
+			break
 		}
 	}
-	if p, _ := bindWritten(&out.Signatures[0].Func, keys, arg); p >= 0 {
-		out.ActiveParam = out.Signatures[0].of[p]
+	if out.ActiveParam < 0 && out.Active == 0 {
+		if p, _ := bindWritten(&out.Signatures[0].Func, keys, arg); p >= 0 {
+			out.ActiveParam = out.Signatures[0].of[p]
+		}
+	}
+	// The active signature as the call specializes it, as pyright shows
+	// it: its type variables solved from the arguments' types.
+	if args := q.arguments(u, &u.Summary().Exprs[call]); len(args) > 0 {
+		a := &out.Signatures[out.Active]
+		*a = q.specialized(*a, args)
 	}
 	return out
+}
+
+// specialized is s with its type variables solved from the call's
+// arguments; those left (a generic class's the receiver did not give
+// included) are Unknown.
+func (q *query) specialized(s Signature, args []argument) Signature {
+	f := s.Func
+	sol, ok := q.bind(&f, args, true)
+	if !ok {
+		return s // a call in error shows the declared signature, as pyright's does
+	}
+	return q.signatureWith(f, s.Class, func(t Type) Type {
+		if !hasScopedTypeVar(t) {
+			return t // as written: its alias kept
+		}
+		return eraseScopedTypeVars(substitute(t, sol, Type{}, false))
+	})
+}
+
+// eraseScopedTypeVars makes every scoped type variable of t Unknown; a
+// type without any is t itself, written as it was (its alias kept).
+func eraseScopedTypeVars(t Type) Type {
+	if !hasScopedTypeVar(t) {
+		return t
+	}
+	switch t.Kind() {
+	case KindTypeVar:
+		if t.Scope() != "" {
+			return unknownType
+		}
+		return t
+	case KindFunction:
+		return t
+	}
+	return t.mapArgs(eraseScopedTypeVars)
 }
 
 // signatures are the ways to call a value of type t: a def, each
@@ -145,15 +188,22 @@ func (q *query) constructs(sigs []Signature, init bool, c Class, inst Type) []Si
 }
 
 // signature is f's label and parameter labels.
-func (q *query) signature(f Function, c Class) Signature {
+func (q *query) signature(f Function, c Class) Signature { return q.signatureWith(f, c, nil) }
+
+// signatureWith is signature with fix (when set) rewriting each type
+// printed.
+func (q *query) signatureWith(f Function, c Class, fix func(Type) Type) Signature {
 	if !validDef(f.Unit, f.Def) {
 		return Signature{Func: f, Class: c}
 	}
-	labels, of := q.paramLabels(&f, 0)
+	labels, of := q.paramLabels(&f, 0, fix)
 	var b strings.Builder
 	b.WriteString("(" + strings.Join(labels, ", ") + ") -> ")
 	self, hasSelf := f.selfType()
 	r := substitute(q.declaredReturn(&f), f.Subst, self, hasSelf)
+	if fix != nil {
+		r = fix(r)
+	}
 	q.printDepth(&b, r, parenUnion|parenCallable, 1)
 	return Signature{Label: b.String(), Params: labels, Func: f, Class: c, of: of}
 }
@@ -209,4 +259,22 @@ func bindWritten(f *Function, keys []string, arg int) (param int, ok bool) {
 		}
 	}
 	return param, true
+}
+
+func hasScopedTypeVar(t Type) bool {
+	switch t.Kind() {
+	case KindTypeVar:
+		return t.Scope() != ""
+	case KindFunction:
+		return false
+	}
+	if t.d == nil {
+		return false
+	}
+	for _, a := range t.d.args {
+		if hasScopedTypeVar(a) {
+			return true
+		}
+	}
+	return t.d.ret.d != nil && hasScopedTypeVar(t.d.ret)
 }
