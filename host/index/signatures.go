@@ -9,7 +9,8 @@ import (
 
 // SignatureHelp is get_signature_help's answer: the callee's signatures
 // (one per overload), the one the arguments written so far match, and
-// the parameter the cursor's argument fills in it (-1 none).
+// the parameter the cursor's argument fills in it (len(Params) none, -1
+// no parameters or no signature).
 type SignatureHelp struct {
 	Signatures      []Signature
 	ActiveSignature int

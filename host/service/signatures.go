@@ -13,8 +13,9 @@ import (
 type SignatureHelpResult struct {
 	Signatures      []SignatureInformation `json:"signatures"`
 	ActiveSignature int                    `json:"activeSignature"`
-	// ActiveParameter indexes the active signature's parameters; -1 when
-	// the argument at the position fills none of them.
+	// ActiveParameter indexes the active signature's parameters: one past
+	// the last when the argument at the position fills none of them, -1
+	// when there are none (pyright's answers).
 	ActiveParameter int `json:"activeParameter"`
 }
 

@@ -25,8 +25,8 @@ type Signature struct {
 type SignatureHelp struct {
 	// Signatures are the callee's, one per overload; Active the first
 	// whose parameters take the arguments written up to the cursor's, and
-	// ActiveParam the Params entry the cursor's argument fills there (-1
-	// none).
+	// ActiveParam the Params entry the cursor's argument fills there
+	// (len(Params) none, -1 no Params).
 	Signatures          []Signature
 	Active, ActiveParam int
 }
@@ -50,19 +50,10 @@ func (e *Evaluator) SignatureHelp(u Unit, call int32, arg int, keys []string) Si
 	if len(out.Signatures) == 0 {
 		return SignatureHelp{}
 	}
-	out.ActiveParam = -1
-	for i, s := range out.Signatures {
-		if p, ok := bindWritten(&s.Func, keys, arg); ok {
+	for i := range out.Signatures {
+		if _, ok := bindWritten(&out.Signatures[i].Func, keys, arg); ok {
 			out.Active = i
-			if p >= 0 {
-				out.ActiveParam = s.of[p]
-			}
 			break
-		}
-	}
-	if out.ActiveParam < 0 && out.Active == 0 {
-		if p, _ := bindWritten(&out.Signatures[0].Func, keys, arg); p >= 0 {
-			out.ActiveParam = out.Signatures[0].of[p]
 		}
 	}
 	// The active signature as the call specializes it, as pyright shows
@@ -71,7 +62,31 @@ func (e *Evaluator) SignatureHelp(u Unit, call int32, arg int, keys []string) Si
 		a := &out.Signatures[out.Active]
 		*a = q.specialized(*a, args)
 	}
+	out.ActiveParam = activeEntry(&out.Signatures[out.Active], keys, arg)
 	return out
+}
+
+// activeEntry is the Params entry of s written argument arg fills;
+// len(s.Params) when none does, as pyright answers (an argument past the
+// parameters, a **x, a keyword only unannotated **kwargs printed in
+// "..." would take), -1 when s has no parameters.
+func activeEntry(s *Signature, keys []string, arg int) int {
+	if len(s.Params) == 0 {
+		return -1 // pyright names none
+	}
+	p, _ := bindWritten(&s.Func, keys, arg)
+	if p < 0 {
+		return len(s.Params)
+	}
+	key := ""
+	if arg < len(keys) {
+		key = keys[arg]
+	}
+	params := s.Func.Unit.Summary().Defs[s.Func.Def].Params
+	if key != "" && key != "*" && params[p].Kind == navindex.ParamVarKwargs && s.Params[s.of[p]] == "..." {
+		return len(s.Params)
+	}
+	return s.of[p]
 }
 
 // specialized is s with its type variables solved from the call's
@@ -227,6 +242,11 @@ func bindWritten(f *Function, keys []string, arg int) (param int, ok bool) {
 		}
 		param = -1
 		switch key {
+		case "**": // an unpacked **x fills no one parameter, and fits any
+			if j == arg {
+				return -1, true
+			}
+			continue
 		case "", "*":
 			for pi < len(params) && (params[pi].Kind == navindex.ParamKwOnly || params[pi].Kind == navindex.ParamVarKwargs) {
 				pi++
@@ -240,13 +260,12 @@ func bindWritten(f *Function, keys []string, arg int) (param int, ok bool) {
 		default:
 			for i := first; i < len(params); i++ {
 				k := params[i].Kind
-				if key == "**" && k == navindex.ParamVarKwargs ||
-					params[i].Name == key && k != navindex.ParamPosOnly && k != navindex.ParamVarArgs && k != navindex.ParamVarKwargs {
+				if params[i].Name == key && k != navindex.ParamPosOnly && k != navindex.ParamVarArgs && k != navindex.ParamVarKwargs {
 					param = i
 					break
 				}
 			}
-			if param < 0 && key != "**" {
+			if param < 0 {
 				for i := first; i < len(params); i++ {
 					if params[i].Kind == navindex.ParamVarKwargs {
 						param = i

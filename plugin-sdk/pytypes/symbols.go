@@ -396,9 +396,11 @@ func (q *query) paramType(u Unit, di int32, i int, wrapped bool) Type {
 			return Union(unknownType, noneType)
 		}
 		return widen(dt)
-	default:
+	case p.Kind != navindex.ParamVarArgs && p.Kind != navindex.ParamVarKwargs:
 		return unknownType
 	}
+	// Unannotated *args and **kwargs still hold a tuple and a dict:
+	// tuple[Unknown, ...], dict[str, Unknown].
 	if wrapped {
 		switch p.Kind {
 		case navindex.ParamVarArgs:
