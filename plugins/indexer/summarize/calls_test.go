@@ -24,6 +24,7 @@ func TestCallSites(t *testing.T) {
 		{"method over lines", "o.m(\n  a,\n  k=2,\n)\n", []string{"0:4-3:0 [1:3 2:5] [ k] o.m"}},
 		{"generator", "sum(x for x in y)\n", []string{"0:4-0:16 [] [] sum"}},
 		{"called call", "f(1)(2)\n", []string{"0:2-0:3 [] [] f", "0:5-0:6 [] [] f()"}},
+		{"super", "class C(B):\n    def m(self):\n        super(C, self).m()\n", []string{"2:14-2:21 [2:15] [ ] super", "2:25-2:25 [] [] ?.m"}},
 		{"unclosed", "f(a, \n", []string{"0:2-0:5 [0:3] [] f"}},
 		{"unclosed before a statement", "x = f(a, \ny = 2\n", []string{"0:6-1:5 [0:7] [ y] f"}},
 		{"unclosed in a def", "def g():\n    return o.m(1, k=\n", []string{"1:15-1:20 [1:16] [ ] o.m"}},

@@ -450,7 +450,9 @@ func (b *builder) callSites(t *tree.Tree) {
 			x = b.val(n)
 		}
 		if x >= 0 && b.s.Exprs[x].Op != navindex.ExprCall {
-			x = -1 // super(): its class's bases
+			// super() as a value is its class's bases; its arguments are
+			// the builtin super's.
+			x = b.expr(navindex.ExprCall, b.builtinExpr("super"), "")
 		}
 		c := navindex.Call{Expr: x, Open: b.position(al.StartByte() + 1), Close: b.position(al.EndByte())}
 		if b.kt.Of(al) == kGenerator { // f(x for x in y)
