@@ -96,7 +96,27 @@ func (q *query) specialized(s Signature, args []argument) Signature {
 	f := s.Func
 	sol, ok := q.bind(&f, args, true)
 	if !ok {
-		return s // a call in error shows the declared signature, as pyright's does
+		// Not the overload the call takes: only what the receiver says of
+		// an annotated self (its type variables Unknown when it says
+		// nothing), as pyright shows it.
+		params := f.Unit.Summary().Defs[f.Def].Params
+		if !f.BoundSet || len(params) == 0 || params[0].Annot < 0 || params[0].Kind == navindex.ParamVarArgs {
+			return s
+		}
+		pt := q.paramIn(&f, 0)
+		sol = map[string]Type{}
+		q.solve(pt, f.Bound, sol)
+		forTypeVars(pt, func(tv Type) {
+			if _, ok := sol[tv.typeVarKey()]; !ok {
+				sol[tv.typeVarKey()] = unknownType
+			}
+		})
+		return q.signatureWith(f, s.Class, func(t Type) Type {
+			if !hasScopedTypeVar(t) {
+				return t
+			}
+			return substitute(t, sol, Type{}, false)
+		})
 	}
 	return q.signatureWith(f, s.Class, func(t Type) Type {
 		if !hasScopedTypeVar(t) {
@@ -281,19 +301,30 @@ func bindWritten(f *Function, keys []string, arg int) (param int, ok bool) {
 }
 
 func hasScopedTypeVar(t Type) bool {
+	found := false
+	forTypeVars(t, func(Type) { found = true })
+	return found
+}
+
+// forTypeVars calls fn with each scoped type variable of t (not inside
+// a def's type).
+func forTypeVars(t Type, fn func(Type)) {
 	switch t.Kind() {
 	case KindTypeVar:
-		return t.Scope() != ""
+		if t.Scope() != "" {
+			fn(t)
+		}
+		return
 	case KindFunction:
-		return false
+		return
 	}
 	if t.d == nil {
-		return false
+		return
 	}
 	for _, a := range t.d.args {
-		if hasScopedTypeVar(a) {
-			return true
-		}
+		forTypeVars(a, fn)
 	}
-	return t.d.ret.d != nil && hasScopedTypeVar(t.d.ret)
+	if t.d.ret.d != nil {
+		forTypeVars(t.d.ret, fn)
+	}
 }
