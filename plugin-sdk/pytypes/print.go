@@ -208,16 +208,21 @@ func (q *query) printSignature(b *strings.Builder, f *Function, named bool, dept
 	q.printDepth(b, r, parenUnion|parenCallable, depth+1)
 }
 
-// gradualArgs reports unannotated *args and **kwargs both, which
-// pyright prints as "...".
-func gradualArgs(ps []navindex.Param) bool {
+// gradualArgs reports *args and **kwargs both unannotated or declared
+// Any, which pyright prints as "...".
+func (q *query) gradualArgs(f *Function) bool {
 	args, kwargs := false, false
-	for _, p := range ps {
+	d := &f.Unit.Summary().Defs[f.Def]
+	for i, p := range d.Params {
+		if p.Kind != navindex.ParamVarArgs && p.Kind != navindex.ParamVarKwargs {
+			continue
+		}
+		gradual := p.Annot < 0 || q.paramType(f.Unit, f.Def, i, false).Kind() == KindAny
 		switch {
-		case p.Kind == navindex.ParamVarArgs && p.Annot < 0:
-			args = true
-		case p.Kind == navindex.ParamVarKwargs && p.Annot < 0:
-			kwargs = true
+		case p.Kind == navindex.ParamVarArgs:
+			args = gradual
+		default:
+			kwargs = gradual
 		}
 	}
 	return args && kwargs
@@ -248,7 +253,7 @@ func (q *query) paramLabels(f *Function, depth int, fix func(Type) Type) (labels
 	}
 	self, hasSelf := f.selfType()
 	sawVarArgs := false
-	gradual := gradualArgs(d.Params)
+	gradual := q.gradualArgs(f)
 	gradualAt := -1
 	for i := first; i < len(d.Params); i++ {
 		p := &d.Params[i]

@@ -51,7 +51,7 @@ func (e *Evaluator) SignatureHelp(u Unit, call int32, arg int, keys []string) Si
 		return SignatureHelp{}
 	}
 	for i := range out.Signatures {
-		if _, ok := bindWritten(&out.Signatures[i].Func, keys, arg); ok {
+		if _, ok := q.bindWritten(&out.Signatures[i].Func, keys, arg); ok {
 			out.Active = i
 			break
 		}
@@ -62,7 +62,7 @@ func (e *Evaluator) SignatureHelp(u Unit, call int32, arg int, keys []string) Si
 		a := &out.Signatures[out.Active]
 		*a = q.specialized(*a, args)
 	}
-	out.ActiveParam = activeEntry(&out.Signatures[out.Active], keys, arg)
+	out.ActiveParam = q.activeEntry(&out.Signatures[out.Active], keys, arg)
 	return out
 }
 
@@ -70,11 +70,11 @@ func (e *Evaluator) SignatureHelp(u Unit, call int32, arg int, keys []string) Si
 // len(s.Params) when none does, as pyright answers (an argument past the
 // parameters, a **x, a keyword only unannotated **kwargs printed in
 // "..." would take), -1 when s has no parameters.
-func activeEntry(s *Signature, keys []string, arg int) int {
+func (q *query) activeEntry(s *Signature, keys []string, arg int) int {
 	if len(s.Params) == 0 {
 		return -1 // pyright names none
 	}
-	p, _ := bindWritten(&s.Func, keys, arg)
+	p, _ := q.bindWritten(&s.Func, keys, arg)
 	if p < 0 {
 		return len(s.Params)
 	}
@@ -246,21 +246,34 @@ func (q *query) signatureWith(f Function, c Class, fix func(Type) Type) Signatur
 // bindWritten binds written arguments 0..arg (keyed as keys, an
 // argument past keys positional) to f's parameters by position and
 // keyword, as a call would: the parameter argument arg fills (-1 none),
-// ok when each of them found one.
-func bindWritten(f *Function, keys []string, arg int) (param int, ok bool) {
+// ok when each of them found one, the receiver suits an annotated self,
+// and no required positional-only parameter is left behind a keyword.
+func (q *query) bindWritten(f *Function, keys []string, arg int) (param int, ok bool) {
 	params := f.Unit.Summary().Defs[f.Def].Params
 	first := 0
 	if f.BoundSet && len(params) > 0 && params[0].Kind != navindex.ParamVarArgs {
 		first = 1
+		if params[0].Annot >= 0 && !q.assignable(f.Bound, q.paramIn(f, 0)) {
+			return -1, false // str.strip's LiteralString overload for a str
+		}
 	}
 	pi := first
 	param = -1
+	keyword := false
+	defer func() {
+		for i := pi; ok && keyword && i < len(params) && params[i].Kind == navindex.ParamPosOnly; i++ {
+			if !params[i].HasDefault {
+				param, ok = -1, false // dict.update(k=v) is not update(m, /, **kwargs)
+			}
+		}
+	}()
 	for j := 0; j <= arg; j++ {
 		key := ""
 		if j < len(keys) {
 			key = keys[j]
 		}
 		param = -1
+		keyword = keyword || key != "" && key != "*"
 		switch key {
 		case "**": // an unpacked **x fills no one parameter, and fits any
 			if j == arg {
