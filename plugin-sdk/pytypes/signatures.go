@@ -199,7 +199,9 @@ func (q *query) constructorSignatures(t Type) []Signature {
 			}
 			continue
 		}
-		return q.constructs(q.signatures(m.Type), name == "__init__", c, inst)
+		if sigs := q.signatures(m.Type); len(sigs) > 0 { // an __init__ only for old versions is no signature
+			return q.constructs(sigs, name == "__init__", c, inst)
+		}
 	}
 	// A decorated class (a dataclass) may have an __init__ it synthesizes.
 	if d := q.classDef(c); objectInit.Found() && d >= 0 && len(c.Unit.Summary().Defs[d].Decorators) == 0 {
