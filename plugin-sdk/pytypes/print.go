@@ -208,8 +208,8 @@ func (q *query) printSignature(b *strings.Builder, f *Function, named bool, dept
 	q.printDepth(b, r, parenUnion|parenCallable, depth+1)
 }
 
-// gradualArgs reports *args and **kwargs both unannotated or declared
-// Any, which pyright prints as "...".
+// gradualArgs reports *args and **kwargs both unannotated, declared Any
+// or Unknown, which pyright prints as "...".
 func (q *query) gradualArgs(f *Function) bool {
 	args, kwargs := false, false
 	d := &f.Unit.Summary().Defs[f.Def]
@@ -217,7 +217,9 @@ func (q *query) gradualArgs(f *Function) bool {
 		if p.Kind != navindex.ParamVarArgs && p.Kind != navindex.ParamVarKwargs {
 			continue
 		}
-		gradual := p.Annot < 0 || q.paramType(f.Unit, f.Def, i, false).Kind() == KindAny
+		// Unknown too: an unsolved ParamSpec's P.args and P.kwargs.
+		k := q.paramType(f.Unit, f.Def, i, false).Kind()
+		gradual := p.Annot < 0 || k == KindAny || k == KindUnknown
 		switch {
 		case p.Kind == navindex.ParamVarArgs:
 			args = gradual
