@@ -58,10 +58,8 @@ func (e *Evaluator) SignatureHelp(u Unit, call int32, arg int, keys []string) Si
 	}
 	// The active signature as the call specializes it, as pyright shows
 	// it: its type variables solved from the arguments' types.
-	if args := q.arguments(u, &u.Summary().Exprs[call]); len(args) > 0 {
-		a := &out.Signatures[out.Active]
-		*a = q.specialized(*a, args)
-	}
+	a := &out.Signatures[out.Active]
+	*a = q.specialized(*a, q.arguments(u, &u.Summary().Exprs[call]))
 	out.ActiveParam = q.activeEntry(&out.Signatures[out.Active], keys, arg)
 	return out
 }
@@ -273,6 +271,15 @@ func (q *query) bindWritten(f *Function, keys []string, arg int) (param int, ok 
 		key := ""
 		if j < len(keys) {
 			key = keys[j]
+		} else if arg >= len(keys) && j == arg {
+			// The cursor's argument is not written yet (`f(` or `f(a, `):
+			// it takes the next positional parameter if any, and rules no
+			// signature out.
+			defer func() {
+				if !ok {
+					param, ok = -1, true
+				}
+			}()
 		}
 		param = -1
 		keyword = keyword || key != "" && key != "*"
@@ -282,7 +289,17 @@ func (q *query) bindWritten(f *Function, keys []string, arg int) (param int, ok 
 				return -1, true
 			}
 			continue
-		case "", "*":
+		case "*":
+			// An unpacked *x may fill every positional parameter left:
+			// pyright names the last (or *args).
+			for pi < len(params) && params[pi].Kind != navindex.ParamKwOnly && params[pi].Kind != navindex.ParamVarKwargs {
+				param = pi
+				if params[pi].Kind == navindex.ParamVarArgs {
+					break
+				}
+				pi++
+			}
+		case "":
 			for pi < len(params) && (params[pi].Kind == navindex.ParamKwOnly || params[pi].Kind == navindex.ParamVarKwargs) {
 				pi++
 			}
