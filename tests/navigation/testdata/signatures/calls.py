@@ -46,6 +46,12 @@ os.path.join("a", "b")  #@sig 13 0 0 (a: LiteralString, /, *paths: LiteralString
 os.path.join("a", "b")  #@sig 18 0 2 (a: LiteralString, /, *paths: LiteralString) -> LiteralString
 len([1, 2])  #@sig 4 0 0 (obj: Sized, /) -> int
 len([1, 2])  #@sig 8 0 0 (obj: Sized, /) -> int
+set()  #@sig 4 0 -1 () -> set[Unknown]
+list(["a"])  #@sig 5 1 0 (iterable: Iterable[str], /) -> list[str]
+{"a": 1}.update(b=2)  #@sig 16 4 0 (**kwargs: int) -> None
+f(*[1], **{})  #@sig 2 0 1 (a: int, b: str = "x", *, c: Unknown | None = None) -> None
+f(*[1], **{})  #@sig 8 0 4 (a: int, b: str = "x", *, c: Unknown | None = None) -> None
+f(1, "b", 3)  #@sig 10 0 4 (a: int, b: str = "x", *, c: Unknown | None = None) -> None
 f(ov(1), 2)  #@sig 5 0 0 (a: int) -> int
 f(ov(1), 2)  #@sig 9 0 1 (a: int, b: str = "x", *, c: Unknown | None = None) -> None
 f(  #@sig 2 0 0 (a: int, b: str = "x", *, c: Unknown | None = None) -> None
