@@ -63,7 +63,12 @@ func (g *SigGolden) Write(w io.Writer) error {
 	}
 	fmt.Fprintf(bw, "{\n\"project\": %s,\n\"package\": %s,\n\"pyright\": %s,\n\"pyrightConfig\": %s,\n\"seed\": %d,\n\"files\": {",
 		enc(g.Project), enc(g.Package), enc(g.Pyright), enc(g.Config), g.Seed)
-	for i, r := range sortedKeys(g.Files) {
+	rels := make([]string, 0, len(g.Files))
+	for r := range g.Files {
+		rels = append(rels, r)
+	}
+	sort.Strings(rels)
+	for i, r := range rels {
 		fmt.Fprintf(bw, "%s\n %s: %s", map[bool]string{true: ",", false: ""}[i > 0], enc(r), enc(g.Files[r]))
 	}
 	bw.WriteString("\n},\n\"cases\": [")
