@@ -19,6 +19,8 @@ type Signature struct {
 	Class Class
 	// of is the Params entry of each of the def's parameters (-1 none).
 	of []int
+	// callable: a Callable type's, without a def (Func is zero).
+	callable bool
 }
 
 // SignatureHelp is what signature help shows in a call's arguments.
@@ -43,7 +45,7 @@ func (e *Evaluator) SignatureHelp(u Unit, call int32, arg int, keys []string) Si
 	callee := q.expr(u, u.Summary().Exprs[call].A)
 	var out SignatureHelp
 	for _, s := range q.signatures(callee) {
-		if validDef(s.Func.Unit, s.Func.Def) {
+		if s.callable || validDef(s.Func.Unit, s.Func.Def) {
 			out.Signatures = append(out.Signatures, s)
 		}
 	}
@@ -51,6 +53,9 @@ func (e *Evaluator) SignatureHelp(u Unit, call int32, arg int, keys []string) Si
 		return SignatureHelp{}
 	}
 	for i := range out.Signatures {
+		if out.Signatures[i].callable {
+			break
+		}
 		if _, ok := q.bindWritten(&out.Signatures[i].Func, keys, arg); ok {
 			out.Active = i
 			break
@@ -72,6 +77,19 @@ func (q *query) activeEntry(s *Signature, keys []string, arg int) int {
 	if len(s.Params) == 0 {
 		return -1 // pyright names none
 	}
+	if s.callable {
+		key := ""
+		if arg < len(keys) {
+			key = keys[arg]
+		}
+		switch {
+		case key != "" && key != "*":
+			return len(s.Params) // a Callable's parameters have no names
+		case s.Params[0] == "..." || s.Params[0][0] == '*':
+			return 0
+		}
+		return min(arg, len(s.Params))
+	}
 	p, _ := q.bindWritten(&s.Func, keys, arg)
 	if p < 0 {
 		return len(s.Params)
@@ -91,6 +109,9 @@ func (q *query) activeEntry(s *Signature, keys []string, arg int) int {
 // arguments; those left (a generic class's the receiver did not give
 // included) are Unknown.
 func (q *query) specialized(s Signature, args []argument) Signature {
+	if s.callable {
+		return s
+	}
 	f := s.Func
 	sol, ok := q.bind(&f, args, true)
 	if !ok {
@@ -159,6 +180,8 @@ func (q *query) signatures(t Type) []Signature {
 		return out
 	case KindClass:
 		return q.constructorSignatures(t)
+	case KindCallable:
+		return []Signature{q.callableSignature(t)}
 	case KindInstance, KindSelf:
 		if m := q.member(t, "__call__"); m.Found() && m.Type.Kind() != KindInstance {
 			return q.signatures(m.Type)
@@ -220,6 +243,26 @@ func (q *query) constructs(sigs []Signature, init bool, c Class, inst Type) []Si
 		sigs[i].Class = c
 	}
 	return sigs
+}
+
+// callableSignature is a Callable type's signature, as pyright prints it:
+// `(int, str) -> R`, `(...) -> R`, each parameter its type.
+func (q *query) callableSignature(t Type) Signature {
+	var params []string
+	switch {
+	case t.d.paramSpec:
+		params = []string{"**" + q.text(t.Args()[0], 0)}
+	case t.Variadic():
+		params = []string{"..."}
+	default:
+		for _, a := range t.Args() {
+			params = append(params, q.text(a, 0))
+		}
+	}
+	var b strings.Builder
+	b.WriteString("(" + strings.Join(params, ", ") + ") -> ")
+	q.printDepth(&b, t.Return(), parenUnion|parenCallable, 1)
+	return Signature{Label: b.String(), Params: params, callable: true}
 }
 
 // signature is f's label and parameter labels.
