@@ -16,11 +16,11 @@ import (
 // agreeing / compared), minus a margin of a case or two. The issue's
 // targets: same label >= 0.90, same active parameter >= 0.95.
 var sigFloors = map[string]map[string]float64{
-	"requests": {"label": 0.84, "param": 0.92, "none": 0.89}, // 213/251, 234/251, 45/49
-	"flask":    {"label": 0.82, "param": 0.95, "none": 0.95}, // 194/234, 226/234, 64/66
+	"requests": {"label": 0.84, "param": 0.93, "none": 0.89}, // 213/251, 235/251, 45/49
+	"flask":    {"label": 0.83, "param": 0.96, "none": 0.95}, // 196/234, 228/234, 64/66
 	"django":   {"label": 0.75, "param": 0.94, "none": 0.98}, // 309/409, 386/409, 91/91
-	"total":    {"label": 0.79, "param": 0.94, "none": 0.96}, // 716/894, 846/894, 200/206
-	"fixtures": {"label": 0.93, "param": 0.95, "none": 0.95}, // 81/85, 82/85, 2/2
+	"total":    {"label": 0.79, "param": 0.94, "none": 0.96}, // 718/894, 849/894, 200/206
+	"fixtures": {"label": 0.93, "param": 0.96, "none": 0.95}, // 81/85, 83/85, 2/2
 }
 
 // TestSignatureAgreement replays pyright's recorded signature help
