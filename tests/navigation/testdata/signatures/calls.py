@@ -3,7 +3,7 @@
 # active parameter PARAM and its label LABEL (pyright 1.1.414's answers);
 # `#@sig` CHAR - that there is none.
 import os
-from typing import overload
+from typing import Callable, overload
 
 
 class C:
@@ -52,6 +52,10 @@ list(["a"])  #@sig 5 1 0 (iterable: Iterable[str], /) -> list[str]
 f(*[1], **{})  #@sig 2 0 1 (a: int, b: str = "x", *, c: Unknown | None = None) -> None
 f(*[1], **{})  #@sig 8 0 4 (a: int, b: str = "x", *, c: Unknown | None = None) -> None
 f(1, "b", 3)  #@sig 10 0 4 (a: int, b: str = "x", *, c: Unknown | None = None) -> None
+def call_back(cb: Callable[[int, str], bool]) -> bool:
+    return cb(1, "x")  #@sig 17 0 1 (int, str) -> bool
+
+
 f(ov(1), 2)  #@sig 5 0 0 (a: int) -> int
 f(ov(1), 2)  #@sig 9 0 1 (a: int, b: str = "x", *, c: Unknown | None = None) -> None
 f(  #@sig 2 0 0 (a: int, b: str = "x", *, c: Unknown | None = None) -> None
