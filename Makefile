@@ -37,11 +37,16 @@ test: build vet
 test-short: stubs
 	$(GO) test -short ./...
 
+# bench ends with the side-by-side run (tests/bench): pyws against
+# pyright, Black, pyflakes and Ruff's wasm build where installed, on
+# Django and the standard library, as one table of ratios.
 bench: build
 	$(GO) test -run '^$$' -bench . -benchmem -count 1 -timeout 30m ./host/... ./wasm/... ./plugin-sdk/parsertest/
 	$(GO) test -run '^$$' -bench . -benchtime 20000x -count 3 ./tests/load/
 	$(GO) test -run '^$$' -bench . -benchtime 20x ./tests/e2e/
+	$(GO) test -run '^$$' -bench CompletionsDjango -benchtime 3x ./tests/differential/pyright/
 	tests/load/run.sh
+	$(GO) run ./tests/bench
 
 # soak is the operator's drill: 64 connections of mixed requests for
 # SOAK while files change every second and a faulty analyzer spins on one

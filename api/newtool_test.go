@@ -34,7 +34,7 @@ func exampleRow() service.Operation {
 		Plugin:      "get_example_location", Health: true,
 	}, Run: func(_ context.Context, _ *service.Session, a toolspec.Args) (any, error) {
 		at := abi.Position{Line: a.Int("line"), Character: a.Int("character")}
-		return service.LocationsResult{Locations: []abi.Location{{URI: a.String("uri"), Range: abi.Range{Start: at, End: at}}}}, nil
+		return service.LocationsResult{Locations: []service.ContextLocation{{Location: abi.Location{URI: a.String("uri"), Range: abi.Range{Start: at, End: at}}}}}, nil
 	}}
 }
 
@@ -137,7 +137,7 @@ func TestAddingAToolIsARowAndAHandler(t *testing.T) {
 			"### `get_example_location` (tool)\nFind where the type of the symbol at a position is defined.",
 			"`POST /v1/tools/get_example_location` (body)",
 			"| `line` | integer | yes |  | minimum 0 | 0-indexed line |",
-			"| `locations` | array of `Location` | yes |",
+			"| `locations` | array of `ContextLocation` | yes |",
 			"`NO_DEFINITION_FOUND` 404",
 		} {
 			if !strings.Contains(ref, want) {

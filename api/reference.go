@@ -23,7 +23,7 @@ func OperationsReference(t *service.Table) string {
 		}
 		fmt.Fprintf(&b, "### `%s` (%s)\n%s\n\n", op.Name, op.Kind, op.Description)
 		fmt.Fprintf(&b, "%s; budget `%s`%s; served by %s.\n\n", routesText(&op.Spec), op.Family, rateLimitText(&op.Spec), servedBy(&op.Spec))
-		writeArguments(&b, op.Params)
+		writeArguments(&b, &op.Spec)
 		writeResult(&b, op.ResultSchema(toolspec.DefsRef))
 		fmt.Fprintf(&b, "Errors: %s.\n", errorsText(op.FaultCodes()))
 	}
@@ -85,7 +85,8 @@ func servedBy(op *toolspec.Spec) string {
 	return fmt.Sprintf("plugin capability `%s`", op.Plugin)
 }
 
-func writeArguments(b *strings.Builder, params []toolspec.Param) {
+func writeArguments(b *strings.Builder, spec *toolspec.Spec) {
+	params := spec.Params
 	if len(params) == 0 {
 		b.WriteString("No arguments.\n\n")
 		return
@@ -95,12 +96,19 @@ func writeArguments(b *strings.Builder, params []toolspec.Param) {
 	rows = func(prefix string, params []toolspec.Param) {
 		for _, p := range params {
 			s := p.Schema()
-			fmt.Fprintf(b, "| `%s%s` | %s | %s | %s | %s | %s |\n", prefix, p.Name, typeText(s), yesNo(p.Required),
+			required := yesNo(p.Required)
+			if prefix == "" {
+				required = spec.RequiredText(p)
+			}
+			fmt.Fprintf(b, "| `%s%s` | %s | %s | %s | %s | %s |\n", prefix, p.Name, typeText(s), required,
 				defaultText(s.Default), allowedText(s), cell(p.Doc))
 			rows(prefix+p.Name+".", p.Fields)
 		}
 	}
 	rows("", params)
+	if text := spec.OneOfText(); text != "" {
+		b.WriteString("\n" + text + "\n")
+	}
 	b.WriteString("\n")
 }
 

@@ -169,7 +169,7 @@ func New(o Options) *fiber.App {
 func (s *server) call(c *fiber.Ctx, op *service.Operation, raw json.RawMessage) error {
 	start := time.Now()
 	key := callerKey(c)
-	args, err := toolspec.DecodeArgs(op.Params, raw)
+	args, err := op.DecodeArgs(raw)
 	if err == nil && s.Limiter != nil && op.RateLimited() {
 		var headers map[string]string
 		headers, err = s.Limiter.Charge(c.UserContext(), key, op.Family)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/pyws/pyws/host/plugins"
 	"github.com/pyws/pyws/plugin-sdk/abi"
+	"github.com/pyws/pyws/wasm/stdlibcorpus"
 )
 
 func TestMain(m *testing.M) {
@@ -38,7 +39,11 @@ func (p pluginSummarizer) Summarize(ctx context.Context, t Target, files []Sourc
 	for _, f := range files {
 		req.Files = append(req.Files, abi.File{URI: "file:///" + f.Rel, Path: f.Rel, Source: f.Text})
 	}
-	raw, err := p.rt.Call(ctx, "index_files", req)
+	lane := "index"
+	if IsEarly(ctx) {
+		lane = "index-early" // as the service queues them
+	}
+	raw, err := p.rt.Call(plugins.WithTenant(ctx, lane), "index_files", req)
 	if err != nil {
 		return nil, err
 	}
@@ -270,6 +275,119 @@ func dirFiles(root string) func(context.Context) ([]string, error) {
 		})
 		sort.Strings(out)
 		return out, err
+	}
+}
+
+// BenchmarkFindSymbols: find_symbols over the standard library (limit
+// 50): 200 queries, seeded, from the names it holds (a name's first
+// three letters, its hump initials, a substring, the whole name), timed
+// one by one as the service runs them; table-ms is the first search
+// after the first link, which builds the symbol table, relinked-table-ms
+// the first after a relink, which reuses the parts of unchanged files.
+func BenchmarkFindSymbols(b *testing.B) {
+	// The interpreter's standard library (the corpus the parser and
+	// summarizer benchmarks use), summaries cached across runs.
+	// Read appends a comment to the file named edited, as a save would.
+	w := benchWorkspace{name: "stdlib", root: stdlibcorpus.Dir(b)}
+	var edited string
+	read := func(abs string) ([]byte, error) {
+		text, err := os.ReadFile(abs)
+		if abs == edited {
+			text = append(text, "\n# saved\n"...)
+		}
+		return text, err
+	}
+	x := New(Config{Root: w.root, Files: w.files, Read: read, Summarizer: pluginSummarizer{rt: indexerRuntime(b)},
+		CacheDir: filepath.Join(os.TempDir(), "pyws-bench-stdlib-summaries")})
+	if err := x.Build(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	start := time.Now()
+	x.FindSymbols("x", "", 50)
+	table := time.Since(start)
+	// After a relink (a file saved), unchanged files keep their part.
+	gen := x.gen
+	edited = x.sorted[0].Abs
+	if err := x.RefreshFile(context.Background(), edited); err != nil {
+		b.Fatal(err)
+	}
+	start = time.Now()
+	x.FindSymbols("x", "", 50)
+	retable := time.Since(start)
+	if x.gen == gen {
+		b.Fatal("no relink")
+	}
+	var syms []Symbol
+	for _, p := range x.symtab.order {
+		syms = append(syms, p.syms...)
+	}
+	r := rand.New(rand.NewSource(1))
+	var queries []string
+	for len(queries) < 200 {
+		name := syms[r.Intn(len(syms))].Name
+		humps := humpStarts(name)
+		var initials []byte
+		for _, h := range humps {
+			initials = append(initials, name[h])
+		}
+		mid := name[len(name)/3:]
+		queries = append(queries, name[:min(3, len(name))], string(initials), mid[:min(4, len(mid))], name)
+	}
+	var times []time.Duration
+	for b.Loop() {
+		times = times[:0]
+		for _, q := range queries {
+			start := time.Now()
+			x.FindSymbols(q, "", 50)
+			times = append(times, time.Since(start))
+		}
+	}
+	p50, p99 := percentiles(times)
+	b.ReportMetric(float64(len(syms)), "symbols")
+	b.ReportMetric(float64(table.Microseconds())/1000, "table-ms")
+	b.ReportMetric(float64(retable.Microseconds())/1000, "relinked-table-ms")
+	b.ReportMetric(float64(p50.Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(p99.Microseconds())/1000, "p99-ms")
+}
+
+// BenchmarkEarlyAnswer starts a cold build (nothing cached) and asks at
+// once for a definition in a file deep in the workspace, as a query
+// arriving right after start-up does (index.Early): the time to that
+// answer, against the build's.
+func BenchmarkEarlyAnswer(b *testing.B) {
+	queried := map[string]string{"django": "django/db/models/query.py", "stdlib": "json/decoder.py"}
+	for _, w := range benchWorkspaces {
+		b.Run(w.name, func(b *testing.B) {
+			w.skipIfMissing(b)
+			s := pluginSummarizer{rt: indexerRuntime(b)}
+			abs := filepath.Join(w.root, queried[w.name])
+			var early, build time.Duration
+			for b.Loop() {
+				ctx := context.Background()
+				x := w.index(b, s, b.TempDir())
+				start := time.Now()
+				built := make(chan error, 1)
+				go func() { built <- x.Build(ctx) }()
+				e, err := x.Early(ctx, abs)
+				if err != nil {
+					b.Fatal(err)
+				}
+				early = time.Since(start)
+				if e == nil {
+					b.Fatal("the build finished before the early answer")
+				}
+				if h := e.At(abs, 0, 0); h == nil {
+					b.Logf("nothing at %s:0:0", abs)
+				}
+				if err := <-built; err != nil {
+					b.Fatal(err)
+				}
+				build = time.Since(start)
+				b.ReportMetric(float64(e.FileCount()), "early-files")
+			}
+			b.ReportMetric(float64(early.Milliseconds()), "early-ms")
+			b.ReportMetric(float64(build.Milliseconds()), "build-ms")
+		})
 	}
 }
 

@@ -105,6 +105,11 @@ type Config struct {
 	// StdlibFunc, when set, decides it instead at the first Build.
 	Stdlib     string
 	StdlibFunc func() string
+	// Site are the interpreter's search directories other than the
+	// standard library's, where installed packages are found (nil: none);
+	// SiteFunc, when set, decides them instead at the first Build.
+	Site     []string
+	SiteFunc func() []string
 	// Stubs hands out typeshed's stubs for the target: modules the
 	// workspace does not have link into them. nil links none (external
 	// names stay names).
@@ -161,12 +166,19 @@ type Index struct {
 
 	progress atomic.Int64 // 0..100
 	built    atomic.Bool
+	// early answers queries during the first build (Early); dropped
+	// when it is done.
+	earlyMu   sync.Mutex
+	early     *early
+	earlyGate gate // held while an early query summarizes
+	earlyRan  atomic.Bool
 
 	refreshMu sync.Mutex // one Refresh at a time
 	// target and stubs are decided by the first Build, under refreshMu,
 	// before anything is summarized; read-only afterwards.
 	target Target
 	stubs  *StubSet
+	site   *StubSet // installed packages (nil: none)
 	stdlib string
 	mu     sync.RWMutex
 	files  map[string]*File // by Rel
@@ -182,7 +194,14 @@ type Index struct {
 	memo   *linker
 	prog   *Program           // the type evaluator's view of this link
 	types  *pytypes.Evaluator // over prog, made with it
+	typed  *typedAttrs        // attributes only the evaluator resolves, lazily
 	gen    uint64             // bumped by every relink
+
+	// uses counts names for completion ranking, once per link.
+	usageMu sync.Mutex
+	uses    *usage
+
+	symtab *symbolTable // find_symbols' table, built for one gen
 }
 
 type occRef struct {
@@ -341,6 +360,11 @@ func (x *Index) Build(ctx context.Context) error {
 		x.target = x.target.withDefaults()
 		if x.cfg.Stubs != nil {
 			x.stubs = x.cfg.Stubs.For(x.target)
+			site := x.cfg.Site
+			if x.cfg.SiteFunc != nil {
+				site = x.cfg.SiteFunc()
+			}
+			x.site = x.cfg.Stubs.ForSite(x.target, site)
 		}
 	}
 	paths, err := x.cfg.Files(ctx)
@@ -365,6 +389,9 @@ func (x *Index) Build(ctx context.Context) error {
 	x.mu.Unlock()
 	x.progress.Store(100)
 	x.built.Store(true)
+	x.earlyMu.Lock()
+	x.early = nil
+	x.earlyMu.Unlock()
 	return nil
 }
 
@@ -479,10 +506,32 @@ type summaryJob struct {
 	store func(key string, enc []byte)
 	// progress, when set, counts files done.
 	progress func(n int)
+	// yield, when set, is waited for before each batch: the build gives
+	// way to early queries (Early).
+	yield func(ctx context.Context) error
+	// reuse, when set, takes out of a batch the files summarized
+	// meanwhile (by an early query), setting their summaries.
+	reuse func(b []pending) []pending
 }
 
 func (x *Index) summaryJob(progress func(int)) summaryJob {
-	return summaryJob{s: x.cfg.Summarizer, t: x.target, batchBytes: x.cfg.BatchBytes, parallel: x.cfg.Parallel, log: x.log, store: x.storeCached, progress: progress}
+	return summaryJob{s: x.cfg.Summarizer, t: x.target, batchBytes: x.cfg.BatchBytes, parallel: x.cfg.Parallel, log: x.log, store: x.storeCached, progress: progress,
+		yield: x.earlyGate.wait, reuse: x.reuseEarly}
+}
+
+// reuseEarly takes out of a build batch the files an early query
+// summarized since the build decided to (they are in the disk cache).
+func (x *Index) reuseEarly(b []pending) []pending {
+	if !x.earlyRan.Load() || x.cacheDir() == "" {
+		return b
+	}
+	return slices.DeleteFunc(b, func(p pending) bool {
+		s := readCached(x.cacheDir(), p.key)
+		if s != nil {
+			p.f.S = s
+		}
+		return s != nil
+	})
 }
 
 // run summarizes todo, setting each file's S (an empty summary for a
@@ -514,12 +563,24 @@ func (j summaryJob) run(ctx context.Context, todo []pending) error {
 		go func() {
 			defer wg.Done()
 			for b := range ch {
-				if err := j.batch(ctx, b); err != nil {
-					errc <- err
-					return
+				if j.yield != nil {
+					if err := j.yield(ctx); err != nil {
+						errc <- err
+						return
+					}
+				}
+				n := len(b)
+				if j.reuse != nil {
+					b = j.reuse(b)
+				}
+				if len(b) > 0 {
+					if err := j.batch(ctx, b); err != nil {
+						errc <- err
+						return
+					}
 				}
 				if j.progress != nil {
-					j.progress(len(b))
+					j.progress(n)
 				}
 			}
 		}()

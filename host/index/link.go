@@ -60,6 +60,7 @@ type value struct {
 	name string // vModule, vExt
 	mod  string // vExt
 	smod string // vExt
+	inst bool   // vExt: an instance of the class named, not the class
 }
 
 // linkState memoises targets and values of one file during a link.
@@ -367,6 +368,7 @@ func (l *linker) eval(f *File, e int32) value {
 		case vExt:
 			if extClass(c.name) {
 				v = c // an instance of an external class: members by its name
+				v.inst = true
 			}
 		}
 	case navindex.ExprSuper:
@@ -376,7 +378,9 @@ func (l *linker) eval(f *File, e int32) value {
 	case navindex.ExprSubscript:
 		// A generic class specialised (a base `Mapping[str, int]`, an
 		// annotation `list[str]`) is that class for navigation.
-		if c := l.eval(f, x.A); c.kind == vClass || (c.kind == vExt && extClass(c.name)) {
+		// An instance's item (`d["k"]`) is not the instance: the
+		// evaluator knows what __getitem__ returns.
+		if c := l.eval(f, x.A); c.kind == vClass || (c.kind == vExt && !c.inst && extClass(c.name)) {
 			v = c
 		}
 	}
@@ -676,6 +680,8 @@ func (x *Index) relinkLocked(stubs map[string]*File) {
 	x.memo = l
 	x.prog = newProgram(x.files, x.mods)
 	x.types = pytypes.New(x.prog, pytypes.Options{})
+	typed := newTypedAttrs()
+	x.typed = typed
 	x.keyIDs = make(map[string]int32, len(x.keyIDs))
 	x.keys = x.keys[:0]
 	x.inv = x.inv[:0]
@@ -699,13 +705,10 @@ func (x *Index) relinkLocked(stubs map[string]*File) {
 			if k == -2 {
 				k = -1
 				t := l.symTarget(f, o.Sym)
-				if t.kind == tNone && f.S.Syms[o.Sym].Kind == navindex.SymAttr {
+				if y := f.S.Syms[o.Sym]; t.kind == tNone && y.Kind == navindex.SymAttr {
 					// The linker does not know the receiver's type; the
-					// evaluator may. Remembered as the symbol's target, so
-					// definition and hover follow it too.
-					if t = x.typedAttrTarget(f, o.Sym); t.kind != tNone {
-						st.tgt[o.Sym] = t
-					}
+					// evaluator may, when a query asks (typedAttrs).
+					typed.add(y.Name, f, o.Sym)
 				}
 				if ks := x.keyString(t); ks != "" {
 					k = x.intern(ks)
@@ -713,6 +716,9 @@ func (x *Index) relinkLocked(stubs map[string]*File) {
 				st.keys[o.Sym] = k
 			}
 			f.occKeys[i] = k
+			if k < 0 {
+				typed.addOcc(f, o.Sym, int32(i))
+			}
 			if k >= 0 {
 				x.inv[k] = append(x.inv[k], occRef{file: f, occ: int32(i)})
 			}

@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"sort"
+	"strings"
 	"unicode"
 
 	"github.com/pyws/pyws/host/fault"
@@ -23,6 +24,10 @@ type Hit struct {
 	o   navindex.Occ
 	t   target
 	key int32
+	// typedKey is the key of a target only the evaluator found (an
+	// attribute through its receiver's type) when no linked occurrence
+	// has it (key is then -1).
+	typedKey string
 	// where it was asked, and the link generation it belongs to: a hit
 	// from before a relink is looked up again.
 	abs        string
@@ -94,7 +99,29 @@ func (x *Index) atLocked(abs string, line, char int) *Hit {
 	if st != nil && st.tstate[o.Sym] == 2 {
 		h.t = st.tgt[o.Sym]
 	}
+	if h.key < 0 && h.t.kind == tNone {
+		x.typedHit(h)
+	}
 	return h
+}
+
+// keyOf is the hit's key as text ("" none).
+func (x *Index) keyOf(h *Hit) string {
+	if h.key >= 0 {
+		return x.keys[h.key]
+	}
+	return h.typedKey
+}
+
+// targetName is the name t is spelled by as an attribute.
+func targetName(t target) string {
+	switch t.kind {
+	case tSym:
+		return t.f.S.Syms[t.sym].Name
+	case tExt, tBuiltin:
+		return t.name[strings.LastIndexByte(t.name, '.')+1:]
+	}
+	return ""
 }
 
 func (x *Index) loc(f *File, sp navindex.Span) Location {
@@ -249,7 +276,7 @@ func (x *Index) References(ctx context.Context, h *Hit, includeDecl bool) ([]Loc
 	if err != nil {
 		return nil, err
 	}
-	if h.key < 0 {
+	if h.key < 0 && h.typedKey == "" {
 		name := h.f.S.Syms[h.o.Sym].Name
 		return nil, fault.New(fault.NoSymbolFound, fault.Details{"name": name, "reason": "the type of the object is unknown"},
 			"cannot tell which symbol %s refers to", name)
@@ -296,19 +323,25 @@ func (x *Index) declarations(h *Hit) map[Location]bool {
 // resolves to the source (pyright behaves the same: importers see the
 // stub).
 func (x *Index) refsOf(h *Hit) []occRef {
-	refs := x.inv[h.key]
-	if h.t.kind != tSym {
+	var refs []occRef
+	if h.key >= 0 {
+		refs = x.inv[h.key]
+	}
+	name := h.f.S.Syms[h.o.Sym].Name
+	typed := x.typedRefs(x.keyOf(h), name, targetName(h.t))
+	if h.t.kind == tSym {
+		if src, ok := x.stubSource(h.t); ok {
+			ks := x.keyString(src)
+			if k, ok := x.keyIDs[ks]; ok {
+				typed = append(typed, x.inv[k]...)
+			}
+			typed = append(typed, x.typedRefs(ks, name, targetName(src))...)
+		}
+	}
+	if len(typed) == 0 {
 		return refs
 	}
-	src, ok := x.stubSource(h.t)
-	if !ok {
-		return refs
-	}
-	k, ok := x.keyIDs[x.keyString(src)]
-	if !ok {
-		return refs
-	}
-	merged := append(append([]occRef{}, refs...), x.inv[k]...)
+	merged := append(append([]occRef{}, refs...), typed...)
 	sort.SliceStable(merged, func(i, j int) bool {
 		a, b := merged[i], merged[j]
 		if a.file != b.file {

@@ -44,9 +44,10 @@ type StubConfig struct {
 // value serves a process: every workspace of the same Target shares the
 // same stub units.
 type StubSets struct {
-	cfg  StubConfig
-	mu   sync.Mutex
-	sets map[Target]*StubSet
+	cfg   StubConfig
+	mu    sync.Mutex
+	sets  map[Target]*StubSet
+	sites map[siteKey]*StubSet
 }
 
 // NewStubSets returns the stub sets over cfg.
@@ -65,7 +66,8 @@ func (s *StubSets) For(t Target) *StubSet {
 	defer s.mu.Unlock()
 	set := s.sets[t]
 	if set == nil {
-		set = &StubSet{cfg: s.cfg, target: t, version: typeshed.Version{Major: 3, Minor: t.Minor}, mods: map[string]*stubEntry{}, srcs: map[srcKey]*srcEntry{}}
+		set = &StubSet{cfg: s.cfg, target: t, version: typeshed.Version{Major: 3, Minor: t.Minor}, mods: map[string]*stubEntry{}, srcs: map[srcKey]*srcEntry{},
+			depth: maxStubDepth, maxModules: maxStubModules}
 		if s.cfg.CacheDir != "" {
 			set.dir = filepath.Join(s.cfg.CacheDir, cacheSubdir(s.cfg.Summarizer, t))
 		}
@@ -81,6 +83,12 @@ type StubSet struct {
 	target  Target
 	version typeshed.Version
 	dir     string // disk cache, "" none
+	// site, for a set of installed packages (StubSets.ForSite), are the
+	// directories searched; nil for typeshed's stdlib (isSite tells).
+	site   []string
+	isSite bool
+	// depth and maxModules bound a closure (Load).
+	depth, maxModules int
 
 	mu   sync.Mutex
 	mods map[string]*stubEntry // by module name, absent modules included
@@ -153,7 +161,7 @@ func (s *StubSet) Load(ctx context.Context, modules []string) (map[string]*File,
 	seen := map[string]bool{}
 	var level []string
 	add := func(m string) {
-		for m != "" && !seen[m] && len(seen) < maxStubModules {
+		for m != "" && !seen[m] && len(seen) < s.maxModules {
 			seen[m] = true
 			level = append(level, m)
 			i := strings.LastIndexByte(m, '.')
@@ -166,7 +174,7 @@ func (s *StubSet) Load(ctx context.Context, modules []string) (map[string]*File,
 	for _, m := range modules {
 		add(m)
 	}
-	for depth := 0; len(level) > 0 && depth < maxStubDepth; depth++ {
+	for depth := 0; len(level) > 0 && depth < s.depth; depth++ {
 		cur := level
 		level = nil
 		sort.Strings(cur)
@@ -268,15 +276,9 @@ func (s *StubSet) fill(ctx context.Context, names []string, entries map[string]*
 	var todo []pending
 	ready := map[string]*File{}
 	for _, n := range names {
-		file, err := s.cfg.Stubs.ModuleFile(n, s.version)
-		if err != nil {
-			ready[n] = nil // no stub for the target
-			continue
-		}
-		text, err := s.cfg.Stubs.ReadFile(file)
-		if err != nil {
-			s.cfg.Logger.Warn("typeshed stub unreadable", "file", file, "err", err)
-			ready[n] = nil
+		file, text, ok := s.find(n)
+		if !ok {
+			ready[n] = nil // no unit for the target
 			continue
 		}
 		f := newFile(file, "")
@@ -335,6 +337,25 @@ func (s *StubSet) fill(ctx context.Context, names []string, entries map[string]*
 	}
 }
 
+// find returns the file of module (its slash path in the set's tree,
+// the unit's Rel) and its bytes: typeshed's stub for the target, or an
+// installed package's file for a site set.
+func (s *StubSet) find(module string) (file string, text []byte, ok bool) {
+	if s.isSite {
+		return findSiteModule(s.cfg.Stubs, s.site, module)
+	}
+	file, err := s.cfg.Stubs.ModuleFile(module, s.version)
+	if err != nil {
+		return "", nil, false
+	}
+	text, err = s.cfg.Stubs.ReadFile(file)
+	if err != nil {
+		s.cfg.Logger.Warn("typeshed stub unreadable", "file", file, "err", err)
+		return "", nil, false
+	}
+	return file, text, true
+}
+
 // summaryJob summarizes for the set's target into its disk cache,
 // counting files in done.
 func (s *StubSet) summaryJob(done *atomic.Int64) summaryJob {
@@ -380,5 +401,10 @@ func (x *Index) loadStubs(ctx context.Context, files map[string]*File) (map[stri
 	if x.stubs == nil {
 		return nil, nil
 	}
-	return x.stubs.Load(ctx, stubModules(files))
+	mods := stubModules(files)
+	out, err := x.stubs.Load(ctx, mods)
+	if err != nil || x.site == nil {
+		return out, err
+	}
+	return out, x.loadSite(ctx, mods, newModuleMap(files), out)
 }

@@ -123,3 +123,26 @@ func BenchmarkStubClosure(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkRelink is what every edit costs the index once the changed
+// file is summarized: the link of the whole workspace (Django, with
+// typeshed's stubs), under the write lock, so no query answers
+// meanwhile.
+func BenchmarkRelink(b *testing.B) {
+	ctx := context.Background()
+	w := benchWorkspaces[0]
+	w.skipIfMissing(b)
+	s := pluginSummarizer{rt: indexerRuntime(b)}
+	x := New(Config{Root: w.root, Files: w.files, Read: os.ReadFile, Summarizer: s,
+		CacheDir: filepath.Join(os.TempDir(), "pyws-bench-stubs-index"),
+		Stubs:    NewStubSets(StubConfig{Stubs: benchStubs(b), Summarizer: s, CacheDir: filepath.Join(os.TempDir(), "pyws-bench-stubs")})})
+	if err := x.Build(ctx); err != nil {
+		b.Fatal(err)
+	}
+	stubs := x.mods.stubs
+	for b.Loop() {
+		x.mu.Lock()
+		x.relinkLocked(stubs)
+		x.mu.Unlock()
+	}
+}

@@ -2,6 +2,8 @@ package index
 
 import (
 	"github.com/pyws/pyws/host/fault"
+	"github.com/pyws/pyws/plugin-sdk/navindex"
+	"github.com/pyws/pyws/plugin-sdk/pytypes"
 )
 
 // TypeDefinition answers get_type_definition: where the classes of the
@@ -9,7 +11,10 @@ import (
 // type evaluator. What has no class answers as pyright does: a function
 // is its def, a module its file. A value whose only classes are outside
 // the workspace is EXTERNAL_DEFINITION with the first one's qualified
-// name; an unknown type is NO_DEFINITION_FOUND.
+// name (details "symbols" lists every class of a union, str | None
+// giving builtins.str and types.NoneType); a value of unknown type is
+// the name's own declarations, as pyright answers, and
+// NO_DEFINITION_FOUND when it has none.
 func (x *Index) TypeDefinition(h *Hit) ([]Location, error) {
 	// The linker's fallback fills its memo: exclusive.
 	x.mu.Lock()
@@ -21,21 +26,32 @@ func (x *Index) TypeDefinition(h *Hit) ([]Location, error) {
 	name := h.f.S.Syms[h.o.Sym].Name
 	ev := x.typesLocked()
 	t := ev.SymType(h.f, h.o.Sym)
-	if t.IsSelf() {
-		// self and cls: pyright's synthesized Self is declared by the
-		// parameter itself.
+	if p := x.follow(h.t); p.kind == tSym && h.f.S.Syms[h.o.Sym].Kind == navindex.SymLocal {
+		// A property named at its def or in its class's body: pyright
+		// answers its declarations (getter and setter).
+		if k, ok := p.f.defKind(p.sym); ok && k == navindex.KindProperty {
+			if locs := x.defLocations(p); len(locs) > 0 {
+				return locs, nil
+			}
+		}
+	}
+	if t.IsSelf() || declaredByName(t) {
+		// A type no class declares (self's synthesized Self, Any, a
+		// type variable's value): pyright falls back to the name's own
+		// declarations.
 		if p := x.follow(h.t); p.kind == tSym {
 			if locs := x.defLocations(p); len(locs) > 0 {
 				return locs, nil
 			}
 		}
 	}
-	locs, external, module := x.typeLocations(ev.Classes(t))
+	classes := ev.Classes(t)
+	locs, external, module := x.typeLocations(classes)
 	if len(locs) > 0 {
 		return locs, nil
 	}
 	if external != "" {
-		return nil, fault.New(fault.ExternalDefinition, fault.Details{"module": module, "symbol": external},
+		return nil, fault.New(fault.ExternalDefinition, fault.Details{"module": module, "symbol": external, "symbols": externalNames(classes)},
 			"the type of %s, %s, is defined outside the workspace, in %s", name, external, module)
 	}
 	v := x.memo.targetValue(x.follow(h.t))
@@ -52,6 +68,43 @@ func (x *Index) TypeDefinition(h *Hit) ([]Location, error) {
 		return nil, fault.New(fault.ExternalDefinition, fault.Details{"module": v.mod, "symbol": v.name},
 			"the type of %s, %s, is defined outside the workspace, in %s", name, v.name, v.mod)
 	}
+	if p := x.follow(h.t); p.kind == tSym {
+		// A type nothing declares (pyws or pyright cannot tell it):
+		// pyright's fallback, the name's own declarations.
+		if locs := x.defLocations(p); len(locs) > 0 {
+			return locs, nil
+		}
+	}
 	return nil, fault.New(fault.NoDefinitionFound, fault.Details{"name": name},
 		"cannot tell the type of %s", name)
+}
+
+// declaredByName reports a type that has no class of its own to go to:
+// Any, a type variable, or type[T] of one.
+func declaredByName(t pytypes.Type) bool {
+	switch t.Kind() {
+	case pytypes.KindAny, pytypes.KindTypeVar:
+		return true
+	case pytypes.KindClass:
+		return !t.Class().Valid() && len(t.Args()) == 1 && t.Args()[0].Kind() == pytypes.KindTypeVar
+	}
+	return false
+}
+
+// externalNames are the qualified names of the classes outside the
+// workspace (typeshed's), in order: "builtins.str", "types.NoneType".
+func externalNames(classes []pytypes.Class) []string {
+	var out []string
+	for _, c := range classes {
+		g, ok := c.Unit.(*File)
+		if !ok || !g.typeshed || c.Sym < 0 || int(c.Sym) >= len(g.S.Syms) {
+			continue
+		}
+		q := g.S.Syms[c.Sym].Qual
+		if q == "" {
+			q = g.S.Syms[c.Sym].Name
+		}
+		out = append(out, g.Module+"."+q)
+	}
+	return out
 }

@@ -24,6 +24,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -38,6 +39,10 @@ type Info struct {
 	// (sysconfig.get_paths()["stdlib"], "/usr/lib/python3.11"): hovers take
 	// the docstrings typeshed's stubs lack from its .py files. "" unknown.
 	Stdlib string `json:"stdlib,omitempty"`
+	// Site are the directories of sys.path other than the standard
+	// library's (site-packages, dist-packages, PYTHONPATH entries), in
+	// search order: where installed packages' types come from.
+	Site []string `json:"site,omitempty"`
 }
 
 const script = `
@@ -67,7 +72,14 @@ try:
     names.update(k for k in packages_distributions() if k.isidentifier())
 except Exception:
     pass
-print(json.dumps({"version": "%d.%d" % sys.version_info[:2], "platform": sys.platform, "installed": sorted(names), "stdlib": sysconfig.get_paths().get("stdlib", "")}))
+stdlib = sysconfig.get_paths().get("stdlib", "")
+real_stdlib = os.path.realpath(stdlib) if stdlib else ""
+site = []
+for p in paths:
+    rp = os.path.realpath(p)
+    if os.path.isdir(p) and rp != real_stdlib and os.path.basename(rp) != "lib-dynload" and p not in site:
+        site.append(p)
+print(json.dumps({"version": "%d.%d" % sys.version_info[:2], "platform": sys.platform, "installed": sorted(names), "stdlib": stdlib, "site": site}))
 `
 
 // Find returns the interpreter of the workspace at root: configured (the
@@ -136,6 +148,7 @@ func Ask(path string, timeout time.Duration) (*Info, error) {
 	if info.Stdlib != "" && (!filepath.IsAbs(info.Stdlib) || filepath.Clean(info.Stdlib) != info.Stdlib) {
 		info.Stdlib = "" // only a clean absolute directory is read from
 	}
+	info.Site = slices.DeleteFunc(info.Site, func(d string) bool { return !filepath.IsAbs(d) || filepath.Clean(d) != d })
 	return &info, nil
 }
 

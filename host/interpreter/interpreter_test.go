@@ -82,6 +82,18 @@ func TestAskRealStdlib(t *testing.T) {
 	if info.Stdlib == "" {
 		t.Fatalf("no stdlib directory in %+v", info.Version)
 	}
+	// The search path past the standard library: site-packages or
+	// dist-packages, never the stdlib itself or its lib-dynload.
+	found := false
+	for _, d := range info.Site {
+		if d == info.Stdlib || filepath.Base(d) == "lib-dynload" || !filepath.IsAbs(d) {
+			t.Errorf("site directory %q", d)
+		}
+		found = found || strings.HasSuffix(d, "-packages")
+	}
+	if !found {
+		t.Errorf("no site-packages or dist-packages in %v", info.Site)
+	}
 	if fi, err := os.Stat(filepath.Join(info.Stdlib, "json", "__init__.py")); err != nil || fi.IsDir() {
 		t.Skipf("python3's stdlib %s has no sources: %v", info.Stdlib, err)
 	}

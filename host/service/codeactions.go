@@ -17,13 +17,11 @@ package service
 import (
 	"bytes"
 	"context"
-	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/pyws/pyws/host/fault"
 	"github.com/pyws/pyws/host/pluginresult"
-	"github.com/pyws/pyws/host/pyproject"
 	"github.com/pyws/pyws/host/textdiff"
 	"github.com/pyws/pyws/host/toolspec"
 	"github.com/pyws/pyws/plugin-sdk/abi"
@@ -121,6 +119,13 @@ func runCodeActions(ctx context.Context, s *Session, a toolspec.Args) (any, erro
 			res.Actions = append(res.Actions, CodeAction{Title: "Fix all auto-fixable problems", Kind: KindFixAll, Edit: edit(body.FixAll)})
 		}
 	}
+	if wantsKind(only, KindQuickFix) {
+		fixes, err := s.missingImportFixes(ctx, f, rng)
+		if err != nil {
+			return nil, err
+		}
+		res.Actions = append(res.Actions, fixes...)
+	}
 	if wantsKind(only, KindOrganizeImports) && s.svc.serves("format_document") {
 		edits, err := s.organizeImports(ctx, f)
 		if err != nil {
@@ -189,13 +194,11 @@ func wantsKind(only []string, kind string) bool {
 // formatter finds not equivalent, leaves the action out (logged) rather
 // than failing the other actions.
 func (s *Session) organizeImports(ctx context.Context, f *sourceFile) ([]abi.TextEdit, error) {
-	opts, _ := pyproject.ParseFormatRequest(nil) // the defaults
-	cfg, err := pyproject.FormatConfig(s.ws.ws, opts)
+	cfg, err := s.isortConfig(f)
 	if err != nil {
 		s.svc.cfg.Logger.Warn("organize imports left out", "path", f.rel, "reason", err.Error())
 		return nil, nil
 	}
-	cfg.Pyi = strings.EqualFold(filepath.Ext(f.abs), ".pyi")
 	src, crlf := lfText(f.text)
 	sorted, err := s.formatPhase(ctx, f, cfg, "isort", src)
 	if err != nil {

@@ -88,6 +88,10 @@ func (s *Session) diagnosticsArgs(ctx context.Context, f *sourceFile) (*abi.Diag
 		return a, nil
 	}
 	a.Module = imps.Module
+	for _, tf := range x.TypeFindings(f.abs) {
+		a.TypeFindings = append(a.TypeFindings, abi.TypeFinding{Line: int(tf.Span.Line), Character: int(tf.Span.Col),
+			EndCharacter: int(tf.Span.End), Code: tf.Code, Message: tf.Message})
+	}
 	var files []*sourceFile
 	sent := map[string]bool{rel: true}
 	for _, im := range imps.Imports {

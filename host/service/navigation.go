@@ -70,7 +70,13 @@ func (s pluginSummarizer) Summarize(ctx context.Context, t index.Target, files [
 		// date: every navigation query on the workspace, whoever sent it,
 		// waits for that refresh, so it must not wait behind the format and
 		// diagnostics calls its caller's tenant queued first.
-		ctx = plugins.WithTenant(ctx, "index:"+s.root)
+		lane := "index:"
+		if index.IsEarly(ctx) {
+			// A query waits for these (index.Early): ahead of the build's
+			// batches, which the lanes' turns put it between.
+			lane = "index-early:"
+		}
+		ctx = plugins.WithTenant(ctx, lane+s.root)
 		for _, f := range files {
 			// The URI other tools use for the file: the runtime sends later
 			// calls about it to the worker that has its tree.
@@ -149,6 +155,16 @@ func (st *workspaceState) indexStdlib() string {
 	return ""
 }
 
+// indexSite are the workspace interpreter's search directories other
+// than the standard library's: where imports the workspace does not
+// define find installed packages (nil when no interpreter answers).
+func (st *workspaceState) indexSite() []string {
+	if interp := st.diag.interpreter(st.ws.Root(), st.diag.config.Config()); interp != nil {
+		return interp.Site
+	}
+	return nil
+}
+
 // newIndex builds the index of a workspace.
 func (s *Service) newIndex(st *workspaceState) *index.Index {
 	version := s.indexerVersion()
@@ -176,6 +192,7 @@ func (s *Service) newIndex(st *workspaceState) *index.Index {
 		CacheDir:   cacheDir,
 		TargetFunc: st.indexTarget,
 		StdlibFunc: st.indexStdlib,
+		SiteFunc:   st.indexSite,
 		Stubs:      s.stubs,
 		Logger:     s.cfg.Logger,
 	})
@@ -184,29 +201,75 @@ func (s *Service) newIndex(st *workspaceState) *index.Index {
 // navQuery is what every navigation tool does first: the index must be
 // built, the file readable Python, the position inside it, and the index
 // fresh for everything the answer depends on.
+//
+// Before the first build is done, a tool that answers from one file and
+// its imports (notReady is WORKSPACE_NOT_LOADED: definition, hover, type
+// definition) asks the index's early view (index.Early); the others
+// (WORKSPACE_NOT_INDEXED: references, rename) need every file and refuse.
 func navQuery(ctx context.Context, s *Session, a toolspec.Args, notReady string) (*sourceFile, *index.Index, *index.Hit, error) {
-	if err := s.ws.requireLoaded(notReady); err != nil {
-		return nil, nil, nil, err
-	}
 	x := s.ws.idx.Load()
-	if x == nil {
-		return nil, nil, nil, fault.New(fault.ServerUnavailable, fault.Details{"tool": IndexTool, "reason": "no plugin serves " + IndexTool},
-			"navigation needs the indexer plugin (tool %s), which is not installed", IndexTool)
+	bySymbol := a.Has("symbol")
+	// A symbol's lookup needs every file: only positions have early answers.
+	early := notReady == fault.WorkspaceNotLoaded && !bySymbol && x != nil && !s.ws.loaded.Load()
+	if !early {
+		var err error
+		if x, err = sessionIndex(s, notReady); err != nil { // a failed build drops it
+			return nil, nil, nil, err
+		}
 	}
-	f, err := s.readPython(a.String("uri"), s.Limits.MaxReadFileBytes)
-	if err != nil {
-		return nil, nil, nil, err
+	var f *sourceFile
+	if a.Has("uri") {
+		var err error
+		if f, err = s.readPython(a.String("uri"), s.Limits.MaxReadFileBytes); err != nil {
+			return nil, nil, nil, err
+		}
+		if !bySymbol {
+			if _, err := checkPosition(f, a); err != nil {
+				return nil, nil, nil, err
+			}
+		}
 	}
-	if _, err := checkPosition(f, a); err != nil {
-		return nil, nil, nil, err
+	if early {
+		e, err := x.Early(ctx, f.abs)
+		if err != nil {
+			return nil, nil, nil, indexError(ctx, err)
+		}
+		if e != nil {
+			return f, e, e.At(f.abs, a.Int("line"), a.Int("character")), nil
+		}
+		// The build finished meanwhile: the whole index answers.
 	}
 	if err := x.Refresh(ctx); err != nil {
 		return nil, nil, nil, indexError(ctx, err)
 	}
-	if err := x.EnsureFile(ctx, f.abs, f.text); err != nil {
-		return nil, nil, nil, indexError(ctx, err)
+	if f != nil {
+		if err := x.EnsureFile(ctx, f.abs, f.text); err != nil {
+			return nil, nil, nil, indexError(ctx, err)
+		}
+	}
+	if bySymbol {
+		from := ""
+		if f != nil {
+			from = f.abs
+		}
+		h, err := x.Lookup(a.String("symbol"), from)
+		return f, x, h, err
 	}
 	return f, x, x.At(f.abs, a.Int("line"), a.Int("character")), nil
+}
+
+// sessionIndex is the index of the session's workspace once it is
+// loaded (notReady until then).
+func sessionIndex(s *Session, notReady string) (*index.Index, error) {
+	if err := s.ws.requireLoaded(notReady); err != nil {
+		return nil, err
+	}
+	x := s.ws.idx.Load()
+	if x == nil {
+		return nil, fault.New(fault.ServerUnavailable, fault.Details{"tool": IndexTool, "reason": "no plugin serves " + IndexTool},
+			"navigation needs the indexer plugin (tool %s), which is not installed", IndexTool)
+	}
+	return x, nil
 }
 
 // symbolQuery is navQuery for a tool that needs a symbol at the position:
@@ -241,18 +304,13 @@ func toRange(sp navindex.Span) abi.Range {
 	return abi.Range{Start: abi.Position{Line: int(sp.Line), Character: int(sp.Col)}, End: abi.Position{Line: int(sp.Line), Character: int(sp.End)}}
 }
 
-func toLocations(locs []index.Location) []abi.Location {
-	out := make([]abi.Location, 0, len(locs))
-	for _, l := range locs {
-		out = append(out, abi.Location{URI: workspace.FileURI(l.Abs), Range: toRange(l.Span)})
-	}
-	return out
-}
-
-// LocationsResult is the result of get_definition and get_references.
+// LocationsResult is the result of get_definition, get_type_definition
+// and get_references.
 type LocationsResult struct {
-	Locations  []abi.Location `json:"locations"`
-	TotalCount *int           `json:"totalCount,omitempty"`
+	Locations  []ContextLocation `json:"locations"`
+	TotalCount *int              `json:"totalCount,omitempty"`
+	// Truncated: get_references stopped at the tier's maximum.
+	Truncated bool `json:"truncated,omitempty" doc:"get_references: locations stops at the tier's maximum; totalCount counts them all"`
 }
 
 func noSymbol(code string, a toolspec.Args) error {
@@ -271,7 +329,7 @@ func runDefinition(ctx context.Context, s *Session, a toolspec.Args) (any, error
 	if err != nil {
 		return nil, err
 	}
-	return LocationsResult{Locations: toLocations(locs)}, nil
+	return LocationsResult{Locations: s.withContext(locs, a.Int("contextLines"))}, nil
 }
 
 func runTypeDefinition(ctx context.Context, s *Session, a toolspec.Args) (any, error) {
@@ -285,7 +343,7 @@ func runTypeDefinition(ctx context.Context, s *Session, a toolspec.Args) (any, e
 	if err != nil {
 		return nil, err
 	}
-	return LocationsResult{Locations: toLocations(locs)}, nil
+	return LocationsResult{Locations: s.withContext(locs, 0)}, nil
 }
 
 func runReferences(ctx context.Context, s *Session, a toolspec.Args) (any, error) {
@@ -307,7 +365,7 @@ func runReferences(ctx context.Context, s *Session, a toolspec.Args) (any, error
 	if max := s.Limits.MaxReferences; max > 0 && len(locs) > max {
 		locs = locs[:max]
 	}
-	return LocationsResult{Locations: toLocations(locs), TotalCount: &total}, nil
+	return LocationsResult{Locations: s.withContext(locs, a.Int("contextLines")), TotalCount: &total, Truncated: total > len(locs)}, nil
 }
 
 // RenameResult is rename_symbol's result.
@@ -321,7 +379,7 @@ func runRename(ctx context.Context, s *Session, a toolspec.Args) (any, error) {
 	ctx, cancel := withNavDeadline(ctx)
 	defer cancel()
 	f, x, h, err := symbolQuery(ctx, s, a, fault.WorkspaceNotIndexed, fault.NoSymbolFound)
-	if fault.CodeOf(err) == fault.NoSymbolFound {
+	if fault.CodeOf(err) == fault.NoSymbolFound && !a.Has("symbol") {
 		if kw := keywordAt(f, a); kw != nil {
 			return nil, kw
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/pyws/pyws/host/edits"
 	"github.com/pyws/pyws/host/fault"
+	"github.com/pyws/pyws/host/index"
 	"github.com/pyws/pyws/host/pyproject"
 	"github.com/pyws/pyws/host/tiers"
 	"github.com/pyws/pyws/host/toolspec"
@@ -25,11 +26,17 @@ type Operation struct {
 
 var (
 	uriParam = toolspec.Param{Name: "uri", Type: toolspec.TypeString, Required: true, Doc: "file URI of the form file://<absolute_path>, or a workspace-relative path"}
+	// position addresses a symbol by where it is, or (symbolParam) by name.
 	position = []toolspec.Param{
-		uriParam,
-		{Name: "line", Type: toolspec.TypeInteger, Required: true, Min: toolspec.Bound(0), Doc: "0-indexed line"},
-		{Name: "character", Type: toolspec.TypeInteger, Required: true, Min: toolspec.Bound(0), Doc: "0-indexed character, in UTF-16 code units"},
+		{Name: "uri", Type: toolspec.TypeString, Doc: uriParam.Doc + "; with symbol: the module a relative name is in"},
+		{Name: "line", Type: toolspec.TypeInteger, Min: toolspec.Bound(0), Doc: "0-indexed line"},
+		{Name: "character", Type: toolspec.TypeInteger, Min: toolspec.Bound(0), Doc: "0-indexed character, in UTF-16 code units"},
+		{Name: "symbol", Type: toolspec.TypeString, Doc: "dotted name instead of a position: package.module.Class.method, or a name relative to uri's module"},
 	}
+	positionOrSymbol  = []toolspec.Choice{{Params: []string{"line", "character"}, Needs: []string{"uri"}}, {Params: []string{"symbol"}}}
+	contextLinesParam = toolspec.Param{Name: "contextLines", Type: toolspec.TypeInteger, Default: 0, Min: toolspec.Bound(0), Max: toolspec.Bound(maxContextLines),
+		Doc: "source lines to return around each location (context: the lines before, the location's own, the lines after)"}
+	limitParam = toolspec.Param{Name: "limit", Type: toolspec.TypeInteger, Default: 50, Min: toolspec.Bound(1), Max: toolspec.Bound(1000), Doc: "at most this many results; totalCount and truncated say what was left out"}
 )
 
 func withPosition(extra ...toolspec.Param) []toolspec.Param {
@@ -59,6 +66,7 @@ func Operations() []Operation {
 			Name: "rename_symbol", Kind: toolspec.KindTool, Family: tiers.FamilyRename,
 			Description: "Rename a symbol across the workspace; returns edits, never writes.",
 			Params:      withPosition(toolspec.Param{Name: "newName", Type: toolspec.TypeString, Required: true, Doc: "new identifier"}),
+			OneOf:       positionOrSymbol,
 			Result:      reflect.TypeFor[RenameResult](),
 			Faults: faults(positionFaults, []string{fault.WorkspaceNotIndexed, fault.Timeout,
 				fault.NoSymbolFound, fault.InvalidName, fault.NameConflict, fault.CannotRename}),
@@ -67,15 +75,18 @@ func Operations() []Operation {
 		{Spec: toolspec.Spec{
 			Name: "get_references", Kind: toolspec.KindTool, Family: tiers.FamilyReferences,
 			Description: "Find every reference to the symbol at a position.",
-			Params:      withPosition(toolspec.Param{Name: "includeDeclaration", Type: toolspec.TypeBoolean, Default: true, Doc: "include the definition"}),
-			Result:      reflect.TypeFor[LocationsResult](),
-			Faults:      faults(positionFaults, []string{fault.WorkspaceNotIndexed, fault.Timeout, fault.NoSymbolFound}),
-			Plugin:      IndexTool, Health: true,
+			Params: withPosition(toolspec.Param{Name: "includeDeclaration", Type: toolspec.TypeBoolean, Default: true, Doc: "include the definition"},
+				contextLinesParam),
+			OneOf:  positionOrSymbol,
+			Result: reflect.TypeFor[LocationsResult](),
+			Faults: faults(positionFaults, []string{fault.WorkspaceNotIndexed, fault.Timeout, fault.NoSymbolFound}),
+			Plugin: IndexTool, Health: true,
 		}, Run: runReferences},
 		{Spec: toolspec.Spec{
 			Name: "get_definition", Kind: toolspec.KindTool, Family: tiers.FamilyAnalysis,
 			Description: "Find where the symbol at a position is defined.",
-			Params:      withPosition(),
+			Params:      withPosition(contextLinesParam),
+			OneOf:       positionOrSymbol,
 			Result:      reflect.TypeFor[LocationsResult](),
 			Faults: faults(positionFaults, []string{fault.WorkspaceNotLoaded, fault.Timeout,
 				fault.NoDefinitionFound, fault.ExternalDefinition, fault.NoSymbolFound}),
@@ -85,15 +96,26 @@ func Operations() []Operation {
 			Name: "get_type_definition", Kind: toolspec.KindTool, Family: tiers.FamilyAnalysis,
 			Description: "Find the class (or classes, for a union) of the value at a position.",
 			Params:      withPosition(),
+			OneOf:       positionOrSymbol,
 			Result:      reflect.TypeFor[LocationsResult](),
 			Faults: faults(positionFaults, []string{fault.WorkspaceNotLoaded, fault.Timeout,
 				fault.NoDefinitionFound, fault.ExternalDefinition, fault.NoSymbolFound}),
 			Plugin: IndexTool, Health: true,
 		}, Run: runTypeDefinition},
 		{Spec: toolspec.Spec{
+			Name: "get_completions", Kind: toolspec.KindTool, Family: tiers.FamilyAnalysis,
+			Description: "Names that may be written at a position, best first: members after `x.`, names in scope, modules after import; works while the file does not parse.",
+			Params: withPosition(toolspec.Param{Name: "limit", Type: toolspec.TypeInteger, Default: defaultCompletions,
+				Min: toolspec.Bound(1), Max: toolspec.Bound(maxCompletions), Doc: "most items returned"}),
+			Result: reflect.TypeFor[CompletionsResult](),
+			Faults: faults(positionFaults, []string{fault.WorkspaceNotLoaded, fault.Timeout}),
+			Plugin: IndexTool, Health: true,
+		}, Run: runCompletions},
+		{Spec: toolspec.Spec{
 			Name: "get_hover", Kind: toolspec.KindTool, Family: tiers.FamilyAnalysis,
 			Description: "Signature and documentation of the symbol at a position.",
 			Params:      withPosition(),
+			OneOf:       positionOrSymbol,
 			Result:      reflect.TypeFor[HoverResult](),
 			Faults:      faults(positionFaults, []string{fault.WorkspaceNotLoaded, fault.Timeout, fault.NoHoverInfo, fault.NoSymbolFound}),
 			Plugin:      IndexTool, Health: true,
@@ -106,6 +128,52 @@ func Operations() []Operation {
 			Faults:      faults(positionFaults, []string{fault.WorkspaceNotLoaded, fault.Timeout}),
 			Plugin:      IndexTool, Health: true,
 		}, Run: runSignatureHelp},
+		{Spec: toolspec.Spec{
+			Name: "find_symbols", Kind: toolspec.KindTool, Family: tiers.FamilyAnalysis,
+			Description: "Search the workspace's classes, functions, methods and variables by name: prefix, camel/snake-case humps, substring; best first.",
+			Params: []toolspec.Param{
+				{Name: "query", Type: toolspec.TypeString, Required: true, Doc: "part of a name: a prefix (get_), humps (gcd for get_call_depth, HTTPConn), or a substring"},
+				{Name: "kind", Type: toolspec.TypeString, Enum: index.SymbolKinds, Doc: "only symbols of this kind"},
+				limitParam,
+			},
+			Result: reflect.TypeFor[FindSymbolsResult](),
+			Faults: []string{fault.WorkspaceNotIndexed, fault.Timeout},
+			Plugin: IndexTool, Health: true,
+		}, Run: runFindSymbols},
+		{Spec: toolspec.Spec{
+			Name: "get_document_symbols", Kind: toolspec.KindTool, Family: tiers.FamilyAnalysis,
+			Description: "Outline of a file: classes with their methods and attributes, functions, module variables, with one-line signatures.",
+			Params:      []toolspec.Param{uriParam},
+			Result:      reflect.TypeFor[DocumentSymbolsResult](),
+			Faults:      faults(fileFaults, []string{fault.WorkspaceNotLoaded, fault.Timeout}),
+			Plugin:      IndexTool, Health: true,
+		}, Run: runDocumentSymbols},
+		{Spec: toolspec.Spec{
+			Name: "get_call_hierarchy", Kind: toolspec.KindTool, Family: tiers.FamilyReferences,
+			Description: "Callers (incoming) or callees (outgoing) of a function, method or class, with the call sites, depth levels deep.",
+			Params: withPosition(
+				toolspec.Param{Name: "direction", Type: toolspec.TypeString, Required: true, Enum: []string{"incoming", "outgoing"}, Doc: "incoming: who calls it; outgoing: the workspace functions it calls"},
+				toolspec.Param{Name: "depth", Type: toolspec.TypeInteger, Default: 1, Min: toolspec.Bound(1), Max: toolspec.Bound(5), Doc: "levels: 2 adds the callers' callers (or the callees' callees)"},
+				limitParam),
+			OneOf:  positionOrSymbol,
+			Result: reflect.TypeFor[CallHierarchyResult](),
+			Faults: faults(positionFaults, []string{fault.WorkspaceNotIndexed, fault.Timeout, fault.NoSymbolFound}),
+			Plugin: IndexTool, Health: true,
+		}, Run: runCallHierarchy},
+		{Spec: toolspec.Spec{
+			Name: "edit_symbol", Kind: toolspec.KindTool, Family: tiers.FamilyRename,
+			Description: "Edits that replace a def, class or assignment (or its body), or insert code before or after it, re-indented and checked to parse; returns edits for apply_workspace_edit, never writes.",
+			Params: []toolspec.Param{
+				{Name: "symbol", Type: toolspec.TypeString, Required: true, Doc: "dotted name: package.module.Class.method, or a name relative to uri's module"},
+				{Name: "uri", Type: toolspec.TypeString, Doc: "the module a relative symbol is in"},
+				{Name: "action", Type: toolspec.TypeString, Required: true, Enum: editActions,
+					Doc: "replace_body: the def's or class's block; replace: the whole statement, decorators included; insert_before, insert_after: new statements beside it"},
+				{Name: "text", Type: toolspec.TypeString, Required: true, Doc: "Python source; its own indentation is removed and the symbol's (or its body's) applied"},
+			},
+			Result: reflect.TypeFor[EditSymbolResult](),
+			Faults: faults(fileFaults, []string{fault.WorkspaceNotIndexed, fault.Timeout, fault.NoSymbolFound, fault.ParseError}),
+			Plugin: IndexTool, Health: true,
+		}, Run: runEditSymbol},
 		{Spec: toolspec.Spec{
 			Name: "get_diagnostics", Kind: toolspec.KindTool, Family: tiers.FamilyAnalysis,
 			Description: "Errors, warnings and hints for a file.",

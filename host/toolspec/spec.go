@@ -49,6 +49,10 @@ type Spec struct {
 	// Params are the arguments with their types, bounds and defaults;
 	// DecodeArgs validates against them.
 	Params []Param
+	// OneOf are alternative ways of addressing the operation's subject
+	// (a position or a symbol): their parameters are not Required, and
+	// Spec.DecodeArgs requires the alternative a call chose.
+	OneOf []Choice
 	// Result is the Go type the handler returns; its JSON encoding is the
 	// result (ResultSchema reflects it).
 	Result reflect.Type
@@ -68,7 +72,11 @@ type Spec struct {
 }
 
 // ArgumentsSchema is the JSON Schema of the arguments object.
-func (s *Spec) ArgumentsSchema() *Schema { return ParamsSchema(s.Params) }
+func (s *Spec) ArgumentsSchema() *Schema {
+	a := ParamsSchema(s.Params)
+	a.Description = s.OneOfText()
+	return a
+}
 
 // ResultSchema is the JSON Schema of the result object; recursive types
 // are under $defs and named by $refs beginning with refBase (DefsRef for
@@ -121,6 +129,9 @@ func (s *Spec) Check(seen map[string]bool) error {
 		return fmt.Errorf("a resource needs its svc:// URI")
 	case s.Kind != KindTool && s.Kind != KindResource:
 		return fmt.Errorf("kind %q is neither tool nor resource", s.Kind)
+	}
+	if err := s.checkChoices(); err != nil {
+		return err
 	}
 	params := map[string]bool{}
 	for _, p := range s.Params {

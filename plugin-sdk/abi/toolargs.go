@@ -61,6 +61,21 @@ type DiagnosticsContext struct {
 	// the plugin reported about them (DiagnosticsResultFacts) on an
 	// earlier call, returned verbatim.
 	Facts []ContextFacts `json:"facts,omitempty"`
+	// TypeFindings are errors the kernel's type evaluator is sure of in
+	// the file (an attribute its receiver's class does not have); the
+	// plugin reports them under their codes, with its configuration and
+	// suppression comments applied.
+	TypeFindings []TypeFinding `json:"typeFindings,omitempty"`
+}
+
+// TypeFinding is one error of DiagnosticsContext.TypeFindings, on one
+// line; columns in UTF-16 code units.
+type TypeFinding struct {
+	Line         int    `json:"line"`
+	Character    int    `json:"character"`
+	EndCharacter int    `json:"endCharacter"`
+	Code         string `json:"code"`
+	Message      string `json:"message"`
 }
 
 // ContextFacts is what the diagnostics plugin keeps of one context module

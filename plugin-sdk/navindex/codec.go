@@ -189,6 +189,14 @@ func Encode(s *Summary) []byte {
 			e.i(v)
 		}
 		e.u(uint64(d.Flags))
+		e.reserve(6)
+		x := d.Extent
+		e.i(x.Line)
+		e.i(x.Col)
+		e.i(x.EndLine - x.Line) // small deltas
+		e.i(x.EndCol)
+		e.i(x.BodyLine - x.Line)
+		e.i(x.BodyCol)
 	}
 	e.reserve(1)
 	e.u(uint64(len(s.Occs)))
@@ -421,6 +429,10 @@ func Decode(b []byte) (*Summary, error) {
 		df.ReturnValues = d.int32s()
 		df.Decorators = d.int32s()
 		df.Flags = DefFlags(d.u())
+		x := &df.Extent
+		x.Line, x.Col = d.i(), d.i()
+		x.EndLine, x.EndCol = x.Line+d.i(), d.i()
+		x.BodyLine, x.BodyCol = x.Line+d.i(), d.i()
 	}
 	s.Occs = make([]Occ, d.n())
 	var line int32

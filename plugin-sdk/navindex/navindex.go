@@ -35,7 +35,7 @@ package navindex
 
 // Version is the layout version; the kernel discards cached summaries of
 // another version.
-const Version = 6
+const Version = 7
 
 // SymKind says what a symbol is.
 type SymKind uint8
@@ -200,6 +200,21 @@ type Def struct {
 	// Kind says it); cached_property is listed.
 	Decorators []int32
 	Flags      DefFlags
+
+	// Version 6, for the outline and edits by symbol.
+
+	// Extent is the statement a def or class is (from its first
+	// decorator to the end of its body), or the assignment statement
+	// that binds a variable; zero when not one of those.
+	Extent Extent
+}
+
+// Extent is a multi-line range, positions in (line, UTF-16 character),
+// End exclusive; BodyLine and BodyCol are where a def's or class's block
+// starts (its first statement, after the colon), zero for others.
+type Extent struct {
+	Line, Col, EndLine, EndCol int32
+	BodyLine, BodyCol          int32
 }
 
 // DefFlags say how a def behaves.
@@ -303,7 +318,7 @@ type Pos struct{ Line, Col int32 }
 // Less orders positions in the file.
 func (p Pos) Less(o Pos) bool { return p.Line < o.Line || p.Line == o.Line && p.Col < o.Col }
 
-// Call is a call's argument list as written (version 6), for signature
+// Call is a call's argument list as written (version 7), for signature
 // help: Open is just after its "(", Close at its ")" (the end of what
 // parsed when it is missing), Commas the commas between its arguments,
 // Keys each written argument's keyword in written order ("" positional,

@@ -128,3 +128,75 @@ func identStart(c byte) bool {
 }
 
 func identPart(c byte) bool { return identStart(c) || c >= '0' && c <= '9' }
+
+// InCode reports whether byte offset off of src is in code: not inside a
+// string literal (f-strings included, their replacement fields too) nor a
+// comment. The offset just after a closing quote is code; an unterminated
+// string runs to the end of its line (triple-quoted: of src).
+func InCode(src []byte, off int) bool {
+	if off < 0 || off > len(src) {
+		return false
+	}
+	i := 0
+	for i < off {
+		c := src[i]
+		switch {
+		case c == '#':
+			for i < len(src) && src[i] != '\n' {
+				i++
+			}
+			if off <= i {
+				return false
+			}
+		case c == '"' || c == '\'':
+			end, ok := stringEnd(src, i)
+			if i = end; off < i || off == i && !ok {
+				return false
+			}
+		case identStart(c):
+			j := i
+			for j < len(src) && identPart(src[j]) {
+				j++
+			}
+			if j < off && (src[j] == '"' || src[j] == '\'') && stringPrefix(src[i:j]) {
+				end, ok := stringEnd(src, j)
+				if i = end; off < i || off == i && !ok {
+					return false
+				}
+				continue
+			}
+			i = j
+		default:
+			i++
+		}
+	}
+	return true
+}
+
+// StringEnd returns the offset after the string literal whose opening
+// quote is at q (unterminated: the end of its line, or of src for a
+// triple-quoted one).
+func StringEnd(src []byte, q int) int { return skipString(src, q) }
+
+// stringEnd is skipString that also reports whether the literal has
+// its closing quote.
+func stringEnd(src []byte, q int) (end int, closed bool) {
+	end = skipString(src, q)
+	quote := src[q]
+	n := 1
+	if q+2 < len(src) && src[q+1] == quote && src[q+2] == quote {
+		n = 3
+	}
+	if end-q < 2*n {
+		return end, false
+	}
+	for k := end - n; k < end; k++ {
+		if src[k] != quote {
+			return end, false
+		}
+	}
+	// A backslash before the closing quote escapes it: skipString then
+	// never stops there, so a quote at the end is a real closing one
+	// unless the literal ran to src's end.
+	return end, end < len(src) || src[end-n-1] != '\\'
+}

@@ -60,3 +60,29 @@ func TestKeywords(t *testing.T) {
 		t.Error("soft keywords")
 	}
 }
+
+func TestInCode(t *testing.T) {
+	cases := []struct {
+		src  string // | marks the offset
+		want bool
+	}{
+		{"x = a|", true},
+		{"x = 'a|'", false},
+		{"x = 'a'|", true},
+		{"x = 'a|", false},
+		{"x = \"\"\"a\nb|\"\"\"", false},
+		{"x = f'{a|}'", false},
+		{"x = rb'a|'", false},
+		{"# a|\nx", false},
+		{"# a\nx|", true},
+		{"x = 'a\\'|'", false},
+		{"'|", false},
+	}
+	for _, c := range cases {
+		off := strings.IndexByte(c.src, '|')
+		src := c.src[:off] + c.src[off+1:]
+		if got := InCode([]byte(src), off); got != c.want {
+			t.Errorf("InCode(%q) = %v, want %v", c.src, got, c.want)
+		}
+	}
+}

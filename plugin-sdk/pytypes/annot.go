@@ -14,6 +14,10 @@ type tvScope struct {
 	// header: the class's own bases, where every type variable is the
 	// class's.
 	header bool
+	// unit and def are the function fn names, whose enclosing functions
+	// may already bind a type variable (def -1 none).
+	unit Unit
+	def  int32
 }
 
 // scopeOfDef is the type variable scope of annotations on def di.
@@ -21,7 +25,7 @@ func (q *query) scopeOfDef(u Unit, di int32) tvScope {
 	d := &u.Summary().Defs[di]
 	switch d.Kind {
 	case navindex.KindFunction, navindex.KindMethod, navindex.KindProperty:
-		return tvScope{fn: u.Summary().Syms[d.Sym].Name, class: q.enclosingClass(u, di)}
+		return tvScope{fn: u.Summary().Syms[d.Sym].Name, class: q.enclosingClass(u, di), unit: u, def: di}
 	case navindex.KindClass:
 		return tvScope{class: Class{Unit: u, Sym: d.Sym}}
 	}
@@ -45,12 +49,78 @@ func (q *query) scopeFor(s tvScope, name string) string {
 		}
 	}
 	if s.fn != "" {
+		if outer := q.outerBinder(s.unit, s.def, name); outer != "" {
+			return outer
+		}
 		return s.fn
 	}
 	if s.class.Valid() {
 		return s.class.Name()
 	}
 	return ""
+}
+
+// outerBinder is the outermost function enclosing def di of u whose
+// signature names type variable tv: pyright scopes a type variable to
+// the first function that binds it, so an inner def's T is the outer's
+// (scaffold.route's decorator takes T_route@route). "" when none.
+func (q *query) outerBinder(u Unit, di int32, tv string) string {
+	if u == nil || !validDef(u, di) {
+		return ""
+	}
+	found := ""
+	for hops := 0; di >= 0 && hops < 32; hops++ {
+		d := &u.Summary().Defs[di]
+		switch d.Kind {
+		case navindex.KindFunction, navindex.KindMethod, navindex.KindProperty:
+			if q.signatureNames(u, d, tv) {
+				found = u.Summary().Syms[d.Sym].Name
+			}
+		case navindex.KindClass:
+			return found // a class's own type variables are scopeFor's
+		}
+		di = q.ownerOf(u, d.Sym)
+	}
+	return found
+}
+
+// signatureNames reports that def d's annotations mention name.
+func (q *query) signatureNames(u Unit, d *navindex.Def, name string) bool {
+	if namesIn(u, d.Annot, name, 0) {
+		return true
+	}
+	for _, p := range d.Params {
+		if namesIn(u, p.Annot, name, 0) {
+			return true
+		}
+	}
+	return false
+}
+
+// namesIn reports that type expression e of u mentions name (a string
+// forward reference by its text).
+func namesIn(u Unit, e int32, name string, depth int) bool {
+	if !validExpr(u, e) || depth > 32 {
+		return false
+	}
+	x := &u.Summary().Exprs[e]
+	switch x.Op {
+	case navindex.ExprSym:
+		return validSym(u, x.A) && u.Summary().Syms[x.A].Name == name
+	case navindex.ExprLit, navindex.ExprText:
+		return strings.Contains(x.Text, name)
+	case navindex.ExprAttr:
+		return false
+	}
+	if namesIn(u, x.A, name, depth+1) || (x.Op == navindex.ExprOper && namesIn(u, x.B, name, depth+1)) {
+		return true
+	}
+	for _, a := range x.Args {
+		if namesIn(u, a, name, depth+1) {
+			return true
+		}
+	}
+	return false
 }
 
 // typingModules are where special forms come from.
@@ -86,7 +156,7 @@ func (q *query) annot(u Unit, e int32, s tvScope) Type {
 		return q.annotName(u, x.A, s, x.Args)
 	case navindex.ExprOper:
 		if x.Name == "|" {
-			return Union(q.annot(u, x.A, s), q.annot(u, x.B, s))
+			return declaredUnion(q.annot(u, x.A, s), q.annot(u, x.B, s))
 		}
 	}
 	return unknownType
@@ -314,7 +384,7 @@ func (q *query) specialForm(name string, s tvScope, args []int32, u Unit) (Type,
 	case "Optional":
 		return Union(first(), noneType), true
 	case "Union":
-		return Union(all()...), true
+		return declaredUnion(all()...), true
 	case "Annotated", "ClassVar", "Final", "Required", "NotRequired", "ReadOnly":
 		if len(args) == 0 {
 			return unknownType, true
@@ -330,6 +400,11 @@ func (q *query) specialForm(name string, s tvScope, args []int32, u Unit) (Type,
 	case "Tuple", "tuple":
 		if args == nil && name == "tuple" {
 			return Type{}, false
+		}
+		if name == "Tuple" && len(args) == 2 && isEllipsis(u, args[1]) {
+			// Tuple[X, ...]: printed as written.
+			t := q.tupleAnnot(u, args, s)
+			return withAlias(t, "Tuple["+q.text(t.Args()[0], 0)+", ...]", nil), true
 		}
 		if name == "Tuple" && args != nil {
 			return withAlias(q.tupleAnnot(u, args, s), name, all()), true
@@ -354,6 +429,23 @@ func (q *query) specialForm(name string, s tvScope, args []int32, u Unit) (Type,
 		return q.typingAlias(name, q.moduleClass("collections", b), args, all), true
 	}
 	return Type{}, false
+}
+
+// declaredUnion is the union an annotation declares: a member that is
+// Unknown (an unresolved import's class) is left out, as pyright
+// prints Union[InternalServerError, ResponseReturnValue] without
+// werkzeug as ResponseReturnValue.
+func declaredUnion(ts ...Type) Type {
+	var known []Type
+	for _, t := range ts {
+		if !t.IsUnknown() {
+			known = append(known, t)
+		}
+	}
+	if len(known) == 0 {
+		return unknownType
+	}
+	return Union(known...)
 }
 
 // typingAlias is typing's alias name of class c (List of list)

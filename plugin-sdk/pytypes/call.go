@@ -52,7 +52,9 @@ func (q *query) construct(t Type, args []argument) Type {
 	if nw := q.classMember(ClassObject(c, info.typeParams...), c, info.typeParams, "__new__", true); nw.Found() && nw.Class != q.builtinClass("object") {
 		if f, sol := q.selectOverload(nw.Type, args); f != nil {
 			if r := q.returnOf(f, sol); r.Kind() == KindInstance && r.Class() == c && len(r.Args()) == len(info.typeParams) {
-				return r
+				// What the arguments left unsolved is Unknown:
+				// enumerate(unknown) is enumerate[Unknown].
+				return eraseTypeVars(r, c.Name())
 			}
 		}
 	}

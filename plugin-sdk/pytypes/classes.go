@@ -1,6 +1,8 @@
 package pytypes
 
 import (
+	"strings"
+
 	"github.com/pyws/pyws/plugin-sdk/navindex"
 )
 
@@ -15,9 +17,12 @@ type classInfo struct {
 	typeParams []Type
 	// mro is the C3 linearization, the class first, each entry an
 	// instance whose arguments are in terms of typeParams.
-	mro        []Type
-	protocol   bool
-	enum       bool
+	mro      []Type
+	protocol bool
+	enum     bool
+	// partial: a base of the class is not a class the evaluator knows
+	// (unresolved, Any, a call): its members are not all known.
+	partial    bool
 	members    map[string]int32 // class-body names, then self.x attributes
 	memberDone bool
 }
@@ -94,6 +99,8 @@ func (q *query) buildClass(c Class) *classInfo {
 		t := q.annot(u, b, s)
 		if t.Kind() == KindInstance {
 			bases = append(bases, t)
+		} else {
+			info.partial = true
 		}
 	}
 	if explicit != nil {
@@ -344,7 +351,14 @@ func (q *query) member(t Type, name string) MemberInfo {
 		}
 		return MemberInfo{Ref: r, Type: q.ref(nil, -1, r)}
 	case KindInstance:
-		return q.classMember(t, t.Class(), t.Args(), name, false)
+		m := q.classMember(t, t.Class(), t.Args(), name, false)
+		if !m.Found() && !strings.HasPrefix(name, "__") {
+			// What the class's __getattr__ returns, declared by nothing.
+			if g := q.classMember(t, t.Class(), t.Args(), "__getattr__", false); g.Found() && g.Class != q.builtinClass("object") {
+				return MemberInfo{Type: q.call(g.Type, []argument{{t: q.instanceOf("str")}})}
+			}
+		}
+		return m
 	case KindLiteral:
 		return q.classMember(t, t.Class(), nil, name, false)
 	case KindSelf:
@@ -372,7 +386,14 @@ func (q *query) member(t Type, name string) MemberInfo {
 				if info == nil {
 					return MemberInfo{}
 				}
-				return q.classMember(t, inner.Class(), info.typeParams, name, true)
+				if m := q.classMember(t, inner.Class(), info.typeParams, name, true); m.Found() {
+					return m
+				}
+				// Then the metaclass's: self.__class__.__qualname__.
+				if tc := q.builtinClass("type"); tc.Valid() {
+					return q.classMember(t, tc, nil, name, false)
+				}
+				return MemberInfo{}
 			}
 			return MemberInfo{}
 		}

@@ -344,11 +344,17 @@ func (e *Evaluator) Member(t Type, name string) MemberInfo {
 
 // Classes are the classes of the values t may hold (a union's members'
 // classes, in order), for type definition: instances, literals, class
-// objects (their class) and tuples.
+// objects (their class), tuples and None (types.NoneType, as pyright).
 func (e *Evaluator) Classes(t Type) []Class {
 	var out []Class
 	for _, m := range t.Members() {
 		c := m.Class()
+		switch {
+		case m.Kind() == KindNone:
+			c = e.query().moduleClass("types", "NoneType")
+		case m.Kind() == KindClass && !c.Valid() && len(m.Args()) == 1 && m.Args()[0].Kind() == KindInstance:
+			c = m.Args()[0].Class() // typing's List as a value
+		}
 		if m.Kind() == KindTuple && !c.Valid() {
 			continue
 		}

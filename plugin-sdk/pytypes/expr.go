@@ -190,6 +190,13 @@ func (q *query) operator(u Unit, x *navindex.Expr) Type {
 	}
 	var out []Type
 	for _, left := range a.Members() {
+		// An unknown left operand makes the result unknown: n * 2 of an
+		// unannotated n is Unknown, not int through int.__rmul__ (an
+		// unknown right one is just an argument: '%s' % x is str).
+		if k := left.Kind(); k == KindUnknown || k == KindAny {
+			out = append(out, left)
+			continue
+		}
 		t := q.callMethod(left, ms[0], b)
 		if t.IsUnknown() {
 			t = q.callMethod(b, ms[1], left)
@@ -205,9 +212,11 @@ const maxDisplayEntries = 64
 
 func (q *query) display(u Unit, x *navindex.Expr) Type {
 	args := x.Args
+	// Keys mark the last len(Keys) elements, from the first starred one
+	// (the summarizer leaves out the plain ones before it).
 	starred := func(i int) string {
-		if i < len(x.Keys) {
-			return x.Keys[i]
+		if k := i - (len(args) - len(x.Keys)); k >= 0 && k < len(x.Keys) {
+			return x.Keys[k]
 		}
 		return ""
 	}

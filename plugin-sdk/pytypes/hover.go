@@ -16,6 +16,12 @@ import (
 //	(property) p: int            (class) C
 //	(module) os                  (type) X = int | str
 func (e *Evaluator) HoverLine(u Unit, sym int32, def int32) string {
+	return e.hoverLine(u, sym, def, nil)
+}
+
+// hoverLine is HoverLine at occurrence at when known (nil: anywhere),
+// which scopes a type variable named there.
+func (e *Evaluator) hoverLine(u Unit, sym int32, def int32, at *navindex.Occ) string {
 	if u == nil || !validSym(u, sym) {
 		return ""
 	}
@@ -42,8 +48,17 @@ func (e *Evaluator) HoverLine(u Unit, sym int32, def int32) string {
 		if !validExpr(u, sy.Recv) {
 			return ""
 		}
-		m := q.member(q.expr(u, sy.Recv), sy.Name)
+		recv := q.expr(u, sy.Recv)
+		m := q.member(recv, sy.Name)
 		r, t = m.Ref, m.Type
+		if recv.Kind() == KindAny {
+			t = anyType
+		}
+		if r.Unit == nil && r.Module == "" && !t.IsUnknown() && t.Kind() != KindModule {
+			// An attribute no declaration names (of Any, through
+			// __getattr__): pyright's fallback label.
+			return "(function) " + name + ": " + q.text(t, 0)
+		}
 		// At a call, an overloaded method shows the overload it picks.
 		if t.Kind() == KindOverloaded {
 			if c := e.methodCall(u, sy.Recv, sy.Name); c >= 0 {
@@ -55,8 +70,15 @@ func (e *Evaluator) HoverLine(u Unit, sym int32, def int32) string {
 	} else {
 		r = q.resolve(u, sym)
 		t = q.sym(u, sym)
+		if at != nil {
+			t = q.typeVarAt(u, *at, t)
+		}
 	}
 	if r.Unit == nil {
+		if imp := q.unresolvedImport(u, sy); imp != "" {
+			// `import m` that resolves to nothing: pyright's import label.
+			return "(import) " + name + `: Module("` + imp + `")`
+		}
 		if r.Module != "" || t.Kind() == KindModule {
 			return "(module) " + name
 		}
@@ -76,6 +98,18 @@ func (e *Evaluator) HoverLine(u Unit, sym int32, def int32) string {
 		if k := r.Unit.Summary().Defs[d].Kind; k != navindex.KindVariable {
 			last = d
 			break
+		}
+	}
+	lastDef := &r.Unit.Summary().Defs[last]
+	if lastDef.Kind == navindex.KindProperty && sy.Kind == navindex.SymLocal {
+		// Named in its class's body (@p.setter): the property object.
+		return "(property) " + name + ": property"
+	}
+	if t.Kind() == KindOverloaded && sy.Kind != navindex.SymAttr && (lastDef.Kind == navindex.KindFunction || lastDef.Kind == navindex.KindMethod) {
+		if f := q.overloadShown(u, sym, at, t); f != nil {
+			t = FunctionType(*f)
+		} else {
+			return q.overloadsHover(lastDef.Kind, name, t)
 		}
 	}
 	return q.hoverDef(r.Unit, last, name, t, true)
@@ -108,9 +142,10 @@ func (q *query) hoverDef(u Unit, di int32, name string, t Type, use bool) string
 		}
 		switch t.Kind() {
 		case KindOverloaded:
-			// At an overload's def, that overload; at a use, the first.
+			// At an overload's def, that overload; at a use, the first
+			// its receiver takes.
 			if use && len(t.Args()) > 0 {
-				t = t.Args()[0]
+				t = q.firstOverload(t)
 			} else {
 				t = FunctionType(Function{Unit: u, Def: di})
 			}
@@ -140,8 +175,8 @@ func (q *query) hoverDef(u Unit, di int32, name string, t Type, use bool) string
 		}
 	}
 	label := "(variable) "
-	if IsConstantName(name) {
-		label = "(constant) "
+	if IsConstantName(name) || d.Flags&navindex.DefFinal != 0 {
+		label = "(constant) " // pyright: a constant's name, or Final
 	}
 	if !use {
 		// At a binding: the declared type when annotated, else what this
@@ -151,16 +186,31 @@ func (q *query) hoverDef(u Unit, di int32, name string, t Type, use bool) string
 		// Final.
 		if sym := d.Sym; q.annotated(u, sym) {
 			t = q.sym(u, sym)
+			// Narrowed to a literal of the declared class assigned here:
+			// `y: int = 0` is Literal[0].
+			if v := q.expr(u, d.Value); validExpr(u, d.Value) && v.Kind() == KindLiteral && t.Kind() == KindInstance && v.Class() == t.Class() {
+				t = v
+			}
+		} else if inh, ok := q.inheritedDeclaration(u, sym); ok {
+			// A base class declares it: narrowed to the value when that
+			// is assignable (NullSession's popitem = _fail), else the
+			// declared type (pyright reports the assignment).
+			if !q.assignable(t, inh) {
+				t = inh
+			}
 		} else if !IsConstantName(name) && d.Flags&navindex.DefFinal == 0 {
-			if q.inFunction(u, sym) {
+			switch {
+			case q.inFunction(u, sym):
 				t = widenLiteralString(t)
-			} else {
+			case q.inClassBody(u, sym) || !validExpr(u, d.Value) || u.Summary().Exprs[d.Value].Op != navindex.ExprLit:
 				t = widen(t)
 			}
+			// A module variable or self.x given a literal keeps it
+			// (`counter = 0` is Literal[0]); a class variable widens.
 		}
 	}
 	if t.Kind() == KindOverloaded && len(t.Args()) > 0 {
-		t = t.Args()[0]
+		t = q.firstOverload(t)
 	}
 	if f := t.Func(); f != nil {
 		// A variable holding a def shows its signature, under its own name.
@@ -206,10 +256,35 @@ func (e *Evaluator) ConstructorLine(c Class) string {
 
 // keywordHover is a keyword argument's hover: the parameter it names,
 // with its declared type when the callee declares one, else the type of
-// the argument passed.
+// the argument passed. A keyword no parameter of the callee names (one
+// **kwargs takes, or of a callee nothing is known of) has no
+// declaration: pyright's fallback label, `(function) stream: bool`,
+// with **kwargs's declared type when it has one.
 func (q *query) keywordHover(u Unit, sy *navindex.Sym) string {
-	if !validExpr(u, sy.Recv) {
+	t, named, ok := q.keyword(u, sy)
+	if !ok {
 		return ""
+	}
+	label := "(function) "
+	if named {
+		label = "(parameter) "
+	}
+	return label + sy.Name + ": " + q.text(t, 0)
+}
+
+// keywordType is the type keyword argument sy names: the declared type
+// of the callee's parameter, else the type of the argument passed; ok
+// false when neither is known.
+func (q *query) keywordType(u Unit, sy *navindex.Sym) (Type, bool) {
+	t, _, ok := q.keyword(u, sy)
+	return t, ok
+}
+
+// keyword is keywordType, and whether a parameter of the callee has the
+// keyword's name.
+func (q *query) keyword(u Unit, sy *navindex.Sym) (t Type, named, ok bool) {
+	if !validExpr(u, sy.Recv) {
+		return Type{}, false, false
 	}
 	callee := q.expr(u, sy.Recv)
 	if callee.Kind() == KindClass {
@@ -219,24 +294,152 @@ func (q *query) keywordHover(u Unit, sy *navindex.Sym) string {
 		callee = callee.Args()[0]
 	}
 	if f := callee.Func(); f != nil {
-		for i, p := range f.Unit.Summary().Defs[f.Def].Params {
-			if p.Name == sy.Name && p.Annot >= 0 {
-				return "(parameter) " + sy.Name + ": " + q.text(q.paramIn(f, i), 0)
+		ps := f.Unit.Summary().Defs[f.Def].Params
+		kwargs := -1
+		for i, p := range ps {
+			switch {
+			case p.Kind == navindex.ParamVarKwargs:
+				kwargs = i
+			case p.Name == sy.Name && p.Kind != navindex.ParamPosOnly && p.Kind != navindex.ParamVarArgs:
+				named = true
+				if p.Annot >= 0 {
+					return q.paramIn(f, i), true, true
+				}
 			}
+		}
+		if !named && kwargs >= 0 && ps[kwargs].Annot >= 0 {
+			return q.paramIn(f, kwargs), false, true
 		}
 	}
 	c := q.e.calleeCall(u, sy.Recv)
 	if c < 0 {
-		return ""
+		return Type{}, named, false
 	}
 	x := &u.Summary().Exprs[c]
 	npos := len(x.Args) - len(x.Keys)
 	for i, k := range x.Keys {
 		if k == sy.Name && npos+i >= 0 {
-			return "(parameter) " + sy.Name + ": " + q.text(q.expr(u, x.Args[npos+i]), 0)
+			return q.expr(u, x.Args[npos+i]), named, true
 		}
 	}
-	return ""
+	return Type{}, named, false
+}
+
+// overloadShown is the overload pyright shows for name sym of u used
+// at o (nil: all of them). Imported or applied as a decorator, the name
+// shows them all. Called, the first call the summary records picks:
+// with every argument's type known, the first overload that matches
+// (or the first of all); with an unknown argument, the only one that
+// matches, else all. A use the summary records no call for shows the
+// first.
+func (q *query) overloadShown(u Unit, sym int32, o *navindex.Occ, t Type) *Function {
+	first := t.Args()[0].Func()
+	if o != nil && o.Flags&navindex.OccImport != 0 {
+		return nil
+	}
+	exprs := u.Summary().Exprs
+	named := func(e int32) bool { return validExpr(u, e) && exprs[e].Op == navindex.ExprSym && exprs[e].A == sym }
+	for _, d := range u.Summary().Defs {
+		for _, dec := range d.Decorators {
+			if named(dec) {
+				return nil
+			}
+		}
+	}
+	for i := range exprs {
+		x := &exprs[i]
+		if x.Op != navindex.ExprCall || !named(x.A) {
+			continue
+		}
+		args := q.arguments(u, x)
+		known := true
+		for _, a := range args {
+			known = known && !a.t.IsUnknown()
+		}
+		var only *Function
+		for _, ot := range t.Args() {
+			f := ot.Func()
+			if f == nil || !validDef(f.Unit, f.Def) {
+				continue
+			}
+			if _, ok := q.match(f, args); ok {
+				if known {
+					return f
+				}
+				if only != nil {
+					return nil
+				}
+				only = f
+			}
+		}
+		if known {
+			return first
+		}
+		return only
+	}
+	return first
+}
+
+// firstOverload is the first overload of t whose receiver annotation
+// takes the receiver it is bound to: a str's upper() is the `-> str`
+// one, not `def upper(self: LiteralString) -> LiteralString`.
+func (q *query) firstOverload(t Type) Type {
+	for _, o := range t.Args() {
+		f := o.Func()
+		if f == nil || !validDef(f.Unit, f.Def) {
+			continue
+		}
+		ps := f.Unit.Summary().Defs[f.Def].Params
+		if f.BoundSet && len(ps) > 0 && ps[0].Annot >= 0 && ps[0].Kind != navindex.ParamVarArgs && !q.assignable(f.Bound, q.paramIn(f, 0)) {
+			continue
+		}
+		return o
+	}
+	return t.Args()[0]
+}
+
+// overloadsHover is every overload of t, as pyright shows a name
+// referred to but not called with known arguments:
+//
+//	(function)
+//	def f(x: int) -> int: ...
+//
+//	def f(x: str) -> str: ...
+func (q *query) overloadsHover(kind navindex.DefKind, name string, t Type) string {
+	var b strings.Builder
+	b.WriteString("(" + kind.String() + ") ")
+	for _, o := range t.Args() {
+		f := o.Func()
+		if f == nil {
+			continue
+		}
+		b.WriteString("\ndef " + name)
+		q.printSignature(&b, f, false, 0)
+		b.WriteString(": ...\n")
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// unresolvedImport is the module of `import m` that binds symbol sy
+// when the Program has no such module, "" otherwise.
+func (q *query) unresolvedImport(u Unit, sy *navindex.Sym) string {
+	if sy.Kind != navindex.SymLocal || !validSym(u, sy.Target) {
+		return ""
+	}
+	imp := &u.Summary().Syms[sy.Target]
+	if imp.Kind != navindex.SymImport || imp.Name != "" || imp.Level != 0 || strings.Contains(imp.Module, ".") || len(q.e.prog.Module(imp.Module)) > 0 {
+		return ""
+	}
+	return imp.Module
+}
+
+// inClassBody reports a symbol a class body binds (not self.x).
+func (q *query) inClassBody(u Unit, sym int32) bool {
+	if u.Summary().Syms[sym].Kind != navindex.SymLocal {
+		return false
+	}
+	owner := q.ownerOf(u, sym)
+	return owner >= 0 && u.Summary().Defs[owner].Kind == navindex.KindClass
 }
 
 // inFunction reports a symbol bound in a function's scope.
@@ -295,5 +498,71 @@ func (e *Evaluator) HoverAt(u Unit, o navindex.Occ) string {
 			}
 		}
 	}
-	return e.HoverLine(u, o.Sym, def)
+	return e.hoverLine(u, o.Sym, def, &o)
+}
+
+// typeVarAt is t, a type variable's value (type[T]) named at occurrence
+// o, scoped as pyright prints it there: T@f in the signature or body of
+// the function that binds T, T@C in a generic class.
+func (q *query) typeVarAt(u Unit, o navindex.Occ, t Type) Type {
+	if t.Kind() != KindClass || t.Class().Valid() || len(t.Args()) != 1 {
+		return t
+	}
+	tv := t.Args()[0]
+	if tv.Kind() != KindTypeVar || tv.d.scope != "" {
+		return t
+	}
+	scope := q.scopeAt(u, o, tv.Text())
+	if scope == "" {
+		return t
+	}
+	d := *tv.d
+	d.scope = scope
+	return classObjectOf(Type{&d})
+}
+
+// scopeAt is the scope type variable name has at occurrence o of u:
+// the def whose signature o is in, or whose body holds o, and the
+// functions and class around it; "" when none binds it.
+func (q *query) scopeAt(u Unit, o navindex.Occ, name string) string {
+	s := u.Summary()
+	start := int32(-1)
+	// A def of o's scope starting at or before o whose signature names
+	// it: o is in that signature.
+	for i := range s.Defs {
+		d := &s.Defs[i]
+		if d.Kind != navindex.KindFunction && d.Kind != navindex.KindMethod && d.Kind != navindex.KindProperty {
+			continue
+		}
+		if !validSym(u, d.Sym) || s.Syms[d.Sym].Scope != o.Scope || d.Name.Line > o.Line {
+			continue
+		}
+		if start < 0 || d.Name.Line >= s.Defs[start].Name.Line {
+			start = int32(i)
+		}
+	}
+	if start >= 0 && !q.signatureNames(u, &s.Defs[start], name) {
+		start = -1
+	}
+	if ix := q.e.index(u); start < 0 && o.Scope >= 0 && int(o.Scope) < len(ix.scopeDef) {
+		start = ix.scopeDef[o.Scope]
+	}
+	if start < 0 {
+		return ""
+	}
+	if b := q.outerBinder(u, start, name); b != "" {
+		return b
+	}
+	c := Class{Unit: u, Sym: s.Defs[start].Sym}
+	if s.Defs[start].Kind != navindex.KindClass {
+		c = q.enclosingClass(u, start)
+	}
+	if info := q.class(c); info != nil {
+		for _, p := range info.typeParams {
+			if p.Text() == name {
+				return c.Name()
+			}
+		}
+	}
+	return ""
 }

@@ -40,7 +40,7 @@ func (q *query) printDepth(b *strings.Builder, t Type, flags, depth int) {
 			q.printDepth(b, a, 0, depth+1)
 		}
 	}
-	if t.d != nil && t.d.alias != "" {
+	if t.d != nil && t.d.alias != "" && t.Kind() != KindModule {
 		b.WriteString(t.d.alias)
 		if t.d.aliasArgs != nil {
 			b.WriteString("[")
@@ -63,7 +63,11 @@ func (q *query) printDepth(b *strings.Builder, t Type, flags, depth int) {
 	case KindNone:
 		b.WriteString("None")
 	case KindModule:
-		b.WriteString(`Module("` + t.Text() + `")`)
+		name := t.Text()
+		if t.d.alias != "" {
+			name = t.d.alias // as a relative import wrote it
+		}
+		b.WriteString(`Module("` + name + `")`)
 	case KindClass:
 		b.WriteString("type[")
 		if t.Class().Valid() {
@@ -209,7 +213,8 @@ func (q *query) printSignature(b *strings.Builder, f *Function, named bool, dept
 }
 
 // gradualArgs reports *args and **kwargs both unannotated, declared Any
-// or Unknown, which pyright prints as "...".
+// (flask's `def _fail(self, *args: t.Any, **kwargs: t.Any)`) or Unknown,
+// which pyright prints as "...".
 func (q *query) gradualArgs(f *Function) bool {
 	args, kwargs := false, false
 	d := &f.Unit.Summary().Defs[f.Def]

@@ -22,7 +22,7 @@ func (q *query) sym(u Unit, s int32) Type {
 				t := q.ref(u, s, q.e.prog.Resolve(u, s))
 				if t.IsUnknown() {
 					if m := q.importedSubmodule(u, sy.Target); m != "" {
-						return ModuleType(m)
+						return asImported(ModuleType(m), &u.Summary().Syms[sy.Target])
 					}
 				}
 				return t
@@ -37,6 +37,9 @@ func (q *query) sym(u Unit, s int32) Type {
 				return unknownType
 			}
 			return q.member(q.expr(u, sy.Recv), sy.Name).Type
+		case navindex.SymKeyword:
+			t, _ := q.keywordType(u, sy)
+			return t
 		}
 		return unknownType
 	})
@@ -55,28 +58,45 @@ func (q *query) importedSubmodule(u Unit, imp int32) string {
 	if sy.Kind != navindex.SymImport || sy.Name == "" {
 		return ""
 	}
-	var bases []string
-	if sy.Level == 0 {
-		bases = []string{sy.Module}
-	} else {
-		pkg := u.ModuleName()
-		for i := int32(0); i < 2; i++ { // the unit as a package, then as a module
-			base := pkg
-			for l := sy.Level - 1 + i; l > 0 && base != ""; l-- {
-				base = base[:max(strings.LastIndexByte(base, '.'), 0)]
-			}
-			if sy.Module != "" {
-				base = strings.TrimPrefix(base+"."+sy.Module, ".")
-			}
-			bases = append(bases, base)
-		}
-	}
-	for _, b := range bases {
+	for _, b := range importBases(u, sy.Level, sy.Module) {
 		if m := strings.TrimPrefix(b+"."+sy.Name, "."); len(q.e.prog.Module(m)) > 0 {
 			return m
 		}
 	}
 	return ""
+}
+
+// importBases are the modules an import of u (level dots, then module)
+// may name: the module itself when absolute; a relative one from the
+// unit as a package, then as a module (a unit does not say which it is).
+func importBases(u Unit, level int32, module string) []string {
+	if level == 0 {
+		return []string{module}
+	}
+	var bases []string
+	for i := int32(0); i < 2; i++ {
+		base := u.ModuleName()
+		for l := level - 1 + i; l > 0 && base != ""; l-- {
+			base = base[:max(strings.LastIndexByte(base, '.'), 0)]
+		}
+		if module != "" {
+			base = strings.TrimPrefix(base+"."+module, ".")
+		}
+		bases = append(bases, base)
+	}
+	return bases
+}
+
+// asImported is module type t as pyright prints a submodule a relative
+// `from . import path` brings in: the import as written joined to the
+// name, Module("..path") (os/__init__.pyi's os.path).
+func asImported(t Type, imp *navindex.Sym) Type {
+	if imp.Level == 0 {
+		return t
+	}
+	d := *t.d
+	d.alias = strings.Repeat(".", int(imp.Level)) + imp.Module + "." + imp.Name
+	return Type{&d}
 }
 
 // ref is the type of what symbol s of u resolved to.
@@ -145,6 +165,9 @@ func (q *query) local(u Unit, s int32) Type {
 			return q.def(u, defs[i])
 		}
 	}
+	if t, ok := q.inheritedDeclaration(u, s); ok {
+		return t
+	}
 	if len(defs) > maxDeclarations {
 		defs = defs[:maxDeclarations]
 	}
@@ -160,6 +183,38 @@ func (q *query) local(u Unit, s int32) Type {
 		return t
 	}
 	return widen(t)
+}
+
+// inheritedDeclaration is the declared type a base class gives class
+// variable s of u that its own class leaves undeclared: pyright's
+// declared type of `output_field = BinaryField()` in a subclass whose
+// base has `@cached_property def output_field` is cached_property. ok
+// false when s is no class variable or no base declares it (an
+// annotation, a def or a class).
+func (q *query) inheritedDeclaration(u Unit, s int32) (Type, bool) {
+	owner := q.ownerOf(u, s)
+	if owner < 0 || u.Summary().Syms[s].Kind != navindex.SymLocal || u.Summary().Defs[owner].Kind != navindex.KindClass {
+		return Type{}, false
+	}
+	info := q.class(Class{Unit: u, Sym: u.Summary().Defs[owner].Sym})
+	if info == nil {
+		return Type{}, false
+	}
+	_, mi, sym := q.lookupMRO(info, u.Summary().Syms[s].Name, 1)
+	if mi == nil {
+		return Type{}, false
+	}
+	bdefs := q.liveDefs(mi.c.Unit, sym)
+	for i := len(bdefs) - 1; i >= 0; i-- {
+		d := &mi.c.Unit.Summary().Defs[bdefs[i]]
+		switch {
+		case d.Kind == navindex.KindFunction, d.Kind == navindex.KindMethod, d.Kind == navindex.KindProperty, d.Kind == navindex.KindClass:
+			return q.def(mi.c.Unit, bdefs[i]), true
+		case d.Flags&navindex.DefTypeAlias == 0 && q.declaresType(mi.c.Unit, d.Annot):
+			return q.def(mi.c.Unit, bdefs[i]), true
+		}
+	}
+	return Type{}, false
 }
 
 // implicitName is the type of a name the interpreter binds in a module
@@ -232,6 +287,9 @@ func (q *query) def(u Unit, di int32) Type {
 		if d.Flags&navindex.DefTypeAlias != 0 {
 			return q.aliasValue(u, d.Value)
 		}
+		if t, ok := q.typingAliasValue(u, d.Sym); ok {
+			return t
+		}
 		if q.declaresType(u, d.Annot) {
 			return q.annot(u, d.Annot, q.scopeOfDef(u, di))
 		}
@@ -244,6 +302,28 @@ func (q *query) def(u Unit, di int32) Type {
 		}
 		return unknownType
 	})
+}
+
+// typingAliasValue is what typing's List (Dict, DefaultDict ...) holds
+// as a value: the class it aliases, printed as pyright does,
+// type[List[_T@list]]; ok false for other names.
+func (q *query) typingAliasValue(u Unit, sym int32) (Type, bool) {
+	if u.ModuleName() != "typing" || !validSym(u, sym) {
+		return Type{}, false
+	}
+	name := u.Summary().Syms[sym].Name
+	var c Class
+	if b, ok := builtinAliases[name]; ok && name != "Text" {
+		c = q.builtinClass(b)
+	} else if b, ok := collectionsAliases[name]; ok {
+		c = q.moduleClass("collections", b)
+	}
+	info := q.class(c)
+	if info == nil {
+		return Type{}, false
+	}
+	inst := withAlias(Instance(c, info.typeParams...), name, info.typeParams)
+	return build(&typeData{kind: KindClass, args: []Type{inst}}), true
 }
 
 // declaresType reports an annotation that declares a type: not a bare
@@ -404,11 +484,13 @@ func (q *query) paramType(u Unit, di int32, i int, wrapped bool) Type {
 			}
 		}
 		return widen(dt)
-	case p.Kind != navindex.ParamVarArgs && p.Kind != navindex.ParamVarKwargs:
+	case wrapped && (p.Kind == navindex.ParamVarArgs || p.Kind == navindex.ParamVarKwargs):
+		// Unannotated *args and **kwargs are still a tuple and a dict in
+		// the body: kwargs.get is dict[str, Unknown]'s.
+		t = unknownType
+	default:
 		return unknownType
 	}
-	// Unannotated *args and **kwargs still hold a tuple and a dict:
-	// tuple[Unknown, ...], dict[str, Unknown].
 	if wrapped {
 		switch p.Kind {
 		case navindex.ParamVarArgs:

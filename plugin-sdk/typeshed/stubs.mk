@@ -6,7 +6,7 @@
 # taken from the npm package at an exact version and checked against the
 # registry's sha512 integrity pinned here, so a republished or tampered
 # tarball is refused whatever npm's cache or registry says. Only LICENSE,
-# commit.txt and stdlib/ are kept. Bump the three pins together, with the
+# commit.txt, stdlib/ and stubs/ (typeshed's third-party stubs) are kept. Bump the three pins together, with the
 # pyright of the differential tests and typeshed.Commit (a test checks
 # that the Go constant matches STUBS_COMMIT).
 #
@@ -25,7 +25,7 @@ STUBS_TARBALL_DIR := package/dist/typeshed-fallback
 
 # stubs_ok DIR: true when DIR holds a complete fetch of the pinned package.
 define stubs_ok
-	( test -f $(1)/.integrity && test "$$(cat $(1)/.integrity)" = "$(STUBS_NPM_PACKAGE) $(STUBS_INTEGRITY)" && \
+	( test -f $(1)/.integrity && test -d $(1)/stubs && test "$$(cat $(1)/.integrity)" = "$(STUBS_NPM_PACKAGE) $(STUBS_INTEGRITY)" && \
 	  test "$$(cat $(1)/commit.txt 2>/dev/null)" = "$(STUBS_COMMIT)" && \
 	  (cd $(1) && sha256sum --quiet --strict -c .sha256sums >/dev/null 2>&1) )
 endef
@@ -45,7 +45,7 @@ stubs:
 	fi; \
 	mkdir "$$tmp/typeshed"; \
 	tar -xzf "$$tmp/$$tgz" -C "$$tmp/typeshed" --no-same-owner --no-same-permissions --strip-components=3 \
-		$(STUBS_TARBALL_DIR)/LICENSE $(STUBS_TARBALL_DIR)/commit.txt $(STUBS_TARBALL_DIR)/stdlib; \
+		$(STUBS_TARBALL_DIR)/LICENSE $(STUBS_TARBALL_DIR)/commit.txt $(STUBS_TARBALL_DIR)/stdlib $(STUBS_TARBALL_DIR)/stubs; \
 	commit=$$(cat "$$tmp/typeshed/commit.txt"); \
 	if [ "$$commit" != "$(STUBS_COMMIT)" ]; then \
 		echo "stubs: $(STUBS_NPM_PACKAGE) holds typeshed $$commit, pinned $(STUBS_COMMIT)" >&2; exit 1; \

@@ -5,7 +5,7 @@
 // share it.
 //
 // A tree is laid out as `make stubs` writes it (plugin-sdk/typeshed/stubs.mk):
-// LICENSE, commit.txt and stdlib/ from pyright's typeshed-fallback.
+// LICENSE, commit.txt, stdlib/ and stubs/ from pyright's typeshed-fallback.
 package typeshed
 
 import (
@@ -16,6 +16,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Commit is the typeshed commit the stubs must come from: the one pyright
@@ -29,6 +30,9 @@ const (
 	LicenseFile  = "LICENSE"
 	VersionsFile = "stdlib/VERSIONS"
 	stdlibDir    = "stdlib"
+	// thirdPartyDir holds typeshed's stubs of other distributions, one
+	// directory each (stubs/requests/requests/__init__.pyi).
+	thirdPartyDir = "stubs"
 )
 
 // FileError says which file of a stubs tree is missing or wrong.
@@ -58,6 +62,9 @@ func (e *ModuleError) Is(target error) bool { return target == fs.ErrNotExist }
 type Stubs struct {
 	fsys   fs.FS
 	ranges map[string]Range
+
+	thirdOnce sync.Once
+	third     map[string]string // top-level module -> its distribution's directory under stubs/
 }
 
 // Open reads the tree's stdlib/VERSIONS. It does not check where the tree
@@ -153,10 +160,60 @@ func (s *Stubs) ModuleFile(module string, v Version) (string, error) {
 	return file, nil
 }
 
+// ThirdPartyFile returns typeshed's third-party stub of module
+// ("stubs/requests/requests/models.pyi"), when the tree has stubs/ (the
+// distributions typeshed keeps stubs for) and one of them provides
+// module's top-level package.
+func (s *Stubs) ThirdPartyFile(module string) (string, bool) {
+	if !validModuleName(module) {
+		return "", false
+	}
+	s.thirdOnce.Do(s.indexThirdParty)
+	top, _, _ := strings.Cut(module, ".")
+	dist, ok := s.third[top]
+	if !ok {
+		return "", false
+	}
+	return s.pyiUnder(dist, module)
+}
+
+// indexThirdParty maps each top-level module of stubs/<distribution>/
+// to that distribution (the first, by name, when two provide it).
+func (s *Stubs) indexThirdParty() {
+	s.third = map[string]string{}
+	dists, err := fs.ReadDir(s.fsys, thirdPartyDir)
+	if err != nil {
+		return
+	}
+	for _, d := range dists {
+		if !d.IsDir() {
+			continue
+		}
+		dir := path.Join(thirdPartyDir, d.Name())
+		entries, err := fs.ReadDir(s.fsys, dir)
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			name := strings.TrimSuffix(e.Name(), ".pyi")
+			if !e.IsDir() && name == e.Name() || !validModuleName(name) || strings.Contains(name, ".") {
+				continue // METADATA.toml, @tests
+			}
+			if _, taken := s.third[name]; !taken {
+				s.third[name] = dir
+			}
+		}
+	}
+}
+
 // stubFile finds module's .pyi: each parent must be a package (a
 // directory with __init__.pyi), and a package wins over a module file.
 func (s *Stubs) stubFile(module string) (string, bool) {
-	dir := stdlibDir
+	return s.pyiUnder(stdlibDir, module)
+}
+
+// pyiUnder finds module's .pyi under dir as stubFile does.
+func (s *Stubs) pyiUnder(dir, module string) (string, bool) {
 	parts := strings.Split(module, ".")
 	for i, part := range parts {
 		pkg := path.Join(dir, part, "__init__.pyi")

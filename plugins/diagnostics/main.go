@@ -84,7 +84,8 @@ func handle(req *sdk.Request) (any, error) {
 	if minor, ok := rules.ParsePythonVersion(a.Pyws.PythonVersion); ok {
 		cfg.PythonMinor = minor
 	}
-	env := rules.Env{Path: f.Path, ModuleName: a.Pyws.Module, IsPackageInit: a.Pyws.IsPackageInit, Imports: a.Pyws.Imports}
+	env := rules.Env{Path: f.Path, ModuleName: a.Pyws.Module, IsPackageInit: a.Pyws.IsPackageInit, Imports: a.Pyws.Imports,
+		TypeFindings: a.Pyws.TypeFindings}
 	if a.Pyws.Installed != nil {
 		env.Installed = make(map[string]bool, len(a.Pyws.Installed))
 		for _, m := range a.Pyws.Installed {

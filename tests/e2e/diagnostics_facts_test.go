@@ -23,6 +23,8 @@ func TestDiagnosticsContextFacts(t *testing.T) {
 		"app/one.py":      user,
 		"app/two.py":      user,
 		"app/three.py":    user,
+		"app/shapes.py":   "class Box:\n    size = 1\n",
+		"app/attrs.py":    "from app.shapes import Box\n\nBox().size\nBox().missing\nBox().missing  # type: ignore\n",
 	})
 	s := startServer(t, ws)
 	key := s.addKey("pro", "")
@@ -33,6 +35,12 @@ func TestDiagnosticsContextFacts(t *testing.T) {
 		if strings.Join(got, " ") != want {
 			t.Fatalf("%s: got %v, want %s\n%s", f, got, want, r.Raw)
 		}
+	}
+	// The type evaluator's findings, through another module's class:
+	// an attribute Box lacks, and the same hidden by # type: ignore.
+	if got, r := diagCodes(t, s, key, "app/attrs.py", nil); strings.Join(got, " ") != "4:undefined-variable" ||
+		!strings.Contains(string(r.Raw), `Cannot access attribute \"missing\" for class \"Box\"`) {
+		t.Fatalf("app/attrs.py: %v\n%s", got, r.Raw)
 	}
 	// The module changes: a default for value, no more deprecation.
 	changed := strings.Replace(strings.Replace(helpers, "value: float, factor", "value: float = 1.0, factor", 1), "@deprecated(\"use scale\")\n", "", 1)

@@ -508,18 +508,31 @@ func TestNavigationFreshness(t *testing.T) {
 }
 
 // TestNavigationWhileIndexing holds the first index build back
-// (--index-delay) to observe the lifecycle codes and progress.
+// (--index-delay) to observe the lifecycle codes and progress: tools
+// that need every file refuse, definition and hover answer from the
+// queried file and what it imports (index.Early).
 func TestNavigationWhileIndexing(t *testing.T) {
 	ws := realDir(t, t.TempDir())
 	writeTree(t, ws, navWorkspace)
-	s := startServer(t, ws, "--index-delay", "3s")
+	s := startServer(t, ws, "--index-delay", "4s")
 	key := s.addKey("pro", "")
 	h := s.tool(key, "health_check", map[string]any{"includeWorkspace": true})
 	if jget(h.Body, "workspace", "loaded") != false || jget(h.Body, "workspace", "indexingProgress").(float64) >= 100 || h.Body["status"] != "degraded" {
 		t.Fatalf("health while indexing: %s", h.Raw)
 	}
+	// total, through shop/__init__.py's re-export: two imports deep.
+	d := s.tool(key, "get_definition", at(ws, "app.py", 5, 35))
+	mustStatus(t, d, 200, "")
+	if got := locs(t, ws, d); len(got) != 1 || got[0] != "shop/models.py:32:4" {
+		t.Fatalf("definition while indexing: %v", got)
+	}
+	hv := s.tool(key, "get_hover", at(ws, "app.py", 5, 11))
+	mustStatus(t, hv, 200, "")
+	if c, _ := hv.Body["contents"].(string); !strings.Contains(c, "def label(prefix: str = \"\") -> str") || !strings.Contains(c, "Render the item.") {
+		t.Fatalf("hover while indexing: %s", c)
+	}
 	for tool, code := range map[string]string{"rename_symbol": "WORKSPACE_NOT_INDEXED", "get_references": "WORKSPACE_NOT_INDEXED",
-		"get_definition": "WORKSPACE_NOT_LOADED", "get_hover": "WORKSPACE_NOT_LOADED", "get_diagnostics": "WORKSPACE_NOT_LOADED"} {
+		"get_diagnostics": "WORKSPACE_NOT_LOADED"} {
 		args := at(ws, "app.py", 4, 0, "newName", "x")
 		if tool != "rename_symbol" {
 			delete(args, "newName")

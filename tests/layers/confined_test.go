@@ -53,6 +53,7 @@ var rawAccessAllowed = []allowedAccess{
 	{"host/edits/journal.go", []string{"Engine.writeTemp", "Engine.syncDir", "Engine.recoverJournal"}, "the edit engine, the only writer: temporary files beside the files it replaces (O_EXCL|O_NOFOLLOW), fsync of their directories, and at recovery the journal and the current bytes of the files it names"},
 	{"host/edits/validate.go", []string{"", "Engine.prepare"}, "the edit engine, the only writer: opens the file it is about to replace (a path its Resolver confined) with O_NOFOLLOW, refusing symbolic and hard links"},
 	{"host/index/stdlibdocs.go", []string{"readStdlibSource"}, "the interpreter's standard library sources (sysconfig's stdlib directory, as its probe reported it), read for the docstrings typeshed's stubs lack; only dotted-identifier module names, regular files under 4 MiB"},
+	{"host/index/site.go", []string{"readSiteSource"}, "installed packages under the interpreter's search directories (sys.path without the standard library, as its probe reported it), read for their types; only dotted-identifier module names, regular files under 4 MiB"},
 	{"host/interpreter/interpreter.go", []string{"Find"}, "looks for a virtual environment's python executable to run it; reads nothing from it"},
 	{"host/pyproject/watched.go", []string{"Watched.Config"}, "stats pyproject.toml (size and modification time) to notice a change; its bytes come through host/workspace"},
 }

@@ -14,7 +14,7 @@ import (
 func TestTypeDefinition(t *testing.T) {
 	root := t.TempDir()
 	write(t, root, map[string]string{
-		"shapes.py": "class Shape:\n    def grow(self):\n        return self\n\n\ndef make():\n    return Shape()\n",
+		"shapes.py": "class Shape:\n    def grow(self):\n        return self\n\n\ndef make():\n    return Shape()\nclass Box:\n    @property\n    def size(self) -> int:\n        return 1\n",
 		"main.py": strings.Join([]string{
 			"from shapes import Shape, make",
 			"s = Shape()",
@@ -23,6 +23,10 @@ func TestTypeDefinition(t *testing.T) {
 			"name = 'abc'",
 			"u = undefined_thing()",
 			"print(s, t, name, u, Shape)",
+			"from typing import Any",
+			"def h(a: Any, b: str | None = None):",
+			"    return a, b",
+			"h(1, b='x')",
 		}, "\n") + "\n",
 	})
 	x := newTestIndex(t, root, "")
@@ -38,8 +42,12 @@ func TestTypeDefinition(t *testing.T) {
 		{"an annotated variable", "", 6, 9, "shapes.py:0"},
 		{"a class is its own type", "", 6, 21, "shapes.py:0"},
 		{"a builtin's instance", "", 6, 12, fault.ExternalDefinition},
-		{"unknown", "", 6, 18, fault.NoDefinitionFound},
+		{"unknown: the name's declaration, as pyright answers", "", 6, 18, "main.py:5"},
 		{"self is declared by the parameter, as pyright answers", "shapes.py", 2, 15, "shapes.py:1"},
+		{"Any is declared by the name itself, as pyright answers", "", 9, 11, "main.py:8"},
+		{"a union with None names NoneType too", "", 9, 14, fault.ExternalDefinition},
+		{"a keyword argument is its parameter's type", "", 10, 5, fault.ExternalDefinition},
+		{"a property at its def is its declarations, as pyright answers", "shapes.py", 9, 8, "shapes.py:9"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -61,6 +69,9 @@ func TestTypeDefinition(t *testing.T) {
 				got = f.Code
 				if f.Code == fault.ExternalDefinition && f.Details["symbol"] != "builtins.str" {
 					t.Errorf("details %v, want symbol builtins.str", f.Details)
+				}
+				if syms, _ := f.Details["symbols"].([]string); f.Code == fault.ExternalDefinition && c.line >= 9 && strings.Join(syms, " ") != "builtins.str types.NoneType" {
+					t.Errorf("details %v, want symbols builtins.str types.NoneType", f.Details)
 				}
 			} else {
 				var parts []string

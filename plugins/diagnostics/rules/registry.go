@@ -101,7 +101,7 @@ const (
 // the functions consult the configuration, which consults Rules, and a
 // package variable may not depend on itself.)
 var passRuns = [numPasses]func(*checker){
-	undefinedNames:    (*checker).undefined,
+	undefinedNames:    func(c *checker) { c.undefined(); c.typeFindings(UndefinedVariable) },
 	unusedBindings:    (*checker).unused,
 	redefinedImports:  func(c *checker) { c.duplicates(); c.shadowedImports() },
 	unreachableBlocks: (*checker).unreachable,

@@ -46,6 +46,9 @@ type Env struct {
 	// from (ContextModuleFacts), by module name: the signatures of called
 	// functions and @deprecated marks.
 	Facts map[string]*ModuleFacts
+	// TypeFindings are the kernel type evaluator's findings in the file
+	// (abi.DiagnosticsContext.TypeFindings), reported under their codes.
+	TypeFindings []abi.TypeFinding
 }
 
 // Workspace answers for Env.Imports.
@@ -73,6 +76,9 @@ type finding struct {
 	// unfilled, in order, for its fix; nil when one is positional-only
 	// (no keyword can fill it).
 	fill []string
+	// typeCheck: a type checker's finding whatever its code says (the
+	// kernel's type findings), so `# type: ignore` hides it.
+	typeCheck bool
 }
 
 // checker holds one run.
@@ -175,10 +181,10 @@ func (c *checker) finish(idx *textpos.Index, kept *[]finding) []abi.Diagnostic {
 		if sup.active() {
 			// A comment on the diagnostic's line, or on the first line of
 			// the statement it is in (where flake8 puts import findings).
-			if sup.suppressed(sl, f.code) {
+			if sup.suppressed(sl, f.code, f.typeCheck) {
 				continue
 			}
-			if stl, _ := idx.Position(stmtStart(c.t, f.start)); stl != sl && sup.suppressed(stl, f.code) {
+			if stl, _ := idx.Position(stmtStart(c.t, f.start)); stl != sl && sup.suppressed(stl, f.code, f.typeCheck) {
 				continue
 			}
 		}

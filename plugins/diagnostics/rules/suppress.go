@@ -165,7 +165,7 @@ func (ls *lineSup) addCodes(list string) {
 	}
 }
 
-func (ls *lineSup) covers(code string) bool {
+func (ls *lineSup) covers(code string, typeCheck bool) bool {
 	if ls == nil {
 		return false
 	}
@@ -173,7 +173,7 @@ func (ls *lineSup) covers(code string) bool {
 		return true
 	}
 	if ls.typeCheck {
-		return Lookup(code).TypeCheck
+		return typeCheck || Lookup(code).TypeCheck
 	}
 	return false
 }
@@ -183,10 +183,10 @@ func (s *suppressions) active() bool {
 }
 
 // suppressed reports whether a diagnostic of code starting on line is
-// hidden by a comment.
-func (s *suppressions) suppressed(line int, code string) bool {
+// hidden by a comment; typeCheck says a type checker's finding.
+func (s *suppressions) suppressed(line int, code string, typeCheck bool) bool {
 	if code == SyntaxError {
 		return false
 	}
-	return s.file.covers(code) || s.lines[line].covers(code)
+	return s.file.covers(code, typeCheck) || s.lines[line].covers(code, typeCheck)
 }

@@ -91,9 +91,41 @@ func (b *builder) defs() {
 			d.Doc = Markdown(bd.Docstring)
 		}
 		b.typeFacts(bd, &d)
+		d.Extent = b.extent(bd)
 		b.s.Defs = append(b.s.Defs, d)
 		b.defOf[bd.Index] = int32(len(b.s.Defs))
 	}
+}
+
+// extent is where the statement of a def or class (decorators included)
+// or of an assignment is, and where a def's or class's block starts.
+func (b *builder) extent(bd *pysem.Binding) navindex.Extent {
+	n := bd.DefNode
+	if n.IsNull() {
+		return navindex.Extent{}
+	}
+	var x navindex.Extent
+	switch bd.Kind {
+	case pysem.BindFunction, pysem.BindClass:
+		if body := n.ChildByFieldID(b.f.body); !body.IsNull() {
+			x.BodyLine, x.BodyCol = b.position(body.StartByte())
+		}
+		if p := n.Parent(); b.kt.Of(p) == kDecorated {
+			n = p
+		}
+	case pysem.BindAssignment, pysem.BindAnnotated:
+		for b.kt.Of(n.Parent()) == kAssignment { // a = b = 1
+			n = n.Parent()
+		}
+		if p := n.Parent(); b.kt.Of(p) == kExprStatement {
+			n = p
+		}
+	default:
+		return navindex.Extent{}
+	}
+	x.Line, x.Col = b.position(n.StartByte())
+	x.EndLine, x.EndCol = b.position(n.EndByte())
+	return x
 }
 
 // Signatures are built in b.buf, reused, so that each costs one
@@ -366,7 +398,7 @@ func (b *builder) occurrences() {
 	for _, a := range m.Attrs {
 		var recv int32 = -1
 		if !a.Object.IsNull() {
-			recv = b.valueExpr(a.Object)
+			recv = b.val(a.Object)
 		} else {
 			if strChain == nil {
 				strChain = map[int]int32{}
@@ -454,10 +486,10 @@ func (b *builder) callSites(t *tree.Tree) {
 			// the builtin super's.
 			x = b.expr(navindex.ExprCall, b.builtinExpr("super"), "")
 		}
-		c := navindex.Call{Expr: x, Open: b.position(al.StartByte() + 1), Close: b.position(al.EndByte())}
+		c := navindex.Call{Expr: x, Open: b.pos16(al.StartByte() + 1), Close: b.pos16(al.EndByte())}
 		if b.kt.Of(al) == kGenerator { // f(x for x in y)
 			c.Keys = []string{""}
-			c.Close = b.position(al.EndByte() - 1)
+			c.Close = b.pos16(al.EndByte() - 1)
 			b.s.Calls = append(b.s.Calls, c)
 			continue
 		}
@@ -467,9 +499,9 @@ func (b *builder) callSites(t *tree.Tree) {
 			case !ch.IsNamed():
 				switch string(ch.Text()) {
 				case ",":
-					c.Commas = append(c.Commas, b.position(ch.StartByte()))
+					c.Commas = append(c.Commas, b.pos16(ch.StartByte()))
 				case ")":
-					c.Close = b.position(ch.StartByte())
+					c.Close = b.pos16(ch.StartByte())
 				}
 			case b.kt.Of(ch) == kComment:
 			case b.kt.Of(ch) == kKeywordArgument:
@@ -500,9 +532,10 @@ func (b *builder) callSites(t *tree.Tree) {
 	})
 }
 
-func (b *builder) position(offset int) navindex.Pos {
-	l, c := b.pos.Position(offset)
-	return navindex.Pos{Line: int32(l), Col: int32(c)}
+// pos16 is byte offset offset as a navindex.Pos.
+func (b *builder) pos16(offset int) navindex.Pos {
+	l, c := b.position(offset)
+	return navindex.Pos{Line: l, Col: c}
 }
 
 // unclosedCalls records the calls a parse error left open, as in `f(a, `
@@ -518,7 +551,7 @@ func (b *builder) unclosedCalls(n tree.Node) {
 		top := len(open) - 1
 		switch {
 		case !ch.IsNamed() && string(ch.Text()) == "(":
-			c := navindex.Call{Expr: -1, Open: b.position(ch.EndByte())}
+			c := navindex.Call{Expr: -1, Open: b.pos16(ch.EndByte())}
 			if k := b.kt.Of(prev); !prev.IsNull() && (k == kIdentifier || k == kAttribute || k == kCall) {
 				if callee := b.errorValue(prev); callee >= 0 {
 					c.Expr = b.expr(navindex.ExprCall, callee, "")
@@ -529,7 +562,7 @@ func (b *builder) unclosedCalls(n tree.Node) {
 		case !ch.IsNamed() && string(ch.Text()) == ")":
 			open = open[:top] // closed: the parser kept it out of a call node
 		case !ch.IsNamed() && string(ch.Text()) == ",":
-			open[top].Commas = append(open[top].Commas, b.position(ch.StartByte()))
+			open[top].Commas = append(open[top].Commas, b.pos16(ch.StartByte()))
 		case ch.IsNamed() && len(open[top].Keys) <= len(open[top].Commas):
 			key := ""
 			switch b.kt.Of(ch) {
@@ -550,7 +583,7 @@ func (b *builder) unclosedCalls(n tree.Node) {
 	end := max(n.EndByte(), b.pos.LineEnd(l))
 	for _, c := range open {
 		if c.Expr >= 0 {
-			c.Close = b.position(end)
+			c.Close = b.pos16(end)
 			b.s.Calls = append(b.s.Calls, c)
 		}
 	}

@@ -299,6 +299,12 @@ func repr(typ string, val []byte) string {
 				sb.WriteRune(c)
 			case unicode.IsPrint(c):
 				sb.WriteRune(c)
+			case c == '\b':
+				sb.WriteString(`\b`) // control characters as pyright's JSON-style printer
+			case c == '\f':
+				sb.WriteString(`\f`)
+			case c < 0x20:
+				sb.WriteString(`\u` + hex2(int(c), 4)) // string.whitespace's \v is \u000b
 			case c < 0x100:
 				sb.WriteString(`\x` + hex2(int(c), 2))
 			case c < 0x10000:

@@ -187,6 +187,12 @@ func FromModule(m *pysem.Module, platform string) *navindex.Summary {
 	return b.s
 }
 
+// position is the (line, UTF-16 character) of byte offset off.
+func (b *builder) position(off int) (int32, int32) {
+	l, c := b.pos.Position(off)
+	return int32(l), int32(c)
+}
+
 func (b *builder) span(start, end int) navindex.Span {
 	l, c := b.pos.Position(start)
 	return navindex.Span{Line: int32(l), Col: int32(c), End: int32(c + textpos.UTF16Len(b.src[start:end]))}

@@ -58,6 +58,35 @@ type TypeGolden struct {
 // Write encodes g compactly but diffably: one file, case or diagnostic a
 // line.
 func (g *TypeGolden) Write(w io.Writer) error {
+	return writeRecording(w, recordingHead{g.Project, g.Package, g.Pyright, g.Config, g.Seed, g.Comments, g.Files},
+		recordingList{"cases", anySlice(g.Cases)}, recordingList{"diagnostics", anySlice(g.Diags)})
+}
+
+// recordingHead is what every golden of pyright's answers starts with.
+type recordingHead struct {
+	project, pkg, pyright string
+	config                map[string]any
+	seed                  int64
+	comments              []string
+	files                 map[string]string
+}
+
+// recordingList is a named array of a golden, written an element a line.
+type recordingList struct {
+	name  string
+	items []any
+}
+
+func anySlice[T any](s []T) []any {
+	out := make([]any, len(s))
+	for i, v := range s {
+		out[i] = v
+	}
+	return out
+}
+
+// writeRecording writes a golden's head, its files and its lists.
+func writeRecording(w io.Writer, h recordingHead, lists ...recordingList) error {
 	bw := bufio.NewWriter(w)
 	enc := func(v any) string {
 		var b bytes.Buffer
@@ -67,12 +96,12 @@ func (g *TypeGolden) Write(w io.Writer) error {
 		return strings.TrimSuffix(b.String(), "\n")
 	}
 	fmt.Fprintf(bw, "{\n\"project\": %s,\n\"package\": %s,\n\"pyright\": %s,\n\"pyrightConfig\": %s,\n\"seed\": %d,\n",
-		enc(g.Project), enc(g.Package), enc(g.Pyright), enc(g.Config), g.Seed)
-	if len(g.Comments) > 0 {
-		fmt.Fprintf(bw, "\"comment\": %s,\n", enc(g.Comments))
+		enc(h.project), enc(h.pkg), enc(h.pyright), enc(h.config), h.seed)
+	if len(h.comments) > 0 {
+		fmt.Fprintf(bw, "\"comment\": %s,\n", enc(h.comments))
 	}
-	rels := make([]string, 0, len(g.Files))
-	for r := range g.Files {
+	rels := make([]string, 0, len(h.files))
+	for r := range h.files {
 		rels = append(rels, r)
 	}
 	sort.Strings(rels)
@@ -81,29 +110,27 @@ func (g *TypeGolden) Write(w io.Writer) error {
 		if i > 0 {
 			bw.WriteString(",")
 		}
-		fmt.Fprintf(bw, "\n %s: %s", enc(r), enc(g.Files[r]))
+		fmt.Fprintf(bw, "\n %s: %s", enc(r), enc(h.files[r]))
 	}
-	bw.WriteString("\n},\n\"cases\": [")
-	for i, c := range g.Cases {
-		if i > 0 {
-			bw.WriteString(",")
+	bw.WriteString("\n}")
+	for _, l := range lists {
+		fmt.Fprintf(bw, ",\n%s: [", enc(l.name))
+		for i, it := range l.items {
+			if i > 0 {
+				bw.WriteString(",")
+			}
+			bw.WriteString("\n " + enc(it))
 		}
-		bw.WriteString("\n " + enc(c))
+		bw.WriteString("\n]")
 	}
-	bw.WriteString("\n],\n\"diagnostics\": [")
-	for i, d := range g.Diags {
-		if i > 0 {
-			bw.WriteString(",")
-		}
-		bw.WriteString("\n " + enc(d))
-	}
-	bw.WriteString("\n]\n}\n")
+	bw.WriteString("\n}\n")
 	return bw.Flush()
 }
 
 // ReadTypeGolden reads a golden written by Write.
 func ReadTypeGolden(path string) (*TypeGolden, error) { return readGolden[TypeGolden](path) }
 
+// readGolden decodes the golden at path.
 func readGolden[G any](path string) (*G, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {

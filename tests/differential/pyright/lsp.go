@@ -14,6 +14,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -23,6 +24,14 @@ import (
 
 // DefaultServer is where the pyright language server is installed here.
 const DefaultServer = "/opt/pyright/node_modules/.bin/pyright-langserver"
+
+// ServerPath is PYWS_PYRIGHT_SERVER, else DefaultServer.
+func ServerPath() string {
+	if p := os.Getenv("PYWS_PYRIGHT_SERVER"); p != "" {
+		return p
+	}
+	return DefaultServer
+}
 
 // Client speaks LSP over stdio to one pyright-langserver process.
 type Client struct {
@@ -67,8 +76,9 @@ func Start(server, root string) (*Client, error) {
 		"processId": os.Getpid(), "rootUri": uri,
 		"workspaceFolders": []map[string]any{{"uri": uri, "name": "ws"}},
 		"capabilities": map[string]any{
-			"workspace":    map[string]any{"workspaceEdit": map[string]any{"documentChanges": false}, "workspaceFolders": true, "configuration": true},
-			"textDocument": map[string]any{"rename": map[string]any{"prepareSupport": false}, "hover": map[string]any{"contentFormat": []string{"markdown"}}},
+			"workspace": map[string]any{"workspaceEdit": map[string]any{"documentChanges": false}, "workspaceFolders": true, "configuration": true},
+			"textDocument": map[string]any{"rename": map[string]any{"prepareSupport": false}, "hover": map[string]any{"contentFormat": []string{"markdown"}},
+				"documentSymbol": map[string]any{"hierarchicalDocumentSymbolSupport": true}},
 		},
 	}, 120*time.Second)
 	if err != nil {
@@ -157,6 +167,9 @@ func (c *Client) failAll() {
 		delete(c.pend, id)
 	}
 }
+
+// Pid is the server process's id.
+func (c *Client) Pid() int { return c.cmd.Process.Pid }
 
 // Call sends a request and waits for its result.
 func (c *Client) Call(method string, params any, timeout time.Duration) (json.RawMessage, error) {
@@ -399,4 +412,39 @@ func (c *Client) SignatureHelp(abs string, line, char int) (*SignatureHelp, erro
 		return nil, err
 	}
 	return &h, nil
+}
+
+// CompletionItem is what the completion comparison keeps of pyright's
+// items.
+type CompletionItem struct {
+	Label    string `json:"label"`
+	SortText string `json:"sortText"`
+}
+
+// Completion asks for the completions at a position, in the order an
+// editor shows them before its own fuzzy scoring: by sortText, then
+// label.
+func (c *Client) Completion(abs string, line, char int) ([]CompletionItem, error) {
+	c.Open(abs)
+	raw, err := c.Call("textDocument/completion", pos(abs, line, char), 120*time.Second)
+	if err != nil || len(raw) == 0 || string(raw) == "null" {
+		return nil, err
+	}
+	var items []CompletionItem
+	if raw[0] == '[' {
+		err = json.Unmarshal(raw, &items)
+	} else {
+		var list struct {
+			Items []CompletionItem `json:"items"`
+		}
+		err = json.Unmarshal(raw, &list)
+		items = list.Items
+	}
+	sort.SliceStable(items, func(i, j int) bool {
+		if items[i].SortText != items[j].SortText {
+			return items[i].SortText < items[j].SortText
+		}
+		return items[i].Label < items[j].Label
+	})
+	return items, err
 }

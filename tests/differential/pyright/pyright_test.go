@@ -22,20 +22,13 @@ const (
 	minRename     = 0.85
 )
 
-func summarizer(t *testing.T) *nativeindex.Summarizer {
+func summarizer(t testing.TB) *nativeindex.Summarizer {
 	t.Helper()
 	s, err := nativeindex.New(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
 	return s
-}
-
-func serverPath() string {
-	if p := os.Getenv("PYWS_PYRIGHT_SERVER"); p != "" {
-		return p
-	}
-	return DefaultServer
 }
 
 func report(t *testing.T, name string, cases []Case, ours []Answer, sc *Score) {
@@ -120,7 +113,7 @@ func TestGolden(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				c, err := Start(serverPath(), root)
+				c, err := Start(ServerPath(), root)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -195,7 +188,7 @@ func TestDifferential(t *testing.T) {
 				t.Fatal(err)
 			}
 			pstart := time.Now()
-			c, err := Start(serverPath(), root)
+			c, err := Start(ServerPath(), root)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -226,73 +219,31 @@ func TestDifferential(t *testing.T) {
 }
 
 // TestFirstReferences times pyright from process start to its first
-// references answer on a well-used symbol, for the speed comparison with
-// pyws's cold index (BenchmarkColdIndex in host/index; run both with
-// tests/differential/pyright/speed.sh), and fails when pyright finds no
-// uses of it. PYWS_PYRIGHT_TIMING=django,stdlib.
+// references answer on a well-used symbol of each corpus (Corpora), and
+// fails when pyright finds no uses of it. PYWS_PYRIGHT_TIMING=django,stdlib.
+// `make bench` (tests/bench) runs the same timing beside pyws's.
 func TestFirstReferences(t *testing.T) {
 	which := os.Getenv("PYWS_PYRIGHT_TIMING")
 	if which == "" {
 		t.Skip("set PYWS_PYRIGHT_TIMING=django,stdlib")
 	}
-	targets := map[string]struct {
-		src, rel   string
-		line, char int
-	}{
-		// class Model in django/db/models/base.py; def join in posixpath.py
-		"django": {"/usr/lib/python3/dist-packages/django", "django/db/models/base.py", 403, 6},
-		"stdlib": {"/usr/lib/python3.11", "posixpath.py", 70, 4},
-	}
 	for _, name := range strings.Split(which, ",") {
-		tg, ok := targets[name]
+		c, ok := CorpusNamed(name)
 		if !ok {
 			t.Fatalf("unknown workspace %q", name)
 		}
 		t.Run(name, func(t *testing.T) {
-			root := t.TempDir()
-			dst := filepath.Join(root, filepath.Base(tg.src))
-			if name == "stdlib" {
-				dst = root
-			}
-			cmd := exec.Command("sh", "-c", fmt.Sprintf("cp -r %s/. %s && find %s -name __pycache__ -prune -exec rm -rf {} + ; rm -rf %s/site-packages %s/dist-packages", tg.src, dst, root, root, root))
-			if name != "stdlib" {
-				os.MkdirAll(dst, 0o755)
-			}
-			if out, err := cmd.CombinedOutput(); err != nil {
-				t.Fatalf("%v %s", err, out)
-			}
-			root, _ = filepath.EvalSymlinks(root)
-			start := time.Now()
-			c, err := Start(serverPath(), root)
+			root, err := c.CopyTo(t.TempDir())
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer c.Close()
-			refs, err := c.References(filepath.Join(root, tg.rel), tg.line, tg.char, true)
+			tm, client, err := FirstReferences(ServerPath(), root, c)
 			if err != nil {
 				t.Fatal(err)
 			}
-			t.Logf("%s: pyright first references answer after %v (%d references)", name, time.Since(start).Round(time.Millisecond), len(refs))
-			// Pyright answers the first request before it has enumerated
-			// the workspace; ask again until the count is stable, which
-			// is when its answer is complete.
-			for i := 0; i < 10; i++ {
-				time.Sleep(2 * time.Second)
-				again, err := c.References(filepath.Join(root, tg.rel), tg.line, tg.char, true)
-				if err != nil {
-					t.Fatal(err)
-				}
-				t.Logf("%s: after %v: %d references", name, time.Since(start).Round(time.Millisecond), len(again))
-				if len(again) == len(refs) && i > 0 {
-					break
-				}
-				refs = again
-			}
-			// Both targets are used across their workspace: a count this
-			// low means the position no longer names them.
-			if len(refs) < 2 {
-				t.Errorf("%s: %d references to %s:%d:%d, want the declaration and its uses", name, len(refs), tg.rel, tg.line, tg.char)
-			}
+			client.Close()
+			t.Logf("%s: pyright first references answer after %v (%d references), complete (%d) after %v", name,
+				tm.First.Round(time.Millisecond), tm.FirstCount, tm.Count, tm.Complete.Round(time.Millisecond))
 		})
 	}
 }

@@ -43,19 +43,6 @@ func pyrightConfig(venvPath string) map[string]any {
 	}
 }
 
-// configurePyright writes root's pyrightconfig.json (pyrightConfig
-// over an empty virtual environment; the caller removes it) and returns
-// the configuration as a golden records it.
-func configurePyright(t *testing.T, root string) map[string]any {
-	cfg := pyrightConfig(emptyVenv(t))
-	b, _ := json.Marshal(cfg)
-	if err := os.WriteFile(filepath.Join(root, "pyrightconfig.json"), b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cfg["venvPath"] = "(an empty directory)"
-	return cfg
-}
-
 // recording reads PYWS_PYRIGHT_UPDATE (update: re-record the fixtures'
 // goldens) and the projects PYWS_PYRIGHT names to re-record with it.
 func recording() (update bool, record map[string]bool) {
@@ -86,7 +73,7 @@ func emptyVenv(t *testing.T) string {
 // pyrightVersion reads the version of the npm package whose
 // node_modules/.bin holds the server.
 func pyrightVersion() string {
-	b, err := os.ReadFile(filepath.Join(filepath.Dir(filepath.Dir(serverPath())), "pyright", "package.json"))
+	b, err := os.ReadFile(filepath.Join(filepath.Dir(filepath.Dir(ServerPath())), "pyright", "package.json"))
 	var pj struct{ Version string }
 	if err != nil || json.Unmarshal(b, &pj) != nil {
 		return "unknown"
@@ -102,18 +89,49 @@ func debianVersion(pkg string) string {
 	return pkg + " " + string(out)
 }
 
+// configurePyright writes root's pyrightconfig.json (removed when the
+// test ends) and returns the configuration as a golden records it.
+func configurePyright(t *testing.T, root string) map[string]any {
+	cfg := pyrightConfig(emptyVenv(t))
+	b, _ := json.Marshal(cfg)
+	p := filepath.Join(root, "pyrightconfig.json")
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Remove(p) })
+	cfg["venvPath"] = "(an empty directory)"
+	return cfg
+}
+
+// installedProject hashes project p's installed files, skipping the test
+// when its Debian package is absent.
+func installedProject(t *testing.T, name, pkg string) map[string]string {
+	found, err := ProjectFiles(distPackages, name)
+	if err != nil || len(found) == 0 {
+		t.Skipf("%s: %s is not installed (%s/%s: %v); apt-get install %s", name, pkg, distPackages, name, err, pkg)
+	}
+	return found
+}
+
+// skipUnlessRecorded skips a project whose installed files are not the
+// ones its golden was recorded on.
+func skipUnlessRecorded(t *testing.T, name, recordedPkg string, recorded, found map[string]string) {
+	if d := FilesDiffer(recorded, found); d != "" {
+		t.Skipf("%s: the installed files are not the recorded %s: %s; install that version or re-record with PYWS_PYRIGHT_UPDATE=1 PYWS_PYRIGHT=%s", name, recordedPkg, d, name)
+	}
+}
+
 // recordTypes asks a live pyright for the hovers and type definitions at
 // the sampled positions of root (a workspace holding the project's Python
 // files) and runs pyright's CLI on it for the type errors.
 func recordTypes(t *testing.T, s *nativeindex.Summarizer, root string, g *TypeGolden, n int) {
 	ctx := context.Background()
 	g.Config, g.Pyright = configurePyright(t, root), pyrightVersion()
-	defer os.Remove(filepath.Join(root, "pyrightconfig.json"))
 	samples, err := Samples(ctx, s, root, n, g.Seed)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := Start(serverPath(), root)
+	c, err := Start(ServerPath(), root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +161,7 @@ func recordTypes(t *testing.T, s *nativeindex.Summarizer, root string, g *TypeGo
 // pyrightTypeErrors runs `pyright --outputjson` on the workspace (with
 // its pyrightconfig.json) and keeps the diagnostics of TypeRules.
 func pyrightTypeErrors(t *testing.T, root string) []Diag {
-	cli := filepath.Join(filepath.Dir(serverPath()), "pyright")
+	cli := filepath.Join(filepath.Dir(ServerPath()), "pyright")
 	cmd := exec.Command(cli, "--outputjson", "-p", filepath.Join(root, "pyrightconfig.json"))
 	cmd.Dir = root
 	var out, errb bytes.Buffer

@@ -5,4 +5,4 @@ c: Union[int, str] = 1  #@hover (variable) c: int | str
 d: Literal["r", "w"] = "r"  #@hover (variable) d: Literal['r', 'w']
 e: Callable[[int], str]  #@hover (variable) e: (int) -> str
 f: dict[str, Any] = {}  #@hover (variable) f: dict[str, Any]
-g: "int" = 1  #@hover (variable) g: int
+g: "int" = 1  #@hover (variable) g: Literal[1]

@@ -6,3 +6,5 @@ e = not a  #@hover (variable) e: bool
 f = a and "x"  #@hover (variable) f: int | str
 g = [1] + [2]  #@hover (variable) g: list[int]
 h = "a" in "abc"  #@hover (variable) h: bool
+def double(n):  #@hover (function) def double(n: Unknown) -> Unknown
+    return n * 2

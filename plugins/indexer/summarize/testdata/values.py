@@ -91,3 +91,4 @@ class Foo:
         self.w: list[int] = []
         self.p, self.q = v, v
         self.r = self.s = "r"
+ws = " \t\n\r\v\f"

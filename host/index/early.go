@@ -1,0 +1,217 @@
+package index
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/pyws/pyws/plugin-sdk/navindex"
+)
+
+// Early answers while the first Build runs. A cold build of Django takes
+// seconds; a get_definition or get_hover names one file, and its answer
+// depends on that file and what it imports. So a query that arrives
+// during the build gets a small index of its own: the file, the modules
+// it imports and what packages among them re-export (earlyDepth levels,
+// at most earlyFiles files),
+// summarized in a lane ahead of the build's batches (WithEarly), linked
+// with the same stubs. Summaries land in the same disk cache, so the
+// build reuses them. References and rename still wait for the whole
+// workspace: a partial list would be silently wrong.
+const (
+	earlyDepth = 2
+	earlyFiles = 96
+)
+
+// early is the index of the files queried during the first build.
+type early struct {
+	mu    sync.Mutex
+	idx   *Index
+	all   *moduleMap       // every listed file, unsummarized: import resolution
+	byRel map[string]*File // the listed files by Rel
+	set   []string         // absolute paths indexed so far
+	has   map[string]bool
+}
+
+type earlyKey struct{}
+
+// WithEarly marks ctx as an early query's summarizing: the Summarizer
+// queues it apart from the build (IsEarly).
+func WithEarly(ctx context.Context) context.Context { return context.WithValue(ctx, earlyKey{}, true) }
+
+// IsEarly reports a context made by WithEarly.
+func IsEarly(ctx context.Context) bool { v, _ := ctx.Value(earlyKey{}).(bool); return v }
+
+// Early returns an index that holds abs and what it imports, for a query
+// that arrives before the first Build finished; nil (and no error) once
+// the build is done: ask x itself then.
+func (x *Index) Early(ctx context.Context, abs string) (*Index, error) {
+	if x.built.Load() {
+		return nil, nil
+	}
+	x.earlyMu.Lock()
+	e := x.early
+	if e == nil {
+		e = &early{has: map[string]bool{}}
+		x.early = e
+	}
+	x.earlyMu.Unlock()
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if x.built.Load() {
+		return nil, nil
+	}
+	ctx = WithEarly(ctx)
+	// The build's next batches wait: its calls in flight finish, then
+	// both workers are this query's.
+	x.earlyGate.hold()
+	defer x.earlyGate.release()
+	x.earlyRan.Store(true)
+	if e.idx == nil {
+		paths, err := x.cfg.Files(ctx)
+		if err != nil {
+			return nil, err
+		}
+		e.byRel = make(map[string]*File, len(paths))
+		for _, p := range paths {
+			rel := x.rel(p)
+			e.byRel[rel] = newFile(rel, p)
+		}
+		e.all = newModuleMap(e.byRel)
+		cfg := x.cfg
+		cfg.Files = func(context.Context) ([]string, error) { return slices.Clone(e.set), nil }
+		e.idx = New(cfg)
+	}
+	if e.has[abs] {
+		return e.idx, nil
+	}
+	frontier := []string{abs}
+	e.add(abs)
+	for depth := 0; ; depth++ {
+		var err error
+		if e.idx.Built() {
+			err = e.idx.Rescan(ctx)
+		} else {
+			err = e.idx.Build(ctx)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if depth == earlyDepth || len(e.set) >= earlyFiles {
+			break
+		}
+		if depth > 0 {
+			// Past the queried file's own imports, only packages'
+			// re-exports (`from .query import QuerySet` in an
+			// __init__.py) lead to definitions; a module's own imports
+			// would only refine types, at the cost of many files.
+			frontier = slices.DeleteFunc(frontier, func(abs string) bool { return !e.byRel[x.rel(abs)].IsInit })
+		}
+		frontier = e.imports(x, frontier)
+		if len(frontier) == 0 {
+			break
+		}
+	}
+	return e.idx, nil
+}
+
+func (e *early) add(abs string) {
+	e.has[abs] = true
+	e.set = append(e.set, abs)
+}
+
+// imports adds the workspace files the files of frontier import (the
+// module, its packages' __init__ files, and `from m import n`'s m.n when
+// that is a module) and returns them.
+func (e *early) imports(x *Index, frontier []string) []string {
+	var next []string
+	addModule := func(name string) {
+		for p := name; p != ""; {
+			for _, g := range e.all.byName[p] {
+				if len(e.set) >= earlyFiles || e.has[g.Abs] {
+					continue
+				}
+				if p == name || g.IsInit {
+					e.add(g.Abs)
+					next = append(next, g.Abs)
+				}
+			}
+			i := strings.LastIndexByte(p, '.')
+			if i < 0 {
+				break
+			}
+			p = p[:i]
+		}
+	}
+	e.idx.mu.RLock()
+	defer e.idx.mu.RUnlock()
+	for _, abs := range frontier {
+		rel := x.rel(abs)
+		f, lf := e.idx.files[rel], e.byRel[rel]
+		if f == nil || lf == nil || f.S == nil {
+			continue
+		}
+		for _, y := range f.S.Syms {
+			if y.Kind != navindex.SymImport {
+				continue
+			}
+			name, ok := e.all.absolute(lf, y.Level, y.Module)
+			if !ok {
+				continue
+			}
+			addModule(name)
+			if y.Name != "" {
+				addModule(name + "." + y.Name)
+			}
+		}
+		for _, st := range f.S.Stars {
+			if name, ok := e.all.absolute(lf, st.Level, st.Module); ok {
+				addModule(name)
+			}
+		}
+	}
+	return next
+}
+
+// gate is held by early queries; the build waits while any holds it.
+type gate struct {
+	mu   sync.Mutex
+	n    int
+	free chan struct{} // closed when n drops to 0
+}
+
+func (g *gate) hold() {
+	g.mu.Lock()
+	if g.n == 0 {
+		g.free = make(chan struct{})
+	}
+	g.n++
+	g.mu.Unlock()
+}
+
+func (g *gate) release() {
+	g.mu.Lock()
+	g.n--
+	if g.n == 0 {
+		close(g.free)
+	}
+	g.mu.Unlock()
+}
+
+// wait returns once no early query holds the gate.
+func (g *gate) wait(ctx context.Context) error {
+	g.mu.Lock()
+	if g.n == 0 {
+		g.mu.Unlock()
+		return nil
+	}
+	free := g.free
+	g.mu.Unlock()
+	select {
+	case <-free:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}

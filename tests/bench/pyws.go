@@ -1,0 +1,147 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sync"
+	"time"
+
+	"github.com/pyws/pyws/tests/differential/pyright"
+)
+
+// pywsServer is one real `pyws serve` process on a workspace.
+type pywsServer struct {
+	cmd   *exec.Cmd
+	base  string
+	key   string
+	start time.Time
+	rss   *rssWatch
+	mu    sync.Mutex
+	logs  bytes.Buffer
+}
+
+const benchKey = "pyws-bench-dev-key-0123456789abcdef"
+
+// startPyws runs bin serve on root with state as its --state directory;
+// the clock starts when the process is launched.
+func startPyws(bin, root, state string) (*pywsServer, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	addr := l.Addr().String()
+	l.Close()
+	s := &pywsServer{base: "http://" + addr, key: benchKey}
+	s.cmd = exec.Command(bin, "serve", "--workspace", root, "--addr", addr, "--state", state, "--dev-key", "--log-level", "info")
+	s.cmd.Env = append(os.Environ(), "PYWS_API_KEY="+benchKey)
+	s.cmd.Stdout = io.Discard
+	s.cmd.Stderr = &lockedBuffer{mu: &s.mu, b: &s.logs}
+	s.start = time.Now()
+	if err := s.cmd.Start(); err != nil {
+		return nil, err
+	}
+	s.rss = watchRSS(s.cmd.Process.Pid)
+	return s, nil
+}
+
+type lockedBuffer struct {
+	mu *sync.Mutex
+	b  *bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+var client = &http.Client{Timeout: 5 * time.Minute}
+
+// call posts a tool's arguments and decodes the reply.
+func (s *pywsServer) call(tool string, args any) (int, map[string]any, error) {
+	b, _ := json.Marshal(args)
+	req, _ := http.NewRequest("POST", s.base+"/v1/tools/"+tool, bytes.NewReader(b))
+	req.Header.Set("Authorization", "Bearer "+s.key)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := client.Do(req)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer resp.Body.Close()
+	var body map[string]any
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return 0, nil, err
+	}
+	json.Unmarshal(raw, &body)
+	return resp.StatusCode, body, nil
+}
+
+func position(root, rel string, line, char int) map[string]any {
+	return map[string]any{"uri": "file://" + filepath.Join(root, rel), "line": line, "character": char}
+}
+
+// firstReferences polls get_references on c's symbol until a complete
+// answer (200, not marked incomplete, the declaration and uses) and
+// returns the time from the server's launch.
+func (s *pywsServer) firstReferences(root string, c pyright.Corpus, limit time.Duration) (time.Duration, int, error) {
+	deadline := s.start.Add(limit)
+	for time.Now().Before(deadline) {
+		status, body, err := s.call("get_references", position(root, c.Rel, c.Line, c.Char))
+		if err == nil && status == 200 && body["isIncomplete"] != true {
+			n, _ := body["totalCount"].(float64)
+			if n < 2 {
+				return 0, 0, fmt.Errorf("%v references to %s:%d:%d", n, c.Rel, c.Line, c.Char)
+			}
+			return time.Since(s.start), int(n), nil
+		}
+		if s.cmd.ProcessState != nil {
+			return 0, 0, fmt.Errorf("server exited:\n%s", s.logText())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return 0, 0, fmt.Errorf("no complete references answer within %v:\n%s", limit, s.logText())
+}
+
+var indexedLog = regexp.MustCompile(`msg="workspace indexed".* elapsed=(\S+)`)
+
+// indexBuild is the index build time the server logged ("workspace
+// indexed ... elapsed="), 0 when it has not.
+func (s *pywsServer) indexBuild() time.Duration {
+	m := indexedLog.FindStringSubmatch(s.logText())
+	if m == nil {
+		return 0
+	}
+	d, _ := time.ParseDuration(m[1])
+	return d
+}
+
+func (s *pywsServer) logText() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.logs.String()
+}
+
+// stop interrupts the server (it persists its index) and waits for it,
+// returning the peak RSS of the server and its workers, MiB.
+func (s *pywsServer) stop() float64 {
+	peak := s.rss.Stop()
+	s.cmd.Process.Signal(os.Interrupt)
+	done := make(chan struct{})
+	go func() { s.cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		s.cmd.Process.Kill()
+		<-done
+	}
+	return peak
+}

@@ -1,0 +1,123 @@
+package navigation
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/pyws/pyws/host/index"
+	"github.com/pyws/pyws/tests/internal/nativeindex"
+)
+
+// heldBuild is the native summarizer with the build's calls held until
+// released, and a record of which files each kind of call summarized.
+type heldBuild struct {
+	*countingSummarizer
+	release chan struct{}
+	mu      sync.Mutex
+	early   []string
+	build   []string
+}
+
+func (h *heldBuild) Summarize(ctx context.Context, t index.Target, files []index.Source) ([][]byte, error) {
+	var rels []string
+	for _, f := range files {
+		rels = append(rels, f.Rel)
+	}
+	if !index.IsEarly(ctx) {
+		select {
+		case <-h.release:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	h.mu.Lock()
+	if index.IsEarly(ctx) {
+		h.early = append(h.early, rels...)
+	} else {
+		h.build = append(h.build, rels...)
+	}
+	h.mu.Unlock()
+	return h.countingSummarizer.Summarize(ctx, t, files)
+}
+
+var earlyFixture = map[string]string{
+	"app.py":                "from shop import Item\nimport shop.util\n\nItem().label()\nshop.util.money(1)\n",
+	"shop/__init__.py":      "from .models import Item\n",
+	"shop/models.py":        "from .base import Base\n\n\nclass Item(Base):\n    def label(self):\n        return 'x'\n",
+	"shop/base.py":          "class Base:\n    pass\n",
+	"shop/util.py":          "def money(n):\n    return n\n",
+	"unrelated/__init__.py": "",
+	"unrelated/big.py":      "def other():\n    pass\n",
+}
+
+// TestEarlyAnswersDuringBuild holds the first build's summarizing back:
+// a definition asked meanwhile is answered from the queried file, what
+// it imports and what its packages re-export, summarized ahead of the
+// build; files it does not import are left to the build.
+func TestEarlyAnswersDuringBuild(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, earlyFixture)
+	s := &heldBuild{countingSummarizer: native(t), release: make(chan struct{})}
+	x := index.New(index.Config{Root: root, Files: nativeindex.PythonFiles(root), Read: os.ReadFile, Summarizer: s, CacheDir: t.TempDir()})
+	built := make(chan error, 1)
+	go func() { built <- x.Build(context.Background()) }()
+	app := filepath.Join(root, "app.py")
+	e, err := x.Early(context.Background(), app)
+	if err != nil || e == nil {
+		t.Fatalf("Early: %v, %v", e, err)
+	}
+	for _, c := range []struct {
+		line, char int
+		want       string
+	}{
+		{3, 0, "shop/models.py:3:6"}, // Item, re-exported by shop/__init__.py
+		{3, 7, "shop/models.py:4:8"}, // label, through Item's instance
+		{4, 10, "shop/util.py:0:4"},  // money
+	} {
+		h := e.At(app, c.line, c.char)
+		if h == nil {
+			t.Fatalf("nothing at %d:%d", c.line, c.char)
+		}
+		locs, err := e.Definition(h)
+		if err != nil || len(locs) == 0 {
+			t.Fatalf("definition at %d:%d: %v %v", c.line, c.char, locs, err)
+		}
+		if got := locs[0].Rel + ":" + strconv.Itoa(int(locs[0].Line)) + ":" + strconv.Itoa(int(locs[0].Col)); got != c.want {
+			t.Errorf("definition at %d:%d = %s, want %s", c.line, c.char, got, c.want)
+		}
+	}
+	s.mu.Lock()
+	early := append([]string(nil), s.early...)
+	s.mu.Unlock()
+	for _, rel := range early {
+		if strings.HasPrefix(rel, "unrelated/") {
+			t.Errorf("the early index summarized %s, which app.py does not import", rel)
+		}
+	}
+	if x.Built() {
+		t.Fatal("the build finished while its calls were held")
+	}
+	close(s.release)
+	if err := <-built; err != nil {
+		t.Fatal(err)
+	}
+	if e, err := x.Early(context.Background(), app); e != nil || err != nil {
+		t.Fatalf("Early after the build: %v, %v", e, err)
+	}
+	// The build found the early summaries in the disk cache.
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, rel := range s.build {
+		if !strings.HasPrefix(rel, "unrelated/") && rel != "shop/base.py" {
+			t.Errorf("the build summarized %s again", rel)
+		}
+	}
+	if len(s.build) == 0 {
+		t.Error("the build summarized nothing")
+	}
+}

@@ -1,0 +1,84 @@
+package types
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/pyws/pyws/plugin-sdk/pytypes"
+)
+
+// TestCheckAttributes: Check reports an attribute read only when every
+// member of the receiver's class is known, and stays silent on every
+// shape of class or receiver that may hold members it cannot see.
+func TestCheckAttributes(t *testing.T) {
+	src := `
+import dataclasses
+
+
+class Base:
+    x = 1
+
+
+class Box(Base):
+    def __init__(self):
+        self.y = 2
+
+    def own(self):
+        return self.z
+
+
+class Dynamic:
+    def __getattr__(self, name): ...
+
+
+class Descriptor:
+    def __get__(self, obj, owner): ...
+
+
+def decorate(cls):
+    return cls
+
+
+@decorate
+class Decorated: ...
+
+
+@dataclasses.dataclass
+class Point:
+    a: int = 0
+
+
+class Mixin:
+    def run(self):
+        return super().missing()
+
+
+class Unknown(NotDefined): ...
+
+
+b = Box()
+b.x
+b.y
+b.z
+Dynamic().anything
+Descriptor().other
+Decorated().other
+Point().a
+Point().b
+Unknown().other
+`
+	p := newProgram(t, map[string]string{"m": src})
+	u := p.unit("m")
+	var got []string
+	for _, f := range pytypes.New(p, pytypes.Options{}).Check(u) {
+		got = append(got, strconv.Itoa(int(f.Span.Line))+" "+f.Message)
+	}
+	want := []string{
+		`48 Cannot access attribute "z" for class "Box"`,
+		`53 Cannot access attribute "b" for class "Point"`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
