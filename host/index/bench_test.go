@@ -390,3 +390,44 @@ func BenchmarkEarlyAnswer(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSignatureHelp: get_signature_help at 200 sampled call
+// argument lists of Django (just after each "("), with Refresh first as
+// the service runs it; the evaluator's memo warms over the iterations.
+func BenchmarkSignatureHelp(b *testing.B) {
+	w := benchWorkspaces[0]
+	w.skipIfMissing(b)
+	s := pluginSummarizer{rt: indexerRuntime(b)}
+	x := w.index(b, s, b.TempDir())
+	if err := x.Build(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	var all [][3]any
+	for _, f := range x.sorted {
+		for _, c := range f.S.Calls {
+			all = append(all, [3]any{f.Abs, int(c.Open.Line), int(c.Open.Col)})
+		}
+	}
+	r := rand.New(rand.NewSource(1))
+	r.Shuffle(len(all), func(i, j int) { all[i], all[j] = all[j], all[i] })
+	all = all[:min(200, len(all))]
+	var times []time.Duration
+	answered := 0
+	for b.Loop() {
+		times, answered = times[:0], 0
+		for _, p := range all {
+			start := time.Now()
+			if err := x.Refresh(context.Background()); err != nil {
+				b.Fatal(err)
+			}
+			if sh := x.SignatureHelp(context.Background(), p[0].(string), p[1].(int), p[2].(int)); len(sh.Signatures) > 0 {
+				answered++
+			}
+			times = append(times, time.Since(start))
+		}
+	}
+	p50, p99 := percentiles(times)
+	b.ReportMetric(float64(p50.Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(p99.Microseconds())/1000, "p99-ms")
+	b.ReportMetric(float64(answered), "answered")
+}

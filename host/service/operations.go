@@ -121,6 +121,14 @@ func Operations() []Operation {
 			Plugin:      IndexTool, Health: true,
 		}, Run: runHover},
 		{Spec: toolspec.Spec{
+			Name: "get_signature_help", Kind: toolspec.KindTool, Family: tiers.FamilyAnalysis,
+			Description: "Signatures of the call whose arguments hold a position, with the active signature and parameter.",
+			Params:      withPosition(),
+			Result:      reflect.TypeFor[SignatureHelpResult](),
+			Faults:      faults(positionFaults, []string{fault.WorkspaceNotLoaded, fault.Timeout}),
+			Plugin:      IndexTool, Health: true,
+		}, Run: runSignatureHelp},
+		{Spec: toolspec.Spec{
 			Name: "find_symbols", Kind: toolspec.KindTool, Family: tiers.FamilyAnalysis,
 			Description: "Search the workspace's classes, functions, methods and variables by name: prefix, camel/snake-case humps, substring; best first.",
 			Params: []toolspec.Param{

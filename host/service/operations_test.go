@@ -112,9 +112,9 @@ func TestUnservedCapabilities(t *testing.T) {
 	}{
 		{"all served", []string{IndexTool, "get_diagnostics", "get_code_actions", "format_document"}, nil},
 		{"indexer missing", []string{"get_diagnostics", "get_code_actions", "format_document"},
-			[]string{"no plugin serves index_files: rename_symbol, get_references, get_definition, get_type_definition, get_completions, get_hover, find_symbols, get_document_symbols, get_call_hierarchy and edit_symbol are unavailable"}},
+			[]string{"no plugin serves index_files: rename_symbol, get_references, get_definition, get_type_definition, get_completions, get_hover, get_signature_help, find_symbols, get_document_symbols, get_call_hierarchy and edit_symbol are unavailable"}},
 		{"none served", nil, []string{
-			"no plugin serves index_files: rename_symbol, get_references, get_definition, get_type_definition, get_completions, get_hover, find_symbols, get_document_symbols, get_call_hierarchy and edit_symbol are unavailable",
+			"no plugin serves index_files: rename_symbol, get_references, get_definition, get_type_definition, get_completions, get_hover, get_signature_help, find_symbols, get_document_symbols, get_call_hierarchy and edit_symbol are unavailable",
 			"no plugin serves get_diagnostics", "no plugin serves get_code_actions", "no plugin serves format_document"}},
 	}
 	for _, tt := range tests {

@@ -59,6 +59,7 @@ func (e *encoder) b(v bool) {
 func (e *encoder) s(v string) { e.u(uint64(e.strs.id(v))) }
 
 func (e *encoder) span(sp Span) { e.i(sp.Line); e.i(sp.Col); e.i(sp.End - sp.Col) }
+func (e *encoder) pos(p Pos)    { e.i(p.Line); e.i(p.Col) }
 
 // strTable numbers the summary's strings in order of first use ("" is
 // 0). Its index holds ids by FNV-1a hash (0: empty slot): much cheaper in
@@ -233,6 +234,22 @@ func Encode(s *Summary) []byte {
 		e.s(st.Module)
 		e.i(st.Level)
 	}
+	e.reserve(1)
+	e.u(uint64(len(s.Calls)))
+	for _, c := range s.Calls {
+		e.reserve(7 + 2*len(c.Commas) + len(c.Keys))
+		e.i(c.Expr)
+		e.pos(c.Open)
+		e.pos(c.Close)
+		e.u(uint64(len(c.Commas)))
+		for _, p := range c.Commas {
+			e.pos(p)
+		}
+		e.u(uint64(len(c.Keys)))
+		for _, k := range c.Keys {
+			e.s(k)
+		}
+	}
 	e.reserve(1 + len(s.All))
 	e.u(uint64(len(s.All)))
 	for _, n := range s.All {
@@ -339,6 +356,8 @@ func (d *decoder) int32s() []int32 {
 	return v
 }
 
+func (d *decoder) pos() Pos { return Pos{Line: d.i(), Col: d.i()} }
+
 func (d *decoder) span() Span {
 	l, c := d.i(), d.i()
 	return Span{Line: l, Col: c, End: c + d.i()}
@@ -441,6 +460,25 @@ func Decode(b []byte) (*Summary, error) {
 	for k := range s.Stars {
 		s.Stars[k] = StarImport{Module: d.s(), Level: d.i()}
 	}
+	if n := d.n(); n > 0 {
+		s.Calls = make([]Call, n)
+	}
+	for k := range s.Calls {
+		c := &s.Calls[k]
+		c.Expr, c.Open, c.Close = d.i(), d.pos(), d.pos()
+		if n := d.n(); n > 0 {
+			c.Commas = make([]Pos, n)
+		}
+		for j := range c.Commas {
+			c.Commas[j] = d.pos()
+		}
+		if n := d.n(); n > 0 {
+			c.Keys = make([]string, n)
+		}
+		for j := range c.Keys {
+			c.Keys[j] = d.s()
+		}
+	}
 	s.All = make([]string, d.n())
 	for k := range s.All {
 		s.All[k] = d.s()
@@ -509,6 +547,11 @@ func (s *Summary) check() error {
 		}
 		if k > 0 && (o.Line < s.Occs[k-1].Line || (o.Line == s.Occs[k-1].Line && o.Col < s.Occs[k-1].Col)) {
 			return fmt.Errorf("%w: occurrences not sorted at %d", ErrMalformed, k)
+		}
+	}
+	for k, c := range s.Calls {
+		if !opt(c.Expr, ne) || c.Expr >= 0 && s.Exprs[c.Expr].Op != ExprCall || c.Close.Less(c.Open) {
+			return fmt.Errorf("%w: call %d out of range", ErrMalformed, k)
 		}
 	}
 	for k, sc := range s.Scopes {

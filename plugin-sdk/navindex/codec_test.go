@@ -27,6 +27,7 @@ func sample() *Summary {
 		},
 		Scopes: []Scope{{Kind: ScopeModule, Parent: -1, Bound: []string{"f"}, Uses: []Use{{Name: "len", Scope: -1}}}, {Kind: ScopeFunction, Parent: 0, Bound: []string{}, Uses: []Use{}}},
 		Stars:  []StarImport{{Module: "m", Level: 0}},
+		Calls:  []Call{{Expr: 4, Open: Pos{7, 2}, Close: Pos{8, 0}, Commas: []Pos{{7, 4}}, Keys: []string{"", "key"}}, {Expr: -1, Open: Pos{8, 3}, Close: Pos{8, 3}}},
 		All:    []string{"f"}, AllKnown: true,
 		Doc: "module", Lines: 9,
 	}

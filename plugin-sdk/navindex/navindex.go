@@ -35,7 +35,7 @@ package navindex
 
 // Version is the layout version; the kernel discards cached summaries of
 // another version.
-const Version = 6
+const Version = 7
 
 // SymKind says what a symbol is.
 type SymKind uint8
@@ -312,6 +312,24 @@ type StarImport struct {
 	Level  int32
 }
 
+// Pos is a position: a line and a UTF-16 character.
+type Pos struct{ Line, Col int32 }
+
+// Less orders positions in the file.
+func (p Pos) Less(o Pos) bool { return p.Line < o.Line || p.Line == o.Line && p.Col < o.Col }
+
+// Call is a call's argument list as written (version 7), for signature
+// help: Open is just after its "(", Close at its ")" (the end of what
+// parsed when it is missing), Commas the commas between its arguments,
+// Keys each written argument's keyword in written order ("" positional,
+// "*" for *x, "**" for **x).
+type Call struct {
+	Expr        int32 // the ExprCall, -1 when the callee could not be described
+	Open, Close Pos
+	Commas      []Pos
+	Keys        []string
+}
+
 // Summary is one file's navigation summary.
 type Summary struct {
 	Syms   []Sym
@@ -320,6 +338,8 @@ type Summary struct {
 	Occs   []Occ // sorted by position
 	Scopes []Scope
 	Stars  []StarImport
+	// Calls are the calls written in the file, by Open.
+	Calls []Call
 	// All is __all__ when statically known (AllKnown), AllPartial when
 	// some part of it is not a literal.
 	All                  []string

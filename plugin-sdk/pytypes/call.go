@@ -98,6 +98,14 @@ func (q *query) selectOverload(callee Type, args []argument) (*Function, map[str
 // parameter, every required parameter an argument, and each argument's
 // type is assignable to its parameter's; the solved type variables.
 func (q *query) match(f *Function, args []argument) (map[string]Type, bool) {
+	return q.bind(f, args, true)
+}
+
+// bind binds args to f's parameters by position and keyword and solves
+// f's type variables from their types. Strict, it fails as match says;
+// lenient, it solves what the arguments it can place say and never
+// fails (signature help specializing a call being typed).
+func (q *query) bind(f *Function, args []argument, strict bool) (map[string]Type, bool) {
 	d := &f.Unit.Summary().Defs[f.Def]
 	params := d.Params
 	sol := map[string]Type{}
@@ -106,7 +114,7 @@ func (q *query) match(f *Function, args []argument) (map[string]Type, bool) {
 		first = 1
 		if params[0].Annot >= 0 {
 			pt := q.paramIn(f, 0)
-			if !q.assignable(f.Bound, pt) {
+			if strict && !q.assignable(f.Bound, pt) {
 				return nil, false
 			}
 			q.solve(pt, f.Bound, sol)
@@ -115,6 +123,7 @@ func (q *query) match(f *Function, args []argument) (map[string]Type, bool) {
 	filled := make([]bool, len(params))
 	pi := first
 	for _, a := range args {
+		k := -1
 		switch a.key {
 		case "*", "**":
 			// Unpacked arguments could fill anything: stop checking.
@@ -123,18 +132,13 @@ func (q *query) match(f *Function, args []argument) (map[string]Type, bool) {
 			for pi < len(params) && (params[pi].Kind == navindex.ParamKwOnly || params[pi].Kind == navindex.ParamVarKwargs) {
 				pi++
 			}
-			if pi >= len(params) {
-				return nil, false
-			}
-			if !q.bindArg(f, pi, a.t, sol) {
-				return nil, false
-			}
-			filled[pi] = true
-			if params[pi].Kind != navindex.ParamVarArgs {
-				pi++
+			if pi < len(params) {
+				k = pi
+				if params[pi].Kind != navindex.ParamVarArgs {
+					pi++
+				}
 			}
 		default:
-			k := -1
 			for i := first; i < len(params); i++ {
 				if params[i].Name == a.key && params[i].Kind != navindex.ParamPosOnly && params[i].Kind != navindex.ParamVarArgs && params[i].Kind != navindex.ParamVarKwargs {
 					k = i
@@ -147,16 +151,22 @@ func (q *query) match(f *Function, args []argument) (map[string]Type, bool) {
 					}
 				}
 			}
-			if k < 0 || (filled[k] && params[k].Kind != navindex.ParamVarKwargs) {
-				return nil, false
+			if k >= 0 && filled[k] && params[k].Kind != navindex.ParamVarKwargs && params[k].Kind != navindex.ParamVarArgs {
+				k = -1
 			}
-			if !q.bindArg(f, k, a.t, sol) {
-				return nil, false
-			}
-			filled[k] = true
 		}
+		if k < 0 {
+			if strict {
+				return nil, false
+			}
+			continue
+		}
+		if !q.bindArg(f, k, a.t, sol) && strict {
+			return nil, false
+		}
+		filled[k] = true
 	}
-	for i := first; i < len(params); i++ {
+	for i := first; i < len(params) && strict; i++ {
 		p := &params[i]
 		if !filled[i] && !p.HasDefault && p.Kind != navindex.ParamVarArgs && p.Kind != navindex.ParamVarKwargs {
 			return nil, false
@@ -165,6 +175,8 @@ func (q *query) match(f *Function, args []argument) (map[string]Type, bool) {
 	return sol, true
 }
 
+// bindArg solves the type variables of f's parameter i from an argument
+// of type t; false when t is not assignable to it (nothing solved).
 func (q *query) bindArg(f *Function, i int, t Type, sol map[string]Type) bool {
 	pt := q.paramIn(f, i)
 	if !q.assignable(t, pt) {

@@ -212,18 +212,24 @@ func (q *query) printSignature(b *strings.Builder, f *Function, named bool, dept
 	q.printDepth(b, r, parenUnion|parenCallable, depth+1)
 }
 
-// gradualArgs reports *args and **kwargs both unannotated or Any
-// (flask's `def _fail(self, *args: t.Any, **kwargs: t.Any)`), which
-// pyright prints as "...".
-func (q *query) gradualArgs(u Unit, ps []navindex.Param) bool {
+// gradualArgs reports *args and **kwargs both unannotated, declared Any
+// (flask's `def _fail(self, *args: t.Any, **kwargs: t.Any)`) or Unknown,
+// which pyright prints as "...".
+func (q *query) gradualArgs(f *Function) bool {
 	args, kwargs := false, false
-	for _, p := range ps {
-		gradual := p.Annot < 0 || q.annot(u, p.Annot, tvScope{}).Kind() == KindAny
+	d := &f.Unit.Summary().Defs[f.Def]
+	for i, p := range d.Params {
+		if p.Kind != navindex.ParamVarArgs && p.Kind != navindex.ParamVarKwargs {
+			continue
+		}
+		// Unknown too: an unsolved ParamSpec's P.args and P.kwargs.
+		k := q.paramType(f.Unit, f.Def, i, false).Kind()
+		gradual := p.Annot < 0 || k == KindAny || k == KindUnknown
 		switch {
-		case p.Kind == navindex.ParamVarArgs && gradual:
-			args = true
-		case p.Kind == navindex.ParamVarKwargs && gradual:
-			kwargs = true
+		case p.Kind == navindex.ParamVarArgs:
+			args = gradual
+		default:
+			kwargs = gradual
 		}
 	}
 	return args && kwargs
@@ -232,39 +238,47 @@ func (q *query) gradualArgs(u Unit, ps []navindex.Param) bool {
 // printParams prints f's parameters in parentheses, without the receiver
 // of a bound def, with `/` and `*` where pyright puts them.
 func (q *query) printParams(b *strings.Builder, f *Function, depth int) {
+	labels, _ := q.paramLabels(f, depth, nil)
+	b.WriteString("(")
+	b.WriteString(strings.Join(labels, ", "))
+	b.WriteString(")")
+}
+
+// paramLabels are f's parameters as pyright lists them (without the
+// receiver of a bound def, with the `/` and `*` markers, unannotated
+// *args and **kwargs together as one "..."), and the label each of the
+// def's parameters has (-1: the receiver). fix, when set, rewrites each
+// parameter's type before it is printed.
+func (q *query) paramLabels(f *Function, depth int, fix func(Type) Type) (labels []string, of []int) {
 	u := f.Unit
 	d := &u.Summary().Defs[f.Def]
-	b.WriteString("(")
+	of = make([]int, len(d.Params))
 	first := 0
 	if f.BoundSet && len(d.Params) > 0 && d.Params[0].Kind != navindex.ParamVarArgs {
 		first = 1
+		of[0] = -1
 	}
 	self, hasSelf := f.selfType()
-	n := 0
-	sep := func() {
-		if n > 0 {
-			b.WriteString(", ")
-		}
-		n++
-	}
 	sawVarArgs := false
-	gradual := q.gradualArgs(u, d.Params)
+	gradual := q.gradualArgs(f)
+	gradualAt := -1
 	for i := first; i < len(d.Params); i++ {
 		p := &d.Params[i]
 		if gradual && (p.Kind == navindex.ParamVarArgs || p.Kind == navindex.ParamVarKwargs) {
-			// Gradual *args and **kwargs together print as "...".
-			if p.Kind == navindex.ParamVarArgs {
-				sep()
-				b.WriteString("...")
+			// Unannotated *args and **kwargs together print as "...".
+			if gradualAt < 0 {
+				gradualAt = len(labels)
+				labels = append(labels, "...")
 			}
+			sawVarArgs = true // keyword-only ones follow without a "*"
+			of[i] = gradualAt
 			continue
 		}
 		if p.Kind == navindex.ParamKwOnly && !sawVarArgs {
-			sep()
-			b.WriteString("*")
+			labels = append(labels, "*")
 			sawVarArgs = true
 		}
-		sep()
+		var b strings.Builder
 		switch p.Kind {
 		case navindex.ParamVarArgs:
 			b.WriteString("*")
@@ -275,7 +289,10 @@ func (q *query) printParams(b *strings.Builder, f *Function, depth int) {
 		b.WriteString(p.Name)
 		b.WriteString(": ")
 		pt := substitute(q.paramType(u, f.Def, i, false), f.Subst, self, hasSelf)
-		q.printDepth(b, pt, 0, depth+1)
+		if fix != nil {
+			pt = fix(pt)
+		}
+		q.printDepth(&b, pt, 0, depth+1)
 		if p.HasDefault {
 			text := p.DefaultText
 			if text == "" {
@@ -283,10 +300,11 @@ func (q *query) printParams(b *strings.Builder, f *Function, depth int) {
 			}
 			b.WriteString(" = " + text)
 		}
+		of[i] = len(labels)
+		labels = append(labels, b.String())
 		if p.Kind == navindex.ParamPosOnly && (i+1 == len(d.Params) || d.Params[i+1].Kind != navindex.ParamPosOnly) {
-			sep()
-			b.WriteString("/")
+			labels = append(labels, "/")
 		}
 	}
-	b.WriteString(")")
+	return labels, of
 }

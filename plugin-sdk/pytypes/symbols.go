@@ -475,6 +475,14 @@ func (q *query) paramType(u Unit, di int32, i int, wrapped bool) Type {
 		if dt.Kind() == KindNone {
 			return Union(unknownType, noneType)
 		}
+		// pyright infers nothing from a tuple, list, set or dict default:
+		// likely narrower than meant (`params=()`).
+		if c := dt.Class(); c.Valid() && c.Unit.ModuleName() == "builtins" && (dt.Kind() == KindTuple || dt.Kind() == KindInstance) {
+			switch c.Name() {
+			case "tuple", "list", "set", "dict":
+				return unknownType
+			}
+		}
 		return widen(dt)
 	case wrapped && (p.Kind == navindex.ParamVarArgs || p.Kind == navindex.ParamVarKwargs):
 		// Unannotated *args and **kwargs are still a tuple and a dict in

@@ -504,11 +504,17 @@ func (t Type) mapArgs(f func(Type) Type) Type {
 	}
 	d := *t.d
 	d.args = make([]Type, len(t.d.args))
+	same := true
 	for i, a := range t.d.args {
 		d.args[i] = f(a)
+		same = same && d.args[i].d == a.d
 	}
 	if t.d.ret.d != nil {
 		d.ret = f(t.d.ret)
+		same = same && d.ret.d == t.d.ret.d
+	}
+	if same {
+		return t // unchanged: as written, its alias kept
 	}
 	if d.kind == KindUnion {
 		return Union(d.args...)

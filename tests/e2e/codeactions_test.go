@@ -26,6 +26,7 @@ func TestCodeActions(t *testing.T) {
 		"mylib.py":       "X = 1\n",
 		"broken.py":      "import os\nimport sys\ndef f(:\n    pass\n",
 		"modified.py":    "import os\n",
+		"calls.py":       "def area(w, h):\n    return w * h\n\n\narea(3)\n",
 		"notes.txt":      "text\n",
 		"pyproject.toml": "[tool.isort]\nknown_first_party = [\"requests\"]\n",
 	})
@@ -144,6 +145,19 @@ func TestCodeActions(t *testing.T) {
 		mustApply(list(actions("app.py", rng(1, 0, 5, 10), "quickfix"))[0])
 		if c := codes("app.py"); c != "" {
 			t.Fatalf("diagnostics after both fixes: %s\n%s", c, read("app.py"))
+		}
+	})
+	t.Run("missing arguments get placeholders, never in fix-all", func(t *testing.T) {
+		acts := list(actions("calls.py", rng(4, 5, 4, 5)))
+		if kinds(acts) != "quickfix" || acts[0]["title"] != "Add the missing argument placeholders" || acts[0]["isPreferred"] != nil {
+			t.Fatalf("at area(3): want the placeholders' quick fix alone: %v", acts)
+		}
+		mustApply(acts[0])
+		if got := read("calls.py"); got != "def area(w, h):\n    return w * h\n\n\narea(3, h=...)\n" {
+			t.Fatalf("after the fix:\n%s", got)
+		}
+		if c := codes("calls.py"); c != "" {
+			t.Fatalf("diagnostics after the fix: %s", c)
 		}
 	})
 	t.Run("source.fixAll applies every fix at once", func(t *testing.T) {

@@ -487,11 +487,14 @@ func (c *checker) checkCall(call, args tree.Node, sig *signature, ev typeEval) {
 		}
 		filled[found] = kw.ChildByFieldID(c.fValue)
 	}
-	var missing []string
+	var missing, fill []string
+	keywords := true // every missing parameter can be passed by keyword
 	for j := range sig.params {
 		p := &sig.params[j]
 		if filled[j].IsNull() && !p.hasDefault && (p.kind == posOnly || p.kind == posOrKw || p.kind == kwOnly) {
 			missing = append(missing, "'"+p.name+"'")
+			fill = append(fill, p.name)
+			keywords = keywords && p.kind != posOnly
 		}
 	}
 	if len(missing) > 0 && c.onMissingArgument {
@@ -500,6 +503,9 @@ func (c *checker) checkCall(call, args tree.Node, sig *signature, ev typeEval) {
 			what = "arguments"
 		}
 		c.addNodeMsg(MissingArgument, args, "missing "+what+" "+strings.Join(missing, ", ")+" in call to '"+sig.name+"'")
+		if keywords {
+			c.out[len(c.out)-1].fill = fill
+		}
 	}
 	for j := range sig.params {
 		if !filled[j].IsNull() {

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/pyws/pyws/plugin-sdk/abi"
 	"github.com/pyws/pyws/plugin-sdk/pysem"
@@ -84,7 +85,7 @@ func FileFixes(t *tree.Tree, idx *textpos.Index, cfg Config, env Env) Fixes {
 		if !x.stmt.IsNull() {
 			edits = c.removeImportedNames(x.stmt, names[importFix{x.diag.Code, x.stmt.StartByte()}])
 			all.removeName(x.name, x.stmt)
-		} else {
+		} else if !x.fix.Manual {
 			all.add(edits)
 		}
 		if len(edits) > 0 {
@@ -393,4 +394,43 @@ func (c *checker) removeStatement(stmt tree.Node) []edit {
 		return nil
 	}
 	return []edit{{start, end, ""}}
+}
+
+// addMissingArguments adds a `name=...` placeholder for each parameter a
+// call leaves unfilled, after its last argument (before the ")" of a call
+// without any), for the user to fill: a manual fix, never in fix-all.
+var addMissingArguments = &Fix{
+	Title:  "Add the missing argument placeholders",
+	Manual: true,
+	edits: func(c *checker, f finding) []edit {
+		if len(f.fill) == 0 {
+			return nil
+		}
+		args := c.t.Root().DescendantForByteRange(f.start, f.end)
+		if c.nk.Of(args) != nkArgumentList || args.StartByte() != f.start || args.EndByte() != f.end {
+			return nil
+		}
+		var last tree.Node // the last argument or comma before ")"
+		for ch := range args.Children() {
+			switch {
+			case ch.IsNamed() && c.nk.Of(ch) == nkComment:
+			case !ch.IsNamed() && string(ch.Text()) == ")":
+			case !ch.IsNamed() && string(ch.Text()) == "(":
+			default:
+				last = ch
+			}
+		}
+		placeholders := make([]string, len(f.fill))
+		for i, name := range f.fill {
+			placeholders[i] = name + "=..."
+		}
+		text := strings.Join(placeholders, ", ")
+		switch {
+		case last.IsNull():
+			return []edit{{f.start + 1, f.start + 1, text}}
+		case !last.IsNamed(): // a trailing comma
+			return []edit{{last.EndByte(), last.EndByte(), " " + text}}
+		}
+		return []edit{{last.EndByte(), last.EndByte(), ", " + text}}
+	},
 }

@@ -64,3 +64,16 @@ func TestFixes(t *testing.T) {
 		}
 	})
 }
+
+// TestManualFixesNotInFixAll: the missing-argument placeholders are a
+// quick fix of their own, never part of fix-all (the user fills them).
+func TestManualFixesNotInFixAll(t *testing.T) {
+	src := []byte("def area(w, h):\n    return w * h\n\n\narea(3)\n")
+	fx := FileFixes(parse(t, src), textpos.New(src), DefaultConfig(), exampleEnv)
+	if len(fx.Actions) != 1 || fx.Actions[0].Title != addMissingArguments.Title {
+		t.Fatalf("actions %+v, want the placeholders' quick fix", fx.Actions)
+	}
+	if fx.All != nil {
+		t.Errorf("fix-all %+v, want none", fx.All)
+	}
+}

@@ -66,6 +66,9 @@ type Fix struct {
 	// edits returns the byte edits that repair f, or nil when this
 	// finding's surroundings make the repair unsafe.
 	edits func(c *checker, f finding) []edit
+	// Manual: left out of the fix-all edit, its result still needs the
+	// user (placeholders to fill).
+	Manual bool
 	// importName, when set, names the one import name clause edits
 	// removes, so that the fix-all edit can remove all the names of one
 	// statement together (fixAll).
@@ -210,8 +213,9 @@ area(3)
     return w * h
 
 
-area(3, 4)
+area(3, h=...)
 `,
+		Fix:  addMissingArguments,
 		pass: checkedCalls,
 	},
 	{

@@ -72,6 +72,10 @@ type finding struct {
 	code       string
 	start, end int // byte offsets
 	msg        string
+	// fill are the parameters a missing-argument finding's call leaves
+	// unfilled, in order, for its fix; nil when one is positional-only
+	// (no keyword can fill it).
+	fill []string
 	// typeCheck: a type checker's finding whatever its code says (the
 	// kernel's type findings), so `# type: ignore` hides it.
 	typeCheck bool
@@ -166,7 +170,7 @@ func (c *checker) finish(idx *textpos.Index, kept *[]finding) []abi.Diagnostic {
 	res := make([]abi.Diagnostic, 0, len(c.out))
 	var prev finding
 	for i, f := range c.out {
-		if i > 0 && f == prev {
+		if i > 0 && f.code == prev.code && f.start == prev.start && f.end == prev.end && f.msg == prev.msg {
 			continue
 		}
 		prev = f

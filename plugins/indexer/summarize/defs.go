@@ -462,3 +462,163 @@ func (b *builder) keywordArgs(t *tree.Tree) {
 		b.addOcc(name.StartByte(), name.EndByte(), id, 0, int32(b.scopeAt(name.StartByte()).Index))
 	}
 }
+
+// callKinds singles out calls for Scan.
+var callKinds = tree.NewKindClasses(map[string]uint8{"call": 1})
+
+// callSites records every call's argument list as written, for
+// signature help: the call's expression (described now when no value
+// needed it), its parentheses, commas and keywords.
+func (b *builder) callSites(t *tree.Tree) {
+	kt, end := callKinds.Table(t), t.NodeCount()
+	for i := kt.Scan(0, end, 0); i < end; i = kt.Scan(i+1, end, 0) {
+		n := t.NodeAt(i)
+		al := n.ChildByFieldID(b.f.arguments)
+		if al.IsNull() {
+			continue
+		}
+		x, ok := b.callAt[n.EndByte()]
+		if !ok {
+			x = b.val(n)
+		}
+		if x >= 0 && b.s.Exprs[x].Op != navindex.ExprCall {
+			// super() as a value is its class's bases; its arguments are
+			// the builtin super's.
+			x = b.expr(navindex.ExprCall, b.builtinExpr("super"), "")
+		}
+		c := navindex.Call{Expr: x, Open: b.pos16(al.StartByte() + 1), Close: b.pos16(al.EndByte())}
+		if b.kt.Of(al) == kGenerator { // f(x for x in y)
+			c.Keys = []string{""}
+			c.Close = b.pos16(al.EndByte() - 1)
+			b.s.Calls = append(b.s.Calls, c)
+			continue
+		}
+		for ch := range al.Children() {
+			switch {
+			case ch.IsMissing():
+			case !ch.IsNamed():
+				switch string(ch.Text()) {
+				case ",":
+					c.Commas = append(c.Commas, b.pos16(ch.StartByte()))
+				case ")":
+					c.Close = b.pos16(ch.StartByte())
+				}
+			case b.kt.Of(ch) == kComment:
+			case b.kt.Of(ch) == kKeywordArgument:
+				c.Keys = append(c.Keys, text(ch.ChildByFieldID(b.f.name)))
+			case b.kt.Of(ch) == kListSplat:
+				c.Keys = append(c.Keys, "*")
+			case b.kt.Of(ch) == kDictSplat:
+				c.Keys = append(c.Keys, "**")
+			default:
+				c.Keys = append(c.Keys, "")
+			}
+		}
+		b.s.Calls = append(b.s.Calls, c)
+	}
+	for i := 0; i < end; i++ {
+		if n := t.NodeAt(i); n.IsError() {
+			b.unclosedCalls(n)
+		}
+	}
+	slices.SortFunc(b.s.Calls, func(p, q navindex.Call) int {
+		switch {
+		case p.Open.Less(q.Open):
+			return -1
+		case q.Open.Less(p.Open):
+			return 1
+		}
+		return 0
+	})
+}
+
+// pos16 is byte offset offset as a navindex.Pos.
+func (b *builder) pos16(offset int) navindex.Pos {
+	l, c := b.position(offset)
+	return navindex.Pos{Line: l, Col: c}
+}
+
+// unclosedCalls records the calls a parse error left open, as in `f(a, `
+// being typed: a "(" after a name, attribute or call among the error's
+// children, without its ")".
+func (b *builder) unclosedCalls(n tree.Node) {
+	var open []navindex.Call
+	var prev tree.Node
+	for ch := range n.Children() {
+		if ch.IsNamed() && b.kt.Of(ch) == kComment {
+			continue
+		}
+		top := len(open) - 1
+		switch {
+		case !ch.IsNamed() && string(ch.Text()) == "(":
+			c := navindex.Call{Expr: -1, Open: b.pos16(ch.EndByte())}
+			if k := b.kt.Of(prev); !prev.IsNull() && (k == kIdentifier || k == kAttribute || k == kCall) {
+				if callee := b.errorValue(prev); callee >= 0 {
+					c.Expr = b.expr(navindex.ExprCall, callee, "")
+				}
+			}
+			open = append(open, c)
+		case top < 0:
+		case !ch.IsNamed() && string(ch.Text()) == ")":
+			open = open[:top] // closed: the parser kept it out of a call node
+		case !ch.IsNamed() && string(ch.Text()) == ",":
+			open[top].Commas = append(open[top].Commas, b.pos16(ch.StartByte()))
+		case ch.IsNamed() && len(open[top].Keys) <= len(open[top].Commas):
+			key := ""
+			switch b.kt.Of(ch) {
+			case kKeywordArgument:
+				key = text(ch.ChildByFieldID(b.f.name))
+			case kListSplat:
+				key = "*"
+			case kDictSplat:
+				key = "**"
+			}
+			open[top].Keys = append(open[top].Keys, key)
+		}
+		prev = ch
+	}
+	// An unclosed call reaches to the end of the error's last line: the
+	// cursor after `f(a, ` is in it.
+	l, _ := b.pos.Position(n.EndByte())
+	end := max(n.EndByte(), b.pos.LineEnd(l))
+	for _, c := range open {
+		if c.Expr >= 0 {
+			c.Close = b.pos16(end)
+			b.s.Calls = append(b.s.Calls, c)
+		}
+	}
+}
+
+// errorValue describes a name, attribute or call inside a parse error,
+// whose names the semantic model did not read: each name resolved where
+// it is written.
+func (b *builder) errorValue(n tree.Node) int32 {
+	switch b.kt.Of(n) {
+	case kIdentifier:
+		if v := b.nameExpr(n.StartByte()); v >= 0 {
+			return v
+		}
+		name := string(n.Text())
+		r := b.scopeAt(n.StartByte()).Resolve(name, n.StartByte())
+		switch {
+		case r.Binding != nil:
+			return b.expr(navindex.ExprSym, b.localSym(r.Binding), "")
+		case r.Builtin:
+			return b.builtinExpr(name)
+		}
+		return b.expr(navindex.ExprSym, b.simpleSym(navindex.SymUnresolved, b.unres, name), "")
+	case kAttribute:
+		obj, attr := b.errorValue(n.ChildByFieldID(b.f.object)), n.ChildByFieldID(b.f.attribute)
+		if obj >= 0 && !attr.IsNull() {
+			return b.expr(navindex.ExprAttr, obj, text(attr))
+		}
+	case kCall:
+		if v := b.val(n); v >= 0 {
+			return v
+		}
+		if fn := b.errorValue(n.ChildByFieldID(b.f.function)); fn >= 0 {
+			return b.expr(navindex.ExprCall, fn, "")
+		}
+	}
+	return -1
+}

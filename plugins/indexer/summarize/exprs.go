@@ -228,6 +228,12 @@ func (b *builder) comparison(n tree.Node) int32 {
 // call is a call with its arguments: positional ones first (a *x
 // among them, keyed "*"), then keyword ones (**x keyed "**").
 func (b *builder) call(n tree.Node) int32 {
+	x := b.callExpr(n)
+	b.callAt[n.EndByte()] = x
+	return x
+}
+
+func (b *builder) callExpr(n tree.Node) int32 {
 	fn := n.ChildByFieldID(b.f.function)
 	al := n.ChildByFieldID(b.f.arguments)
 	if b.kt.Of(al) == kGenerator { // f(x for x in y)

@@ -232,20 +232,26 @@ func repr(typ string, val []byte) string {
 			val, cut = val[:i], true
 		}
 	}
-	hasSingle, plain := false, !cut
+	// pyright quotes str with ' and bytes with " (Literal['a'],
+	// Literal[b""]), the other one when the value has its own and not the
+	// other.
+	quote, other := byte('\''), byte('"')
+	if typ == "bytes" {
+		quote, other = other, quote
+	}
+	hasQuote, plain := false, !cut
 	for _, c := range val {
-		hasSingle = hasSingle || c == '\''
-		plain = plain && c >= 0x20 && c < 0x7f && c != '\\' && c != '\''
+		hasQuote = hasQuote || c == quote
+		plain = plain && c >= 0x20 && c < 0x7f && c != '\\' && c != quote
 	}
 	if plain { // the common case: one allocation
 		if typ == "bytes" {
-			return "b'" + string(val) + "'"
+			return "b" + string(quote) + string(val) + string(quote)
 		}
 		return "'" + string(val) + "'"
 	}
-	quote := byte('\'')
-	if hasSingle && bytes.IndexByte(val, '"') < 0 {
-		quote = '"'
+	if hasQuote && bytes.IndexByte(val, other) < 0 {
+		quote = other
 	}
 	var sb strings.Builder
 	if typ == "bytes" {

@@ -13,6 +13,7 @@ import (
 	"github.com/pyws/pyws/host/fault"
 	"github.com/pyws/pyws/host/index"
 	"github.com/pyws/pyws/plugin-sdk/textpos"
+	"github.com/pyws/pyws/plugin-sdk/tree"
 	"github.com/pyws/pyws/tests/internal/nativeindex"
 )
 
@@ -47,29 +48,18 @@ type Case struct {
 // Samples picks n identifier positions of the Python files under root,
 // uniformly over identifiers, with a seeded RNG.
 func Samples(ctx context.Context, s *nativeindex.Summarizer, root string, n int, seed int64) ([]Sample, error) {
-	files, err := nativeindex.PythonFiles(root)(ctx)
-	if err != nil {
-		return nil, err
-	}
 	var all []Sample
-	for _, abs := range files {
-		src, err := os.ReadFile(abs)
-		if err != nil {
-			continue
-		}
-		t, err := s.Parse(ctx, src)
-		if err != nil {
-			continue
-		}
-		rel, _ := filepath.Rel(root, abs)
-		idx := textpos.New(src)
+	err := eachParsed(ctx, s, root, func(rel string, t *tree.Tree, idx *textpos.Index) {
 		for node := range t.Root().Descendants() {
 			if node.Kind() != "identifier" {
 				continue
 			}
 			l, c := idx.Position(node.StartByte())
-			all = append(all, Sample{Rel: filepath.ToSlash(rel), Line: l, Char: c, Name: string(node.Text())})
+			all = append(all, Sample{Rel: rel, Line: l, Char: c, Name: string(node.Text())})
 		}
+	})
+	if err != nil {
+		return nil, err
 	}
 	if n <= 0 || n >= len(all) {
 		return all, nil
@@ -87,6 +77,28 @@ func Samples(ctx context.Context, s *nativeindex.Summarizer, root string, n int,
 		return out[i].Char < out[j].Char
 	})
 	return out, nil
+}
+
+// eachParsed calls fn with each Python file under root that parses: its
+// slash-separated path relative to root, tree and positions.
+func eachParsed(ctx context.Context, s *nativeindex.Summarizer, root string, fn func(rel string, t *tree.Tree, idx *textpos.Index)) error {
+	files, err := nativeindex.PythonFiles(root)(ctx)
+	if err != nil {
+		return err
+	}
+	for _, abs := range files {
+		src, err := os.ReadFile(abs)
+		if err != nil {
+			continue
+		}
+		t, err := s.Parse(ctx, src)
+		if err != nil {
+			continue
+		}
+		rel, _ := filepath.Rel(root, abs)
+		fn(filepath.ToSlash(rel), t, textpos.New(src))
+	}
+	return nil
 }
 
 func relOf(root, uri string) string {

@@ -383,6 +383,37 @@ func (c *Client) Close() {
 	}
 }
 
+// SignatureHelp is pyright's textDocument/signatureHelp answer, the
+// parameters' labels as strings (the client declares no label offsets).
+type SignatureHelp struct {
+	Signatures []struct {
+		Label         string          `json:"label"`
+		Documentation json.RawMessage `json:"documentation,omitempty"`
+		Parameters    []struct {
+			Label         string          `json:"label"`
+			Documentation json.RawMessage `json:"documentation,omitempty"`
+		} `json:"parameters"`
+		ActiveParameter *int `json:"activeParameter,omitempty"`
+	} `json:"signatures"`
+	ActiveSignature *int `json:"activeSignature,omitempty"`
+	ActiveParameter *int `json:"activeParameter,omitempty"`
+}
+
+// SignatureHelp asks for the signatures of the call around a position;
+// nil when there is none.
+func (c *Client) SignatureHelp(abs string, line, char int) (*SignatureHelp, error) {
+	c.Open(abs)
+	raw, err := c.Call("textDocument/signatureHelp", pos(abs, line, char), 120*time.Second)
+	if err != nil || len(raw) == 0 || string(raw) == "null" {
+		return nil, err
+	}
+	var h SignatureHelp
+	if err := json.Unmarshal(raw, &h); err != nil {
+		return nil, err
+	}
+	return &h, nil
+}
+
 // CompletionItem is what the completion comparison keeps of pyright's
 // items.
 type CompletionItem struct {

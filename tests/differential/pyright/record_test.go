@@ -43,6 +43,18 @@ func pyrightConfig(venvPath string) map[string]any {
 	}
 }
 
+// recording reads PYWS_PYRIGHT_UPDATE (update: re-record the fixtures'
+// goldens) and the projects PYWS_PYRIGHT names to re-record with it.
+func recording() (update bool, record map[string]bool) {
+	update, record = os.Getenv("PYWS_PYRIGHT_UPDATE") != "", map[string]bool{}
+	if update {
+		for _, p := range strings.Split(os.Getenv("PYWS_PYRIGHT"), ",") {
+			record[p] = true
+		}
+	}
+	return update, record
+}
+
 // emptyVenv makes a virtual environment pyright accepts (pyvenv.cfg and
 // an empty site-packages) under dir and returns dir.
 func emptyVenv(t *testing.T) string {

@@ -1,0 +1,405 @@
+package pytypes
+
+import (
+	"strings"
+
+	"github.com/pyws/pyws/plugin-sdk/navindex"
+)
+
+// Signature is one way to call a callee, as signature help shows it.
+type Signature struct {
+	// Label is `(a: int, b: str = "x") -> None` in pyright's notation;
+	// Params the labels of its parameters, in order, with pyright's "/",
+	// "*" and "..." entries.
+	Label  string
+	Params []string
+	// Func is the def it comes from (for its docstring); Class the class
+	// a constructor makes (zero otherwise).
+	Func  Function
+	Class Class
+	// of is the Params entry of each of the def's parameters (-1 none).
+	of []int
+	// callable: a Callable type's, without a def (Func is zero).
+	callable bool
+}
+
+// SignatureHelp is what signature help shows in a call's arguments.
+type SignatureHelp struct {
+	// Signatures are the callee's, one per overload; Active the first
+	// whose parameters take the arguments written up to the cursor's, and
+	// ActiveParam the Params entry the cursor's argument fills there
+	// (len(Params) none, -1 no Params).
+	Signatures          []Signature
+	Active, ActiveParam int
+}
+
+// SignatureHelp is signature help inside call expression call of u
+// (navindex.ExprCall) with the cursor in written argument arg; keys are
+// the written arguments' keywords in order ("" positional, "*", "**"),
+// navindex.Call's Keys. Empty when the callee is not known callable.
+func (e *Evaluator) SignatureHelp(u Unit, call int32, arg int, keys []string) SignatureHelp {
+	if u == nil || !validExpr(u, call) || u.Summary().Exprs[call].Op != navindex.ExprCall {
+		return SignatureHelp{}
+	}
+	q := e.query()
+	callee := q.expr(u, u.Summary().Exprs[call].A)
+	var out SignatureHelp
+	for _, s := range q.signatures(callee) {
+		if s.callable || validDef(s.Func.Unit, s.Func.Def) {
+			out.Signatures = append(out.Signatures, s)
+		}
+	}
+	if len(out.Signatures) == 0 {
+		return SignatureHelp{}
+	}
+	for i := range out.Signatures {
+		if out.Signatures[i].callable {
+			break
+		}
+		if _, ok := q.bindWritten(&out.Signatures[i].Func, keys, arg); ok {
+			out.Active = i
+			break
+		}
+	}
+	// The active signature as the call specializes it, as pyright shows
+	// it: its type variables solved from the arguments' types.
+	a := &out.Signatures[out.Active]
+	*a = q.specialized(*a, q.arguments(u, &u.Summary().Exprs[call]))
+	out.ActiveParam = q.activeEntry(&out.Signatures[out.Active], keys, arg)
+	return out
+}
+
+// activeEntry is the Params entry of s written argument arg fills;
+// len(s.Params) when none does, as pyright answers (an argument past the
+// parameters, a **x, a keyword only unannotated **kwargs printed in
+// "..." would take), -1 when s has no parameters.
+func (q *query) activeEntry(s *Signature, keys []string, arg int) int {
+	if len(s.Params) == 0 {
+		return -1 // pyright names none
+	}
+	if s.callable {
+		key := ""
+		if arg < len(keys) {
+			key = keys[arg]
+		}
+		switch {
+		case key != "" && key != "*":
+			return len(s.Params) // a Callable's parameters have no names
+		case s.Params[0] == "..." || s.Params[0][0] == '*':
+			return 0
+		}
+		return min(arg, len(s.Params))
+	}
+	p, _ := q.bindWritten(&s.Func, keys, arg)
+	if p < 0 {
+		return len(s.Params)
+	}
+	key := ""
+	if arg < len(keys) {
+		key = keys[arg]
+	}
+	params := s.Func.Unit.Summary().Defs[s.Func.Def].Params
+	if key != "" && key != "*" && params[p].Kind == navindex.ParamVarKwargs && s.Params[s.of[p]] == "..." {
+		return len(s.Params)
+	}
+	return s.of[p]
+}
+
+// specialized is s with its type variables solved from the call's
+// arguments; those left (a generic class's the receiver did not give
+// included) are Unknown.
+func (q *query) specialized(s Signature, args []argument) Signature {
+	if s.callable {
+		return s
+	}
+	f := s.Func
+	sol, ok := q.bind(&f, args, true)
+	if !ok {
+		// Not the overload the call takes: only what the receiver says of
+		// an annotated self (its type variables Unknown when it says
+		// nothing), as pyright shows it.
+		params := f.Unit.Summary().Defs[f.Def].Params
+		if !f.BoundSet || len(params) == 0 || params[0].Annot < 0 || params[0].Kind == navindex.ParamVarArgs {
+			return s
+		}
+		pt := q.paramIn(&f, 0)
+		sol = map[string]Type{}
+		q.solve(pt, f.Bound, sol)
+		forTypeVars(pt, func(tv Type) {
+			if _, ok := sol[tv.typeVarKey()]; !ok {
+				sol[tv.typeVarKey()] = unknownType
+			}
+		})
+		return q.signatureWith(f, s.Class, func(t Type) Type {
+			if !hasScopedTypeVar(t) {
+				return t
+			}
+			return substitute(t, sol, Type{}, false)
+		})
+	}
+	return q.signatureWith(f, s.Class, func(t Type) Type {
+		if !hasScopedTypeVar(t) {
+			return t // as written: its alias kept
+		}
+		return eraseScopedTypeVars(substitute(t, sol, Type{}, false))
+	})
+}
+
+// eraseScopedTypeVars makes every scoped type variable of t Unknown; a
+// type without any is t itself, written as it was (its alias kept).
+func eraseScopedTypeVars(t Type) Type {
+	if !hasScopedTypeVar(t) {
+		return t
+	}
+	switch t.Kind() {
+	case KindTypeVar:
+		if t.Scope() != "" {
+			return unknownType
+		}
+		return t
+	case KindFunction:
+		return t
+	}
+	return t.mapArgs(eraseScopedTypeVars)
+}
+
+// signatures are the ways to call a value of type t: a def, each
+// overload, a class's constructor (its __init__, else its __new__,
+// returning the instance), an instance's __call__.
+func (q *query) signatures(t Type) []Signature {
+	switch t.Kind() {
+	case KindFunction:
+		return []Signature{q.signature(*t.Func(), Class{})}
+	case KindOverloaded:
+		var out []Signature
+		for _, o := range t.Args() {
+			if f := o.Func(); f != nil {
+				out = append(out, q.signature(*f, Class{}))
+			}
+		}
+		return out
+	case KindClass:
+		return q.constructorSignatures(t)
+	case KindCallable:
+		return []Signature{q.callableSignature(t)}
+	case KindInstance, KindSelf:
+		if m := q.member(t, "__call__"); m.Found() && m.Type.Kind() != KindInstance {
+			return q.signatures(m.Type)
+		}
+	}
+	return nil
+}
+
+// constructorSignatures are class object t's __init__ (else __new__)
+// signatures, each returning the instance made.
+func (q *query) constructorSignatures(t Type) []Signature {
+	c := t.Class()
+	info := q.class(c)
+	if info == nil {
+		return nil
+	}
+	inst := Instance(c, info.typeParams...)
+	if len(t.Args()) > 0 {
+		inst = instanceOfClassObject(t)
+	}
+	object := q.builtinClass("object")
+	var objectInit MemberInfo
+	for _, name := range []string{"__init__", "__new__"} {
+		var m MemberInfo
+		if name == "__init__" {
+			m = q.classMember(Instance(c, info.typeParams...), c, info.typeParams, name, false)
+		} else {
+			m = q.classMember(ClassObject(c, info.typeParams...), c, info.typeParams, name, true)
+		}
+		if !m.Found() {
+			continue
+		}
+		if m.Class == object {
+			if name == "__init__" {
+				objectInit = m // `() -> C` when nothing else is declared
+			}
+			continue
+		}
+		if sigs := q.signatures(m.Type); len(sigs) > 0 { // an __init__ only for old versions is no signature
+			return q.constructs(sigs, name == "__init__", c, inst)
+		}
+	}
+	// A decorated class (a dataclass) may have an __init__ it synthesizes.
+	if d := q.classDef(c); objectInit.Found() && d >= 0 && len(c.Unit.Summary().Defs[d].Decorators) == 0 {
+		return q.constructs(q.signatures(objectInit.Type), true, c, inst)
+	}
+	return nil
+}
+
+// constructs marks sigs as making instance inst of c: an __init__'s
+// (init) return the instance.
+func (q *query) constructs(sigs []Signature, init bool, c Class, inst Type) []Signature {
+	for i := range sigs {
+		if init {
+			f := sigs[i].Func
+			f.Returns = &inst
+			sigs[i] = q.signature(f, c)
+		}
+		sigs[i].Class = c
+	}
+	return sigs
+}
+
+// callableSignature is a Callable type's signature, as pyright prints it:
+// `(int, str) -> R`, `(...) -> R`, each parameter its type.
+func (q *query) callableSignature(t Type) Signature {
+	var params []string
+	switch {
+	case t.d.paramSpec:
+		params = []string{"**" + q.text(t.Args()[0], 0)}
+	case t.Variadic():
+		params = []string{"..."}
+	default:
+		for _, a := range t.Args() {
+			params = append(params, q.text(a, 0))
+		}
+	}
+	var b strings.Builder
+	b.WriteString("(" + strings.Join(params, ", ") + ") -> ")
+	q.printDepth(&b, t.Return(), parenUnion|parenCallable, 1)
+	return Signature{Label: b.String(), Params: params, callable: true}
+}
+
+// signature is f's label and parameter labels.
+func (q *query) signature(f Function, c Class) Signature { return q.signatureWith(f, c, nil) }
+
+// signatureWith is signature with fix (when set) rewriting each type
+// printed.
+func (q *query) signatureWith(f Function, c Class, fix func(Type) Type) Signature {
+	if !validDef(f.Unit, f.Def) {
+		return Signature{Func: f, Class: c}
+	}
+	labels, of := q.paramLabels(&f, 0, fix)
+	var b strings.Builder
+	b.WriteString("(" + strings.Join(labels, ", ") + ") -> ")
+	self, hasSelf := f.selfType()
+	r := substitute(q.declaredReturn(&f), f.Subst, self, hasSelf)
+	if fix != nil {
+		r = fix(r)
+	}
+	q.printDepth(&b, r, parenUnion|parenCallable, 1)
+	return Signature{Label: b.String(), Params: labels, Func: f, Class: c, of: of}
+}
+
+// bindWritten binds written arguments 0..arg (keyed as keys, an
+// argument past keys positional) to f's parameters by position and
+// keyword, as a call would: the parameter argument arg fills (-1 none),
+// ok when each of them found one, the receiver suits an annotated self,
+// and no required positional-only parameter is left behind a keyword.
+func (q *query) bindWritten(f *Function, keys []string, arg int) (param int, ok bool) {
+	params := f.Unit.Summary().Defs[f.Def].Params
+	first := 0
+	if f.BoundSet && len(params) > 0 && params[0].Kind != navindex.ParamVarArgs {
+		first = 1
+		if params[0].Annot >= 0 && !q.assignable(f.Bound, q.paramIn(f, 0)) {
+			return -1, false // str.strip's LiteralString overload for a str
+		}
+	}
+	pi := first
+	param = -1
+	keyword := false
+	defer func() {
+		for i := pi; ok && keyword && i < len(params) && params[i].Kind == navindex.ParamPosOnly; i++ {
+			if !params[i].HasDefault {
+				param, ok = -1, false // dict.update(k=v) is not update(m, /, **kwargs)
+			}
+		}
+	}()
+	for j := 0; j <= arg; j++ {
+		key := ""
+		if j < len(keys) {
+			key = keys[j]
+		} else if arg >= len(keys) && j == arg {
+			// The cursor's argument is not written yet (`f(` or `f(a, `):
+			// it takes the next positional parameter if any, and rules no
+			// signature out.
+			defer func() {
+				if !ok {
+					param, ok = -1, true
+				}
+			}()
+		}
+		param = -1
+		keyword = keyword || key != "" && key != "*"
+		switch key {
+		case "**": // an unpacked **x fills no one parameter, and fits any
+			if j == arg {
+				return -1, true
+			}
+			continue
+		case "*":
+			// An unpacked *x may fill every positional parameter left:
+			// pyright names the last (or *args).
+			for pi < len(params) && params[pi].Kind != navindex.ParamKwOnly && params[pi].Kind != navindex.ParamVarKwargs {
+				param = pi
+				if params[pi].Kind == navindex.ParamVarArgs {
+					break
+				}
+				pi++
+			}
+		case "":
+			for pi < len(params) && (params[pi].Kind == navindex.ParamKwOnly || params[pi].Kind == navindex.ParamVarKwargs) {
+				pi++
+			}
+			if pi < len(params) {
+				param = pi
+				if params[pi].Kind != navindex.ParamVarArgs {
+					pi++
+				}
+			}
+		default:
+			for i := first; i < len(params); i++ {
+				k := params[i].Kind
+				if params[i].Name == key && k != navindex.ParamPosOnly && k != navindex.ParamVarArgs && k != navindex.ParamVarKwargs {
+					param = i
+					break
+				}
+			}
+			if param < 0 {
+				for i := first; i < len(params); i++ {
+					if params[i].Kind == navindex.ParamVarKwargs {
+						param = i
+					}
+				}
+			}
+		}
+		if param < 0 {
+			return -1, false
+		}
+	}
+	return param, true
+}
+
+func hasScopedTypeVar(t Type) bool {
+	found := false
+	forTypeVars(t, func(Type) { found = true })
+	return found
+}
+
+// forTypeVars calls fn with each scoped type variable of t (not inside
+// a def's type).
+func forTypeVars(t Type, fn func(Type)) {
+	switch t.Kind() {
+	case KindTypeVar:
+		if t.Scope() != "" {
+			fn(t)
+		}
+		return
+	case KindFunction:
+		return
+	}
+	if t.d == nil {
+		return
+	}
+	for _, a := range t.d.args {
+		forTypeVars(a, fn)
+	}
+	if t.d.ret.d != nil {
+		forTypeVars(t.d.ret, fn)
+	}
+}
