@@ -45,6 +45,7 @@ func mcpCalls(t *testing.T, ws string) []mcpCall {
 		{"apply_workspace_edit", map[string]any{"edit": map[string]any{"changes": map[string]any{}}}},
 		{"health_check", map[string]any{"includeWorkspace": true}},
 		{"get_completions", at(ws, "app.py", 5, 11, "limit", 5)},
+		{"get_signature_help", at(ws, "app.py", 5, 17)},
 		{"find_symbols", map[string]any{"query": "total", "limit": 5}},
 		{"get_document_symbols", map[string]any{"uri": fileURI(filepath.Join(ws, "shop", "models.py"))}},
 		{"get_definition", map[string]any{"symbol": "shop.models.total", "contextLines": 1}},
