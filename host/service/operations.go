@@ -143,10 +143,11 @@ func Operations() []Operation {
 		{Spec: toolspec.Spec{
 			Name: "get_document_symbols", Kind: toolspec.KindTool, Family: tiers.FamilyAnalysis,
 			Description: "Outline of a file: classes with their methods and attributes, functions, module variables, with one-line signatures.",
-			Params:      []toolspec.Param{uriParam},
-			Result:      reflect.TypeFor[DocumentSymbolsResult](),
-			Faults:      faults(fileFaults, []string{fault.WorkspaceNotLoaded, fault.Timeout}),
-			Plugin:      IndexTool, Health: true,
+			Params: []toolspec.Param{uriParam, {Name: "limit", Type: toolspec.TypeInteger, Default: 1000, Min: toolspec.Bound(1), Max: toolspec.Bound(10000),
+				Doc: "at most this many symbols, in document order (parents first); totalCount and truncated say what was left out"}},
+			Result: reflect.TypeFor[DocumentSymbolsResult](),
+			Faults: faults(fileFaults, []string{fault.WorkspaceNotLoaded, fault.Timeout}),
+			Plugin: IndexTool, Health: true,
 		}, Run: runDocumentSymbols},
 		{Spec: toolspec.Spec{
 			Name: "get_call_hierarchy", Kind: toolspec.KindTool, Family: tiers.FamilyReferences,

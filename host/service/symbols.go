@@ -85,7 +85,9 @@ type DocumentSymbol struct {
 
 // DocumentSymbolsResult is get_document_symbols' result.
 type DocumentSymbolsResult struct {
-	Symbols []DocumentSymbol `json:"symbols"`
+	Symbols    []DocumentSymbol `json:"symbols"`
+	TotalCount int              `json:"totalCount" doc:"every symbol of the outline, nested ones included"`
+	Truncated  bool             `json:"truncated" doc:"the outline stops at limit symbols (in document order, parents before their children): totalCount is larger"`
 }
 
 func runDocumentSymbols(ctx context.Context, s *Session, a toolspec.Args) (any, error) {
@@ -102,16 +104,30 @@ func runDocumentSymbols(ctx context.Context, s *Session, a toolspec.Args) (any, 
 	if err := x.EnsureFile(ctx, f.abs, f.text); err != nil {
 		return nil, indexError(ctx, err)
 	}
+	// The first limit symbols in document order, parents before their
+	// children; the rest only counted.
+	limit, kept, total := a.Int("limit"), 0, 0
 	var convert func(os []*index.OutlineSymbol) []DocumentSymbol
 	convert = func(os []*index.OutlineSymbol) []DocumentSymbol {
-		out := make([]DocumentSymbol, len(os))
-		for i, o := range os {
-			out[i] = DocumentSymbol{Name: o.Name, Kind: o.Kind, Symbol: o.Qualified(), Signature: o.Signature,
-				Range: extentRange(o.Extent, o.Span), SelectionRange: toRange(o.Span), Children: convert(o.Children)}
+		var out []DocumentSymbol
+		for _, o := range os {
+			total++
+			if kept >= limit {
+				convert(o.Children) // counted
+				continue
+			}
+			kept++
+			out = append(out, DocumentSymbol{Name: o.Name, Kind: o.Kind, Symbol: o.Qualified(), Signature: o.Signature,
+				Range: extentRange(o.Extent, o.Span), SelectionRange: toRange(o.Span)})
+			out[len(out)-1].Children = convert(o.Children)
 		}
 		return out
 	}
-	return DocumentSymbolsResult{Symbols: convert(x.Outline(f.abs))}, nil
+	syms := convert(x.Outline(f.abs))
+	if syms == nil {
+		syms = []DocumentSymbol{}
+	}
+	return DocumentSymbolsResult{Symbols: syms, TotalCount: total, Truncated: total > kept}, nil
 }
 
 // extentRange is a statement's range, the name's when it is unknown.

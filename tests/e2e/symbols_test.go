@@ -103,6 +103,16 @@ func TestSymbolTools(t *testing.T) {
 		if sig := jget(r.Body, "symbols", 1, "signature"); sig != "def total(items: list, tax: float = 0.0) -> int" {
 			t.Errorf("signature %v", sig)
 		}
+		if r.Body["totalCount"] != 8.0 || r.Body["truncated"] != false {
+			t.Errorf("whole outline: totalCount %v truncated %v", r.Body["totalCount"], r.Body["truncated"])
+		}
+		// limit keeps the first symbols in document order, parents first.
+		r = s.tool(key, "get_document_symbols", map[string]any{"uri": uri("shop/models.py"), "limit": 3})
+		mustStatus(t, r, 200, "")
+		if n := len(asSlice(r.Body["symbols"])); n != 1 || len(asSlice(jget(r.Body, "symbols", 0, "children"))) != 2 ||
+			r.Body["totalCount"] != 8.0 || r.Body["truncated"] != true {
+			t.Errorf("limit 3: %s", r.Raw)
+		}
 	})
 
 	t.Run("contextLines", func(t *testing.T) {
