@@ -121,6 +121,10 @@ type Config struct {
 	Parallel int
 	// BatchBytes bounds the sources of one summarizer call (default 256 KiB).
 	BatchBytes int
+	// RetryFailedAfter is how long a file the summarizer failed on (a
+	// timeout, a crash, a malformed answer) stays unindexed before a
+	// refresh tries it again (default 30 s).
+	RetryFailedAfter time.Duration
 	Logger     *slog.Logger
 }
 
@@ -141,6 +145,10 @@ type File struct {
 	Size           int64
 	MTime          time.Time
 	S              *navindex.Summary
+	// failedAt: the summarizer failed on this content (an empty S stands
+	// in); a refresh after retryFailedAfter summarizes it again. Written
+	// before the file is published, read under refreshMu.
+	failedAt time.Time
 
 	// stubImports are the modules a typeshed unit imports, set before
 	// the unit is shared.
@@ -416,7 +424,7 @@ func (x *Index) load(ctx context.Context, paths []string, old map[string]*File, 
 		if err != nil {
 			continue
 		}
-		if of := old[rel]; of != nil && rel != force && of.Size == fi.Size() && of.MTime.Equal(fi.ModTime()) {
+		if of := old[rel]; of != nil && rel != force && of.Size == fi.Size() && of.MTime.Equal(fi.ModTime()) && !x.retryDue(of) {
 			loaded[i] = of
 			done.Add(1)
 			continue
@@ -434,7 +442,7 @@ func (x *Index) load(ctx context.Context, paths []string, old map[string]*File, 
 			f.Size, f.MTime = fi.Size(), fi.ModTime()
 			f.Hash = sha256.Sum256(text)
 			key := cacheKey(f.Hash, rel)
-			if of := old[rel]; of != nil && of.Hash == f.Hash {
+			if of := old[rel]; of != nil && of.Hash == f.Hash && !x.retryDue(of) {
 				// Size and MTime are read only under refreshMu (by load
 				// and statChanged), which the caller holds.
 				of.Size, of.MTime = f.Size, f.MTime
@@ -482,12 +490,14 @@ func (x *Index) load(ctx context.Context, paths []string, old map[string]*File, 
 	}
 	x.mu.Lock()
 	for _, p := range todo {
-		if p.f.S != nil {
+		if p.f.S != nil && p.f.failedAt.IsZero() {
 			x.cache[p.key] = p.f.S
 		}
 	}
 	for _, f := range out {
-		x.cache[cacheKey(f.Hash, f.Rel)] = f.S
+		if f.failedAt.IsZero() {
+			x.cache[cacheKey(f.Hash, f.Rel)] = f.S
+		}
 	}
 	x.mu.Unlock()
 	return out, nil
@@ -630,17 +640,20 @@ func (j summaryJob) batch(ctx context.Context, b []pending) error {
 		}
 		j.log.Warn("file not indexed", "file", b[0].f.Rel, "err", err)
 		b[0].f.S = &navindex.Summary{}
+		b[0].f.failedAt = time.Now()
 		return nil
 	}
 	for i, p := range b {
 		if i >= len(out) || out[i] == nil {
 			p.f.S = &navindex.Summary{}
+			p.f.failedAt = time.Now()
 			continue
 		}
 		s, derr := navindex.Decode(out[i])
 		if derr != nil {
 			j.log.Warn("indexer returned a malformed summary", "file", p.f.Rel, "err", derr)
 			p.f.S = &navindex.Summary{}
+			p.f.failedAt = time.Now()
 			continue
 		}
 		p.f.S = s
@@ -761,6 +774,15 @@ func (x *Index) refresh(ctx context.Context, list bool, force string) error {
 	return nil
 }
 
+// retryDue reports a file the summarizer failed on, due for another try.
+func (x *Index) retryDue(f *File) bool {
+	after := x.cfg.RetryFailedAfter
+	if after <= 0 {
+		after = 30 * time.Second
+	}
+	return !f.failedAt.IsZero() && time.Since(f.failedAt) >= after
+}
+
 // statChanged stats every indexed file, in parallel (the calls are
 // syscall-bound), and reports whether any differs from what was indexed.
 func (x *Index) statChanged() bool {
@@ -781,7 +803,7 @@ func (x *Index) statChanged() bool {
 					return
 				}
 				fi, err := os.Stat(f.Abs)
-				if err != nil || fi.Size() != f.Size || !fi.ModTime().Equal(f.MTime) {
+				if err != nil || fi.Size() != f.Size || !fi.ModTime().Equal(f.MTime) || x.retryDue(f) {
 					changed.Store(true)
 					return
 				}
@@ -806,7 +828,7 @@ func (x *Index) EnsureFile(ctx context.Context, abs string, text []byte) error {
 	x.mu.RLock()
 	f := x.files[rel]
 	x.mu.RUnlock()
-	if f != nil && f.Hash == h {
+	if f != nil && f.Hash == h && !x.retryDue(f) {
 		return nil
 	}
 	return x.RefreshFile(ctx, abs)
