@@ -125,7 +125,7 @@ type Config struct {
 	// timeout, a crash, a malformed answer) stays unindexed before a
 	// refresh tries it again (default 30 s).
 	RetryFailedAfter time.Duration
-	Logger     *slog.Logger
+	Logger           *slog.Logger
 }
 
 // File is one indexed file.
