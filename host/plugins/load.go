@@ -8,6 +8,8 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime"
+	"sync"
 	"time"
 
 	"github.com/tetratelabs/wazero"
@@ -108,9 +110,24 @@ func load(ctx context.Context, cfg *Config) ([]*plugin, map[string]*plugin, erro
 		return nil, nil, fmt.Errorf("compilation cache: %w", err)
 	}
 	defer cache.Close(ctx)
+	// Compiling is most of a cold start (seconds per Go guest): the
+	// plugins compile in parallel, each in its own runtime.
+	errs := make([]error, len(plugins))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
+	for i, p := range plugins {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			errs[i] = p.verify(ctx, cfg, cache)
+		}()
+	}
+	wg.Wait()
 	tools := map[string]*plugin{}
-	for _, p := range plugins {
-		if err := p.verify(ctx, cfg, cache); err != nil {
+	for i, p := range plugins {
+		if err := errs[i]; err != nil {
 			return nil, nil, fmt.Errorf("plugin %s (%s): %w", p.manifest.Name, p.dir, err)
 		}
 		for _, t := range p.tools {
