@@ -10,7 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
+	"strings"
 	"sync"
 	"time"
 
@@ -111,17 +111,37 @@ func (s *pywsServer) firstReferences(root string, c pyright.Corpus, limit time.D
 	return 0, 0, fmt.Errorf("no complete references answer within %v:\n%s", limit, s.logText())
 }
 
-var indexedLog = regexp.MustCompile(`msg="workspace indexed".* elapsed=(\S+)`)
-
 // indexBuild is the index build time the server logged ("workspace
-// indexed ... elapsed="), 0 when it has not.
-func (s *pywsServer) indexBuild() time.Duration {
-	m := indexedLog.FindStringSubmatch(s.logText())
-	if m == nil {
-		return 0
+// indexed", elapsed), 0 when it has not.
+func (s *pywsServer) indexBuild() time.Duration { return loggedIndexBuild(s.logText()) }
+
+// loggedIndexBuild reads the elapsed time of the "workspace indexed" line
+// of a server log: JSON lines (elapsed in nanoseconds, slog's encoding
+// of a duration), or text (elapsed=1.2s).
+func loggedIndexBuild(log string) time.Duration {
+	for _, line := range strings.Split(log, "\n") {
+		if !strings.Contains(line, "workspace indexed") {
+			continue
+		}
+		var rec struct {
+			Msg     string `json:"msg"`
+			Elapsed any    `json:"elapsed"`
+		}
+		if json.Unmarshal([]byte(line), &rec) == nil && rec.Msg == "workspace indexed" {
+			switch e := rec.Elapsed.(type) {
+			case float64:
+				return time.Duration(e)
+			case string:
+				d, _ := time.ParseDuration(e)
+				return d
+			}
+		}
+		if _, v, ok := strings.Cut(line, " elapsed="); ok {
+			d, _ := time.ParseDuration(strings.Fields(v)[0])
+			return d
+		}
 	}
-	d, _ := time.ParseDuration(m[1])
-	return d
+	return 0
 }
 
 func (s *pywsServer) logText() string {

@@ -122,3 +122,18 @@ func TestParseStat(t *testing.T) {
 		}
 	}
 }
+
+func TestLoggedIndexBuild(t *testing.T) {
+	for _, c := range []struct {
+		log  string
+		want time.Duration
+	}{
+		{`{"time":"t","level":"INFO","msg":"workspace indexed","root":"/w","files":6,"elapsed":1146000000}` + "\n", 1146 * time.Millisecond},
+		{"time=t level=INFO msg=\"workspace indexed\" root=/w files=6 elapsed=1.2s\n", 1200 * time.Millisecond},
+		{`{"msg":"serving"}`, 0},
+	} {
+		if got := loggedIndexBuild(c.log); got != c.want {
+			t.Errorf("%q: %v, want %v", c.log, got, c.want)
+		}
+	}
+}
