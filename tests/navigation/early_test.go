@@ -63,7 +63,11 @@ func TestEarlyAnswersDuringBuild(t *testing.T) {
 	root := t.TempDir()
 	write(t, root, earlyFixture)
 	s := &heldBuild{countingSummarizer: native(t), release: make(chan struct{})}
-	x := index.New(index.Config{Root: root, Files: nativeindex.PythonFiles(root), Read: os.ReadFile, Summarizer: s, CacheDir: t.TempDir()})
+	// One file per summarizer call, one call at a time: the build's
+	// first batch may already be in flight (held) when the query comes,
+	// every later one starts after it.
+	x := index.New(index.Config{Root: root, Files: nativeindex.PythonFiles(root), Read: os.ReadFile, Summarizer: s, CacheDir: t.TempDir(),
+		Parallel: 1, BatchBytes: 1})
 	built := make(chan error, 1)
 	go func() { built <- x.Build(context.Background()) }()
 	app := filepath.Join(root, "app.py")
@@ -109,13 +113,19 @@ func TestEarlyAnswersDuringBuild(t *testing.T) {
 	if e, err := x.Early(context.Background(), app); e != nil || err != nil {
 		t.Fatalf("Early after the build: %v, %v", e, err)
 	}
-	// The build found the early summaries in the disk cache.
+	// The build found the early summaries in the disk cache: only the
+	// batch it had in flight when the query came may have been
+	// summarized twice.
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	var again []string
 	for _, rel := range s.build {
 		if !strings.HasPrefix(rel, "unrelated/") && rel != "shop/base.py" {
-			t.Errorf("the build summarized %s again", rel)
+			again = append(again, rel)
 		}
+	}
+	if len(again) > 1 {
+		t.Errorf("the build summarized %v again; at most its batch in flight may be", again)
 	}
 	if len(s.build) == 0 {
 		t.Error("the build summarized nothing")
