@@ -42,7 +42,7 @@ func TestFailedFileIsRetried(t *testing.T) {
 	write(t, root, map[string]string{"a.py": "def f():\n    return 1\n", "b.py": "from a import f\nf()\n"})
 	s := &failingOnce{countingSummarizer: native(t), file: "a.py"}
 	x := index.New(index.Config{Root: root, Files: nativeindex.PythonFiles(root), Read: os.ReadFile, Summarizer: s,
-		CacheDir: t.TempDir(), RetryFailedAfter: 50 * time.Millisecond})
+		CacheDir: t.TempDir(), RetryFailedAfter: time.Second})
 	if err := x.Build(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func TestFailedFileIsRetried(t *testing.T) {
 	if x.At(a, 0, 4) != nil {
 		t.Fatal("retried before RetryFailedAfter")
 	}
-	time.Sleep(60 * time.Millisecond)
+	time.Sleep(1100 * time.Millisecond)
 	if err := x.Refresh(context.Background()); err != nil {
 		t.Fatal(err)
 	}
