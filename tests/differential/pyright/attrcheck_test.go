@@ -1,15 +1,11 @@
 package pyright
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/pyws/pyws/host/index"
-	"github.com/pyws/pyws/tests/internal/nativeindex"
 )
 
 // attributeRule is pyright's rule for a read of an attribute the
@@ -47,14 +43,7 @@ func TestAttributeCheckPrecision(t *testing.T) {
 			if d := FilesDiffer(g.Files, found); d != "" {
 				t.Skipf("the installed files are not the recorded %s: %s", g.Package, d)
 			}
-			root := t.TempDir()
-			if err := CopyFiles(distPackages, root, sortedKeys(g.Files)); err != nil {
-				t.Fatal(err)
-			}
-			x, err := nativeindex.BuildFor(context.Background(), s, root, "", index.Target{Minor: 11, Platform: "linux"})
-			if err != nil {
-				t.Fatal(err)
-			}
+			root, x := projectIndex(t, s, distPackages, g.Files)
 			var r Ratio
 			reported := map[string]bool{}
 			for _, d := range g.Diags {

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/pyws/pyws/host/index"
-	"github.com/pyws/pyws/tests/internal/nativeindex"
 )
 
 // CallsGolden is pyright's callHierarchy/incomingCalls answer for
@@ -43,12 +42,7 @@ var callFloor = map[string]float64{"requests": 0.95, "flask": 0.95}
 // PYWS_PYRIGHT=requests,flask re-records with a live pyright.
 func TestCallAgreement(t *testing.T) {
 	s := summarizer(t)
-	record := map[string]bool{}
-	if os.Getenv("PYWS_PYRIGHT_UPDATE") != "" {
-		for _, p := range strings.Split(os.Getenv("PYWS_PYRIGHT"), ",") {
-			record[p] = true
-		}
-	}
+	_, record := recording()
 	for _, p := range outlineProjects {
 		t.Run(p.name, func(t *testing.T) {
 			golden := filepath.Join("testdata", "calls_"+p.name+".json")
@@ -56,14 +50,7 @@ func TestCallAgreement(t *testing.T) {
 			if err != nil || len(found) == 0 {
 				t.Skipf("%s: %s is not installed; apt-get install %s", p.name, p.pkg, p.pkg)
 			}
-			root := t.TempDir()
-			if err := CopyFiles(distPackages, root, sortedKeys(found)); err != nil {
-				t.Fatal(err)
-			}
-			x, err := nativeindex.BuildFor(context.Background(), s, root, "", index.Target{Minor: 11, Platform: "linux"})
-			if err != nil {
-				t.Fatal(err)
-			}
+			root, x := projectIndex(t, s, distPackages, found)
 			var g CallsGolden
 			if record[p.name] {
 				g = CallsGolden{Project: p.name, Package: debianVersion(p.pkg), Pyright: pyrightVersion(), Seed: typeSeed, Files: found}

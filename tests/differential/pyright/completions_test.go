@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 	"testing"
 	"unicode/utf8"
 
@@ -38,12 +37,7 @@ func TestCompletionAgreement(t *testing.T) {
 		t.Skip("not in -short mode")
 	}
 	s := summarizer(t)
-	record := map[string]bool{}
-	if os.Getenv("PYWS_PYRIGHT_UPDATE") != "" {
-		for _, p := range strings.Split(os.Getenv("PYWS_PYRIGHT"), ",") {
-			record[p] = true
-		}
-	}
+	_, record := recording()
 	total := &CompletionScore{}
 	ran := 0
 	for _, p := range typeProjects {

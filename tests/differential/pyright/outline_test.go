@@ -1,7 +1,6 @@
 package pyright
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -13,7 +12,6 @@ import (
 	"time"
 
 	"github.com/pyws/pyws/host/index"
-	"github.com/pyws/pyws/tests/internal/nativeindex"
 )
 
 // OutlineGolden is pyright's textDocument/documentSymbol answer for
@@ -66,12 +64,7 @@ func outlineEntry(path, kind string, selLine, selChar, start, end int) string {
 // re-records with a live pyright.
 func TestOutlineAgreement(t *testing.T) {
 	s := summarizer(t)
-	record := map[string]bool{}
-	if os.Getenv("PYWS_PYRIGHT_UPDATE") != "" {
-		for _, p := range strings.Split(os.Getenv("PYWS_PYRIGHT"), ",") {
-			record[p] = true
-		}
-	}
+	_, record := recording()
 	for _, p := range outlineProjects {
 		t.Run(p.name, func(t *testing.T) {
 			golden := filepath.Join("testdata", "outline_"+p.name+".json")
@@ -79,10 +72,7 @@ func TestOutlineAgreement(t *testing.T) {
 			if err != nil || len(found) == 0 {
 				t.Skipf("%s: %s is not installed; apt-get install %s", p.name, p.pkg, p.pkg)
 			}
-			root := t.TempDir()
-			if err := CopyFiles(distPackages, root, sortedKeys(found)); err != nil {
-				t.Fatal(err)
-			}
+			root, x := projectIndex(t, s, distPackages, found)
 			var g OutlineGolden
 			if record[p.name] {
 				g = OutlineGolden{Project: p.name, Package: debianVersion(p.pkg), Pyright: pyrightVersion(), Files: found}
@@ -99,10 +89,6 @@ func TestOutlineAgreement(t *testing.T) {
 				if d := FilesDiffer(g.Files, found); d != "" {
 					t.Skipf("%s: the installed files are not the recorded %s: %s", p.name, g.Package, d)
 				}
-			}
-			x, err := nativeindex.BuildFor(context.Background(), s, root, "", index.Target{Minor: 11, Platform: "linux"})
-			if err != nil {
-				t.Fatal(err)
 			}
 			var prec, recall, rng [2]int // agreeing, compared
 			for _, rel := range sortedKeys(g.Files) {

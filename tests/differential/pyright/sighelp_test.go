@@ -107,15 +107,13 @@ func TestSignatureAgreement(t *testing.T) {
 	}
 }
 
-// sigRun copies g's files from src into a fresh workspace, records
+// sigRun indexes g's files from src (projectIndex, shared with the other
+// agreements), records
 // pyright's answers there first when g has none (n sampled positions, 0
 // all) and writes golden, then scores pyws against g.
 func sigRun(t *testing.T, s *nativeindex.Summarizer, src, golden string, g *SigGolden, n int) *SigScore {
 	t.Helper()
-	root := t.TempDir()
-	if err := CopyFiles(src, root, sortedKeys(g.Files)); err != nil {
-		t.Fatal(err)
-	}
+	root, x := projectIndex(t, s, src, g.Files)
 	if g.Cases == nil {
 		recordSignatures(t, s, root, g, n)
 		f, err := os.Create(golden)
@@ -128,10 +126,6 @@ func sigRun(t *testing.T, s *nativeindex.Summarizer, src, golden string, g *SigG
 		}
 	}
 	ctx := context.Background()
-	x, err := nativeindex.BuildFor(ctx, s, root, "", index.Target{Minor: 11, Platform: "linux"})
-	if err != nil {
-		t.Fatal(err)
-	}
 	sc := &SigScore{}
 	for _, c := range g.Cases {
 		sc.Add(c, pywsSignatures(x.SignatureHelp(ctx, filepath.Join(root, c.Rel), c.Line, c.Char)))
