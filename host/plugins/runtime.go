@@ -85,6 +85,12 @@ type Config struct {
 	// SpareAfter. At most Workers spares stand in at once. Default:
 	// DefaultSpareAfter; negative: never.
 	SpareAfter time.Duration
+	// AnswerMargin is how much earlier than the kill a worker's own soft
+	// budget ends, so that a parse that runs out can still answer
+	// PARSE_ERROR instead of dying as a TIMEOUT. Default: a fifth of the
+	// call's budget, at least half a second (at most half the budget). A
+	// heavily loaded host may need more; it is clamped below the budget.
+	AnswerMargin time.Duration
 	// Logger receives the kernel's and the workers' logs (guest logs
 	// included). Default: slog.Default().
 	Logger *slog.Logger
@@ -349,6 +355,9 @@ func (r *Runtime) Call(ctx context.Context, tool string, req *abi.Request) (json
 	// second (at most half the budget) for a busy machine to stop the
 	// parse and answer.
 	margin := max(budget/5, min(budget/2, 500*time.Millisecond))
+	if r.cfg.AnswerMargin > 0 {
+		margin = min(r.cfg.AnswerMargin, budget*9/10)
+	}
 	overrun := r.watchOverrun(p, w)
 	status, payload, err := w.roundTrip(p.index, budget-margin, msg)
 	killed := !stopKill()

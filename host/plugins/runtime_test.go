@@ -84,18 +84,17 @@ func TestTreesForPluginsThatNeedThem(t *testing.T) {
 // call's deadline is PARSE_ERROR naming the file, and the worker serves the
 // next call.
 func TestParseBudgetIsParseError(t *testing.T) {
-	// The worker's answer must beat the kill by the runtime's margin (a
-	// fifth of the budget, at least 500 ms). A -race worker needs more
-	// than 500 ms to take in a 12 MiB call and answer, so under -race the
-	// budget is larger, and the source too (parsing runs in wasm, at the
-	// same speed either way: 2 MB/s here, so 20 MiB outlast a 4.8 s soft
-	// budget on a machine twice as fast).
-	timeoutMs, size := 2000, 12<<20
+	// The worker's answer must beat the kill by the runtime's margin. A
+	// loaded machine (or a -race worker) needs seconds to stop a parse of
+	// a 12 MiB call and answer, so the test leaves it most of the budget:
+	// the soft budget is one second (1.5 s under -race), which parsing
+	// 12 MiB (20 MiB) in wasm outlasts on any machine (2 MB/s here).
+	timeoutMs, margin, size := 6000, 5*time.Second, 12<<20
 	if raceBuild {
-		timeoutMs, size = 6000, 20<<20
+		timeoutMs, margin, size = 10000, 8500*time.Millisecond, 20<<20
 	}
 	dir := clonePlugin(t, "echo", func(m *Manifest) { m.Needs = []string{NeedTree}; m.TimeoutMs = timeoutMs })
-	r := startRuntimeDirs(t, Config{Dirs: []string{dir}, Workers: 1})
+	r := startRuntimeDirs(t, Config{Dirs: []string{dir}, Workers: 1, AnswerMargin: margin})
 	var big bytes.Buffer
 	for big.Len() < size {
 		big.WriteString("x = [f(a, b) for a in range(10) if a % 2 == 0 or g(a)]\n")
