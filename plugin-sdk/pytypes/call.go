@@ -31,6 +31,20 @@ func (q *query) call(callee Type, args []argument) Type {
 	return unknownType
 }
 
+// callWritten is the result of a call written in the source. Arguments
+// a plain function does not take are an error at the call, not a reason
+// to forget what it returns (pyright's rule); only overloads need a
+// match to choose a return. Operators keep call's strictness: a failed
+// __add__ must leave the reflected __radd__ its turn.
+func (q *query) callWritten(callee Type, args []argument) Type {
+	r := q.call(callee, args)
+	if f := callee.Func(); r.IsUnknown() && callee.Kind() == KindFunction && f != nil && validDef(f.Unit, f.Def) {
+		sol, _ := q.bind(f, args, false)
+		return q.returnOf(f, sol)
+	}
+	return r
+}
+
 // construct is calling class object t: an instance, its type arguments
 // given, else solved from __init__'s parameters, else Unknown.
 func (q *query) construct(t Type, args []argument) Type {

@@ -21,7 +21,7 @@ func (q *query) evalExpr(u Unit, e int32) Type {
 	case navindex.ExprAttr:
 		return q.member(q.expr(u, x.A), x.Name).Type
 	case navindex.ExprCall:
-		return q.call(q.expr(u, x.A), q.arguments(u, x))
+		return q.callWritten(q.expr(u, x.A), q.arguments(u, x))
 	case navindex.ExprSuper:
 		return q.superOf(u, x.A)
 	case navindex.ExprLit:
