@@ -268,7 +268,9 @@ func (q *query) refAsType(r Ref, s tvScope, args []int32, au Unit) Type {
 	} else {
 		t = q.annot(r.Unit, d.Value, s)
 	}
-	if v := &r.Unit.Summary().Exprs[d.Value]; args != nil || (v.Op != navindex.ExprSym && v.Op != navindex.ExprAttr) {
+	// `X = C` without TypeAlias names the class C (pyright prints C);
+	// `X: TypeAlias = C` is an alias, printed as X (ReadableBuffer).
+	if v := &r.Unit.Summary().Exprs[d.Value]; args != nil || d.Flags&navindex.DefTypeAlias != 0 || (v.Op != navindex.ExprSym && v.Op != navindex.ExprAttr) {
 		return withAlias(t, name, targs)
 	}
 	return t

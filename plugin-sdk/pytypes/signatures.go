@@ -186,6 +186,14 @@ func (q *query) signatures(t Type) []Signature {
 		if m := q.member(t, "__call__"); m.Found() && m.Type.Kind() != KindInstance {
 			return q.signatures(m.Type)
 		}
+	case KindUnion:
+		// Each callable member's, as pyright lists them; an Any or
+		// Unknown member offers none (`str | Any` helps as str).
+		var out []Signature
+		for _, m := range t.Args() {
+			out = append(out, q.signatures(m)...)
+		}
+		return out
 	}
 	return nil
 }
