@@ -168,11 +168,30 @@ def plain(f):
     return f
 @plain
 def kept(a: int) -> str: ...
+def logged(f):
+    def inner(*args, **kwargs):
+        return f(*args, **kwargs)
+    return inner
+@logged
+def wrapped(a: int) -> str: ...
+def paired(f):
+    return (f, unknown_name)
+@paired
+def unpaired(a: int) -> str: ...
+def listed(f) -> list[int]:
+    return [1]
+@listed
+def replaced(a: int) -> str: ...
 `
 	runEvalCases(t, []evalCase{{"decorators", src, map[string]string{
 		"opened": "(path: str) -> _GeneratorContextManager[int]", "y": "int",
 		"cached": "_lru_cache_wrapper[bool]", "c": "bool",
 		"kept": "(a: int) -> str",
+		// pyright's rules for decorators it cannot see through: a
+		// (*args, **kwargs) wrapper, and an unannotated decorator giving
+		// something partly unknown, keep the def; an annotated one
+		// decides.
+		"wrapped": "(a: int) -> str", "unpaired": "(a: int) -> str", "replaced": "list[int]",
 	}}})
 	p := programWith(map[string]string{"m.py": src})
 	u := p.unit("m")

@@ -380,15 +380,94 @@ func (q *query) functionValue(u Unit, di int32) Type {
 	} else {
 		t = FunctionType(Function{Unit: u, Def: di})
 	}
-	// Decorators, innermost first; one whose result is unknown keeps the
-	// undecorated type, as pyright does.
+	// Decorators, innermost first, with pyright's rules for decorators
+	// it cannot see through: the undecorated type stays when the result
+	// is unknown, when it is an unannotated (*args, **kwargs) wrapper,
+	// or when an unannotated decorator gives something partly unknown.
 	for i := len(d.Decorators) - 1; i >= 0; i-- {
 		dec := q.expr(u, d.Decorators[i])
-		if r := q.call(dec, []argument{{t: t}}); !r.IsUnknown() {
-			t = r
+		r := q.call(dec, []argument{{t: t}})
+		if r.IsUnknown() || q.isArgsKwargsWrapper(r) || q.isUnannotatedDef(dec) && q.partlyUnknown(r, 0) {
+			continue
 		}
+		t = r
 	}
 	return t
+}
+
+// isUnannotatedDef reports a def without a return annotation or any
+// annotated parameter.
+func (q *query) isUnannotatedDef(t Type) bool {
+	f := t.Func()
+	if t.Kind() != KindFunction || f == nil || !validDef(f.Unit, f.Def) {
+		return false
+	}
+	d := &f.Unit.Summary().Defs[f.Def]
+	if d.Annot >= 0 {
+		return false
+	}
+	for _, p := range d.Params {
+		if p.Annot >= 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// isArgsKwargsWrapper reports an unannotated def taking only *args and
+// **kwargs (after a method's self or cls): a wrapper that passes its
+// arguments on, so the decorated signature is the one callers see.
+func (q *query) isArgsKwargsWrapper(t Type) bool {
+	if !q.isUnannotatedDef(t) {
+		return false
+	}
+	f := t.Func()
+	for i, p := range f.Unit.Summary().Defs[f.Def].Params {
+		if p.Kind == navindex.ParamVarArgs || p.Kind == navindex.ParamVarKwargs {
+			continue
+		}
+		if i == 0 && q.enclosingClass(f.Unit, f.Def).Valid() && f.Unit.Summary().Defs[f.Def].Flags&navindex.DefStaticMethod == 0 {
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+// partlyUnknown reports t is or holds Unknown: a member, a type
+// argument, a def's unannotated parameter or its return (bounded depth,
+// as recursive inferred returns nest).
+func (q *query) partlyUnknown(t Type, depth int) bool {
+	if t.IsUnknown() {
+		return true
+	}
+	if depth > 4 {
+		return false
+	}
+	switch t.Kind() {
+	case KindFunction:
+		f := t.Func()
+		if f == nil || !validDef(f.Unit, f.Def) {
+			return true
+		}
+		d := &f.Unit.Summary().Defs[f.Def]
+		for i, p := range d.Params {
+			if p.Annot < 0 && !(i == 0 && q.enclosingClass(f.Unit, f.Def).Valid()) {
+				return true
+			}
+		}
+		return q.partlyUnknown(q.declaredReturn(f), depth+1)
+	case KindCallable:
+		if q.partlyUnknown(t.Return(), depth+1) {
+			return true
+		}
+	}
+	for _, a := range t.Args() {
+		if q.partlyUnknown(a, depth+1) {
+			return true
+		}
+	}
+	return false
 }
 
 func (q *query) hasOverloads(u Unit, sym int32) bool {
