@@ -792,8 +792,9 @@ func (b *builder) symValue(bd *pysem.Binding) {
 	}
 }
 
-// memberSyms creates a SymMember for each instance attribute assigned
-// through self that its class body does not bind, with a definition at
+// memberSyms creates a SymMember for each attribute assigned through
+// self (or through cls in a class method: a class variable, as pyright
+// declares it) that its class body does not bind, with a definition at
 // its first assignment: pysem's InstanceAttrs for every class, in one
 // pass over the attributes rather than one per class.
 func (b *builder) memberSyms() {
@@ -807,7 +808,7 @@ func (b *builder) memberSyms() {
 			continue
 		}
 		fs := ob.Scope
-		if fs == nil || fs.Self != ob || fs.Method != pysem.InstanceMethod {
+		if fs == nil || fs.Self != ob || fs.Method != pysem.InstanceMethod && fs.Method != pysem.ClassMethod {
 			continue
 		}
 		cs := fs.Parent
@@ -859,6 +860,9 @@ func (b *builder) memberSyms() {
 			b.s.Syms[id].Value = val
 			d := navindex.Def{Sym: id, Kind: navindex.KindVariable, Name: b.span(first.Start, first.End), Returns: -1, Body: -1, Annot: -1, Value: -1, Sig: sig}
 			b.memberFacts(first, &d)
+			if first.ObjectBinding.Scope.Method == pysem.ClassMethod {
+				d.Flags |= navindex.DefClassVar
+			}
 			b.s.Defs = append(b.s.Defs, d)
 		}
 	}

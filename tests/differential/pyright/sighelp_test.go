@@ -16,10 +16,13 @@ import (
 // agreeing / compared), minus a margin of a case or two. The issue's
 // targets: same label >= 0.90, same active parameter >= 0.95.
 var sigFloors = map[string]map[string]float64{
-	"requests": {"label": 0.84, "param": 0.93, "none": 0.89}, // 213/251, 235/251, 45/49
-	"flask":    {"label": 0.83, "param": 0.96, "none": 0.95}, // 198/234, 228/234, 64/66
-	"django":   {"label": 0.76, "param": 0.94, "none": 0.98}, // 314/409, 386/409, 91/91
-	"total":    {"label": 0.80, "param": 0.94, "none": 0.96}, // 725/894, 849/894, 200/206
+	"requests": {"label": 0.86, "param": 0.94, "none": 0.89}, // 220/251, 239/251, 45/49
+	"flask":    {"label": 0.85, "param": 0.98, "none": 0.95}, // 202/234, 233/234, 64/66
+	"django":   {"label": 0.77, "param": 0.95, "none": 0.95}, // 320/409, 393/409, 88/91
+	// A union callee helps with each member's signatures: +17 labels and
+	// +16 active parameters, and 3 calls on `Unknown | str` where pyright
+	// offers nothing (so "none" fell from 200 to 197).
+	"total":    {"label": 0.82, "param": 0.96, "none": 0.95}, // 742/894, 865/894, 197/206
 	"fixtures": {"label": 0.94, "param": 0.96, "none": 0.95}, // 95/99, 97/99, 2/2
 }
 

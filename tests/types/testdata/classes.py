@@ -21,3 +21,8 @@ class Base:
 class Child(Base):
     pass
 twin = Child().clone()  #@hover (variable) twin: Child
+class Settings:
+    @classmethod
+    def setup(cls):
+        cls.registry = {"a": 1}
+reg = Settings.registry  #@hover (variable) reg: dict[str, int]
