@@ -120,6 +120,13 @@ func (q *query) match(f *Function, args []argument) (map[string]Type, bool) {
 // lenient, it solves what the arguments it can place say and never
 // fails (signature help specializing a call being typed).
 func (q *query) bind(f *Function, args []argument, strict bool) (map[string]Type, bool) {
+	return q.bindArgs(f, args, strict, nil)
+}
+
+// bindArgs is bind that also records, when got is not nil (one entry per
+// parameter), the type of the argument each named parameter (not *args
+// or **kwargs) takes.
+func (q *query) bindArgs(f *Function, args []argument, strict bool, got []Type) (map[string]Type, bool) {
 	d := &f.Unit.Summary().Defs[f.Def]
 	params := d.Params
 	sol := map[string]Type{}
@@ -179,6 +186,9 @@ func (q *query) bind(f *Function, args []argument, strict bool) (map[string]Type
 			return nil, false
 		}
 		filled[k] = true
+		if got != nil && params[k].Kind != navindex.ParamVarArgs && params[k].Kind != navindex.ParamVarKwargs {
+			got[k] = a.t
+		}
 	}
 	for i := first; i < len(params) && strict; i++ {
 		p := &params[i]

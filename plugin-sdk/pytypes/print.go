@@ -249,7 +249,7 @@ func (q *query) printParams(b *strings.Builder, f *Function, depth int) {
 // *args and **kwargs together as one "..."), and the label each of the
 // def's parameters has (-1: the receiver). fix, when set, rewrites each
 // parameter's type before it is printed.
-func (q *query) paramLabels(f *Function, depth int, fix func(Type) Type) (labels []string, of []int) {
+func (q *query) paramLabels(f *Function, depth int, fix func(i int, t Type) Type) (labels []string, of []int) {
 	u := f.Unit
 	d := &u.Summary().Defs[f.Def]
 	of = make([]int, len(d.Params))
@@ -290,7 +290,7 @@ func (q *query) paramLabels(f *Function, depth int, fix func(Type) Type) (labels
 		b.WriteString(": ")
 		pt := substitute(q.paramType(u, f.Def, i, false), f.Subst, self, hasSelf)
 		if fix != nil {
-			pt = fix(pt)
+			pt = fix(i, pt)
 		}
 		q.printDepth(&b, pt, 0, depth+1)
 		if p.HasDefault {

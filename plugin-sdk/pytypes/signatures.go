@@ -113,12 +113,13 @@ func (q *query) specialized(s Signature, args []argument) Signature {
 		return s
 	}
 	f := s.Func
-	sol, ok := q.bind(&f, args, true)
+	params := f.Unit.Summary().Defs[f.Def].Params
+	got := make([]Type, len(params))
+	sol, ok := q.bindArgs(&f, args, true, got)
 	if !ok {
 		// Not the overload the call takes: only what the receiver says of
 		// an annotated self (its type variables Unknown when it says
 		// nothing), as pyright shows it.
-		params := f.Unit.Summary().Defs[f.Def].Params
 		if !f.BoundSet || len(params) == 0 || params[0].Annot < 0 || params[0].Kind == navindex.ParamVarArgs {
 			return s
 		}
@@ -130,14 +131,22 @@ func (q *query) specialized(s Signature, args []argument) Signature {
 				sol[tv.typeVarKey()] = unknownType
 			}
 		})
-		return q.signatureWith(f, s.Class, func(t Type) Type {
+		return q.signatureWith(f, s.Class, func(_ int, t Type) Type {
 			if !hasScopedTypeVar(t) {
 				return t
 			}
 			return substitute(t, sol, Type{}, false)
 		})
 	}
-	return q.signatureWith(f, s.Class, func(t Type) Type {
+	return q.signatureWith(f, s.Class, func(i int, t Type) Type {
+		// A constructor's unannotated parameter without a default shows
+		// the type of the argument the call gives it, as pyright's
+		// constructor check infers it (`AdminField(form, "f", True)`
+		// helps as `(form: Unknown, field: str, is_first: bool)`); a
+		// plain call keeps Unknown.
+		if s.Class.Valid() && i >= 0 && params[i].Annot < 0 && !params[i].HasDefault && t.IsUnknown() && !got[i].IsUnknown() {
+			return widen(got[i])
+		}
 		if !hasScopedTypeVar(t) {
 			return t // as written: its alias kept
 		}
@@ -277,8 +286,8 @@ func (q *query) callableSignature(t Type) Signature {
 func (q *query) signature(f Function, c Class) Signature { return q.signatureWith(f, c, nil) }
 
 // signatureWith is signature with fix (when set) rewriting each type
-// printed.
-func (q *query) signatureWith(f Function, c Class, fix func(Type) Type) Signature {
+// printed: parameter i's, the return's with i -1.
+func (q *query) signatureWith(f Function, c Class, fix func(i int, t Type) Type) Signature {
 	if !validDef(f.Unit, f.Def) {
 		return Signature{Func: f, Class: c}
 	}
@@ -288,7 +297,7 @@ func (q *query) signatureWith(f Function, c Class, fix func(Type) Type) Signatur
 	self, hasSelf := f.selfType()
 	r := substitute(q.declaredReturn(&f), f.Subst, self, hasSelf)
 	if fix != nil {
-		r = fix(r)
+		r = fix(-1, r)
 	}
 	q.printDepth(&b, r, parenUnion|parenCallable, 1)
 	return Signature{Label: b.String(), Params: labels, Func: f, Class: c, of: of}

@@ -90,3 +90,40 @@ func sigText(sh index.SignatureHelp) string {
 	}
 	return strconv.Itoa(sh.ActiveSignature) + " " + strconv.Itoa(sh.ActiveParameter) + " " + label
 }
+
+// TestSignatureHelpAsPyright checks rules learned from pyright's answers
+// on real projects (tests/differential/pyright): a constructor's
+// unannotated parameter shows its argument's type, a plain function's
+// does not; a union callee helps with its members' signatures.
+func TestSignatureHelpAsPyright(t *testing.T) {
+	root := t.TempDir()
+	src := `import re
+class Field:
+    def __init__(self, form, name, first):
+        self.form = form
+def plain(form, name):
+    return name
+Field(1, "a", True)
+plain(1, "a")
+def pick(flag: bool):
+    text = "a" if flag else re.split(",", "a,b")[0]
+    return text.strip("x")
+`
+	if err := os.WriteFile(filepath.Join(root, "m.py"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	x := newTestIndex(t, root, "")
+	abs := filepath.Join(root, "m.py")
+	for _, c := range []struct {
+		line, char int
+		want       string
+	}{
+		{6, 6, "0 0 (form: int, name: str, first: bool) -> Field"},
+		{7, 6, "0 0 (form: Unknown, name: Unknown) -> Unknown"},
+		{10, 22, "1 0 (chars: str | None = None, /) -> str"},
+	} {
+		if got := sigText(x.SignatureHelp(context.Background(), abs, c.line, c.char)); got != c.want {
+			t.Errorf("m.py:%d:%d:\n got %s\nwant %s", c.line+1, c.char, got, c.want)
+		}
+	}
+}
