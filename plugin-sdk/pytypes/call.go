@@ -13,7 +13,13 @@ func (q *query) call(callee Type, args []argument) Type {
 		return q.construct(callee, args)
 	case KindFunction, KindOverloaded:
 		if f, sol := q.selectOverload(callee, args); f != nil {
-			return q.returnOf(f, sol)
+			r := q.returnOf(f, sol)
+			if callee.Kind() == KindFunction && q.partlyUnknown(r, 0) {
+				if cs, ok := q.callSiteReturn(f, args); ok {
+					return cs
+				}
+			}
+			return r
 		}
 	case KindCallable:
 		return callee.Return()

@@ -219,3 +219,38 @@ func TestImplicitModuleNames(t *testing.T) {
 		}
 	}
 }
+
+// A call to a def whose inferred return is partly unknown infers it again
+// with the parameters typed by the arguments (pyright's call-site return
+// inference), within pyright's bounds.
+func TestCallSiteReturn(t *testing.T) {
+	src := `def ident(x):
+    return x
+v = ident(1)
+s = ident("a")
+def pair(a, b=None):
+    return [a, b]
+w = pair("s")
+class C:
+    def get(self, k):
+        return {k: 1}
+z = C().get("a")
+def loop(n):
+    return loop(n)
+r = loop(1)
+def many(a, b, c, d, e, f, g):
+    return a
+m = many(1, 2, 3, 4, 5, 6, 7)
+def spread(*args):
+    return args[0]
+p = spread(1)
+u = ident(unknown_name)
+`
+	runEvalCases(t, []evalCase{{"call sites", src, map[string]string{
+		"v": "int", "s": "str", "w": "list[str | None]", "z": "dict[str, int]",
+		"r": "Unknown", // recursion
+		"m": "Unknown", // more than six arguments
+		"p": "Unknown", // an argument taken by *args
+		"u": "Unknown", // no argument type known
+	}}})
+}

@@ -26,6 +26,9 @@ type Evaluator struct {
 	units   map[Unit]*unitIndex
 	memo    map[memoKey]Type
 	classes map[Class]*classInfo
+	// callSites are the call-site frames met so far (ids from 1), by def.
+	callSites map[memoKey][]callSite
+	nextFrame int32
 }
 
 // New returns an evaluator over prog.
@@ -36,7 +39,7 @@ func New(prog Program, opt Options) *Evaluator {
 	if opt.MaxSteps <= 0 {
 		opt.MaxSteps = 20000
 	}
-	return &Evaluator{prog: prog, opt: opt, units: map[Unit]*unitIndex{}, memo: map[memoKey]Type{}, classes: map[Class]*classInfo{}}
+	return &Evaluator{prog: prog, opt: opt, units: map[Unit]*unitIndex{}, memo: map[memoKey]Type{}, classes: map[Class]*classInfo{}, callSites: map[memoKey][]callSite{}}
 }
 
 // What a memo entry is the type of.
@@ -53,6 +56,9 @@ type memoKey struct {
 	what uint8
 	unit Unit
 	idx  int32
+	// frame is the call-site frame (callsite.go) the entry was computed
+	// in, 0 none.
+	frame int32
 }
 
 // query is one call into the evaluator: its depth, its step budget, and
@@ -65,6 +71,8 @@ type query struct {
 	steps  int
 	cuts   int
 	active map[memoKey]bool
+	// frames are the defs being inferred for a call (callsite.go).
+	frames []callFrame
 }
 
 func (e *Evaluator) query() *query { return &query{e: e, active: map[memoKey]bool{}} }
@@ -89,6 +97,7 @@ func (q *query) leave(key memoKey) {
 
 // memoised returns the remembered type of key or computes it.
 func (q *query) memoised(key memoKey, compute func() Type) Type {
+	key.frame = q.frameOf(key)
 	q.e.mu.Lock()
 	t, ok := q.e.memo[key]
 	q.e.mu.Unlock()

@@ -10,7 +10,7 @@ func (q *query) expr(u Unit, e int32) Type {
 	if !validExpr(u, e) {
 		return unknownType
 	}
-	return q.memoised(memoKey{memoExpr, u, e}, func() Type { return q.evalExpr(u, e) })
+	return q.memoised(memoKey{what: memoExpr, unit: u, idx: e}, func() Type { return q.evalExpr(u, e) })
 }
 
 func (q *query) evalExpr(u Unit, e int32) Type {
