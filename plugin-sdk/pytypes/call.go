@@ -64,6 +64,14 @@ func (q *query) construct(t Type, args []argument) Type {
 	if len(t.Args()) > 0 {
 		return Instance(c, t.Args()...)
 	}
+	if c.Name() == "tuple" && c.Unit.ModuleName() == "builtins" {
+		// tuple(x) has x's elements, as many as there are.
+		elem := unknownType
+		if len(args) == 1 && args[0].key == "" {
+			elem = widen(q.iterate(args[0].t, false))
+		}
+		return HomogeneousTuple(c, elem)
+	}
 	info := q.class(c)
 	if info == nil || len(info.typeParams) == 0 {
 		return Instance(c)
@@ -337,6 +345,11 @@ func (q *query) solve(param, arg Type, sol map[string]Type) {
 			q.solve(param.Return(), q.returnOf(arg.Func(), nil), sol)
 		case KindCallable:
 			q.solve(param.Return(), arg.Return(), sol)
+		case KindClass:
+			// A class called makes its instance: map(int, xs) is map[int].
+			if arg.Class().Valid() {
+				q.solve(param.Return(), instanceOfClassObject(arg), sol)
+			}
 		}
 	}
 }

@@ -245,6 +245,9 @@ def spread(*args):
     return args[0]
 p = spread(1)
 u = ident(unknown_name)
+t1 = tuple([1, 2])
+t0 = tuple()
+mp = map(int, ["1"])
 `
 	runEvalCases(t, []evalCase{{"call sites", src, map[string]string{
 		"v": "int", "s": "str", "w": "list[str | None]", "z": "dict[str, int]",
@@ -252,5 +255,8 @@ u = ident(unknown_name)
 		"m": "Unknown", // more than six arguments
 		"p": "Unknown", // an argument taken by *args
 		"u": "Unknown", // no argument type known
+		// tuple(x) is homogeneous; a class passed as a callable returns
+		// its instance.
+		"t1": "tuple[int, ...]", "t0": "tuple[Unknown, ...]", "mp": "map[int]",
 	}}})
 }
