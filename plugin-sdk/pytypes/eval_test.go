@@ -247,7 +247,6 @@ p = spread(1)
 u = ident(unknown_name)
 t1 = tuple([1, 2])
 t0 = tuple()
-mp = map(int, ["1"])
 `
 	runEvalCases(t, []evalCase{{"call sites", src, map[string]string{
 		"v": "int", "s": "str", "w": "list[str | None]", "z": "dict[str, int]",
@@ -255,8 +254,7 @@ mp = map(int, ["1"])
 		"m": "Unknown", // more than six arguments
 		"p": "Unknown", // an argument taken by *args
 		"u": "Unknown", // no argument type known
-		// tuple(x) is homogeneous; a class passed as a callable returns
-		// its instance.
-		"t1": "tuple[int, ...]", "t0": "tuple[Unknown, ...]", "mp": "map[int]",
+		// tuple(x) is homogeneous.
+		"t1": "tuple[int, ...]", "t0": "tuple[Unknown, ...]",
 	}}})
 }

@@ -11,3 +11,4 @@ parts = "a b".split()  #@hover (variable) parts: list[LiteralString]
 dup = copy.copy(1)  #@hover (variable) dup: int
 p = os.path.join("a", "b")  #@hover (variable) p: str
 size = len(names)  #@hover (variable) size: int
+ints = map(int, ["1"])  #@hover (variable) ints: map[int]
