@@ -341,6 +341,9 @@ func (m MemberInfo) Found() bool { return m.Ref.Found() }
 
 func (q *query) member(t Type, name string) MemberInfo {
 	switch t.Kind() {
+	case KindAny:
+		// Any's attributes are Any (declared by nothing: not Found).
+		return MemberInfo{Type: anyType}
 	case KindModule:
 		r := q.e.prog.ModuleMember(t.Text(), name)
 		if !r.Found() {
@@ -353,9 +356,12 @@ func (q *query) member(t Type, name string) MemberInfo {
 	case KindInstance:
 		m := q.classMember(t, t.Class(), t.Args(), name, false)
 		if !m.Found() && !strings.HasPrefix(name, "__") {
-			// What the class's __getattr__ returns, declared by nothing.
-			if g := q.classMember(t, t.Class(), t.Args(), "__getattr__", false); g.Found() && g.Class != q.builtinClass("object") {
-				return MemberInfo{Type: q.call(g.Type, []argument{{t: q.instanceOf("str")}})}
+			// What the class's __getattr__ (or a __getattribute__ of its
+			// own, threading.local's) returns, declared by nothing.
+			for _, hook := range [...]string{"__getattr__", "__getattribute__"} {
+				if g := q.classMember(t, t.Class(), t.Args(), hook, false); g.Found() && g.Class != q.builtinClass("object") {
+					return MemberInfo{Type: q.call(g.Type, []argument{{t: q.instanceOf("str")}})}
+				}
 			}
 		}
 		return m

@@ -139,6 +139,9 @@ func (q *query) subscript(u Unit, x *navindex.Expr) Type {
 // callMethod calls dunder name of recv with args; Unknown when recv has
 // no such member.
 func (q *query) callMethod(recv Type, name string, args ...Type) Type {
+	if recv.Kind() == KindAny {
+		return anyType // Any[i], iter(Any), with Any: Any
+	}
 	m := q.member(recv, name)
 	if !m.Found() {
 		return unknownType
@@ -293,6 +296,9 @@ func (q *query) iterate(t Type, async bool) Type {
 			return neverType
 		}
 		return Union(t.Args()...)
+	}
+	if t.Kind() == KindAny {
+		return anyType
 	}
 	iter, next := "__iter__", "__next__"
 	if async {

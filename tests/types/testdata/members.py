@@ -16,3 +16,13 @@ for v in c.items:  #@hover (variable) v: int
 with open("f") as fh:  #@hover (variable) fh: TextIOWrapper[_WrappedBuffer]
     pass
 from calls import Config  #@hover (class) Config
+import threading
+local_state = threading.local()
+chal = local_state.chal  #@hover (variable) chal: Any
+nonce = local_state.chal["nonce"]  #@hover (variable) nonce: Any
+class Holder:
+    def __init__(self):
+        self.tl = threading.local()
+    def get(self):
+        value = self.tl.chal["nonce"]  #@hover (variable) value: Any
+        return value
