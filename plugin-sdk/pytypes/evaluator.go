@@ -129,9 +129,10 @@ type unitIndex struct {
 	callsOnce sync.Once
 	// methodCalls are the calls of attribute (receiver, name), for the
 	// overload a call picks; calleeCalls the calls of each callee
-	// expression, for keyword arguments.
+	// expression (one expression may stand for several alike calls), for
+	// keyword arguments.
 	methodCalls map[attrKey]int32
-	calleeCalls map[int32]int32
+	calleeCalls map[int32][]int32
 }
 
 type attrKey struct {
@@ -149,10 +150,16 @@ func (e *Evaluator) methodCall(u Unit, recv int32, name string) int32 {
 	return -1
 }
 
-// calleeCall is the first call of callee expression callee, -1 none.
-func (e *Evaluator) calleeCall(u Unit, callee int32) int32 {
-	if c, ok := e.indexCalls(u).calleeCalls[callee]; ok {
-		return c
+// calleeCallWith is the first call of callee expression callee that
+// passes keyword key, -1 none.
+func (e *Evaluator) calleeCallWith(u Unit, callee int32, key string) int32 {
+	exprs := u.Summary().Exprs
+	for _, c := range e.indexCalls(u).calleeCalls[callee] {
+		for _, k := range exprs[c].Keys {
+			if k == key {
+				return c
+			}
+		}
 	}
 	return -1
 }
@@ -161,15 +168,13 @@ func (e *Evaluator) calleeCall(u Unit, callee int32) int32 {
 func (e *Evaluator) indexCalls(u Unit) *unitIndex {
 	ix := e.index(u)
 	ix.callsOnce.Do(func() {
-		ix.methodCalls, ix.calleeCalls = map[attrKey]int32{}, map[int32]int32{}
+		ix.methodCalls, ix.calleeCalls = map[attrKey]int32{}, map[int32][]int32{}
 		exprs := u.Summary().Exprs
 		for i, x := range exprs {
 			if x.Op != navindex.ExprCall || !validExpr(u, x.A) {
 				continue
 			}
-			if _, ok := ix.calleeCalls[x.A]; !ok {
-				ix.calleeCalls[x.A] = int32(i)
-			}
+			ix.calleeCalls[x.A] = append(ix.calleeCalls[x.A], int32(i))
 			if c := exprs[x.A]; c.Op == navindex.ExprAttr {
 				k := attrKey{c.A, c.Name}
 				if _, ok := ix.methodCalls[k]; !ok {

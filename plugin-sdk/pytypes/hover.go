@@ -287,7 +287,8 @@ func (q *query) keyword(u Unit, sy *navindex.Sym) (t Type, named, ok bool) {
 		return Type{}, false, false
 	}
 	callee := q.expr(u, sy.Recv)
-	if callee.Kind() == KindClass {
+	construct := callee.Kind() == KindClass
+	if construct {
 		callee = q.classMember(Instance(callee.Class(), callee.Args()...), callee.Class(), callee.Args(), "__init__", false).Type
 	}
 	if callee.Kind() == KindOverloaded && len(callee.Args()) > 0 {
@@ -311,8 +312,11 @@ func (q *query) keyword(u Unit, sy *navindex.Sym) (t Type, named, ok bool) {
 			return q.paramIn(f, kwargs), false, true
 		}
 	}
-	c := q.e.calleeCall(u, sy.Recv)
-	if c < 0 {
+	// A class's keyword no __init__ declares is a field its generated
+	// constructor takes (a dataclass's): the linker's answer, not the
+	// argument's type.
+	c := q.e.calleeCallWith(u, sy.Recv, sy.Name)
+	if c < 0 || construct {
 		return Type{}, named, false
 	}
 	x := &u.Summary().Exprs[c]
