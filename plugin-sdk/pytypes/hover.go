@@ -1,6 +1,7 @@
 package pytypes
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/pyws/pyws/plugin-sdk/navindex"
@@ -61,7 +62,14 @@ func (e *Evaluator) hoverLine(u Unit, sym int32, def int32, at *navindex.Occ) st
 		}
 		// At a call, an overloaded method shows the overload it picks.
 		if t.Kind() == KindOverloaded {
-			if c := e.methodCall(u, sy.Recv, sy.Name); c >= 0 {
+			c := callAfter(u, at, func(x *navindex.Expr) bool {
+				callee := &u.Summary().Exprs[x.A]
+				return callee.Op == navindex.ExprAttr && callee.A == sy.Recv && callee.Name == sy.Name
+			})
+			if c < 0 {
+				c = e.methodCall(u, sy.Recv, sy.Name)
+			}
+			if c >= 0 {
 				if f, _ := q.selectOverload(t, q.arguments(u, &u.Summary().Exprs[c])); f != nil {
 					t = FunctionType(*f)
 				}
@@ -350,9 +358,11 @@ func (q *query) overloadShown(u Unit, sym int32, o *navindex.Occ, t Type) *Funct
 			}
 		}
 	}
+	// The call at the hover, else the first call of the name.
+	at := callAfter(u, o, func(x *navindex.Expr) bool { return named(x.A) })
 	for i := range exprs {
 		x := &exprs[i]
-		if x.Op != navindex.ExprCall || !named(x.A) {
+		if at >= 0 && int32(i) != at || x.Op != navindex.ExprCall || !named(x.A) {
 			continue
 		}
 		args := q.arguments(u, x)
@@ -382,6 +392,35 @@ func (q *query) overloadShown(u Unit, sym int32, o *navindex.Occ, t Type) *Funct
 		return only
 	}
 	return first
+}
+
+// callAfter is the call whose argument list opens right after
+// occurrence o (the callee named there), when callee says its ExprCall
+// is that call's; -1 none. Summaries share one expression among alike
+// calls, so the call is found by position, not by expression.
+func callAfter(u Unit, o *navindex.Occ, callee func(*navindex.Expr) bool) int32 {
+	if o == nil {
+		return -1
+	}
+	calls := u.Summary().Calls
+	after := navindex.Pos{Line: o.Line, Col: o.End}
+	i, _ := slices.BinarySearchFunc(calls, after, func(c navindex.Call, p navindex.Pos) int {
+		if c.Open.Less(p) {
+			return -1
+		}
+		if p.Less(c.Open) {
+			return 1
+		}
+		return 0
+	})
+	if i == len(calls) || calls[i].Open.Line != o.Line || !validExpr(u, calls[i].Expr) {
+		return -1
+	}
+	x := &u.Summary().Exprs[calls[i].Expr]
+	if x.Op != navindex.ExprCall || !validExpr(u, x.A) || !callee(x) {
+		return -1
+	}
+	return calls[i].Expr
 }
 
 // firstOverload is the first overload of t whose receiver annotation
