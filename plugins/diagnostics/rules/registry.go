@@ -106,7 +106,7 @@ var passRuns = [numPasses]func(*checker){
 	redefinedImports:  func(c *checker) { c.duplicates(); c.shadowedImports() },
 	unreachableBlocks: (*checker).unreachable,
 	missingImports:    (*checker).imports,
-	checkedCalls:      (*checker).calls,
+	checkedCalls:      func(c *checker) { c.calls(); c.typeFindings(TypeMismatch) },
 	deprecatedUses:    (*checker).deprecated,
 	untypedDefs:       (*checker).typeHints,
 	badNames:          (*checker).naming,

@@ -12,6 +12,7 @@ import (
 
 	"github.com/pyws/pyws/host/fault"
 	"github.com/pyws/pyws/host/index"
+	"github.com/pyws/pyws/plugin-sdk/abi"
 	"github.com/pyws/pyws/plugin-sdk/textpos"
 	"github.com/pyws/pyws/plugins/diagnostics/rules"
 	"github.com/pyws/pyws/tests/internal/nativeindex"
@@ -193,7 +194,7 @@ func replayTypes(t *testing.T, s *nativeindex.Summarizer, root string, x *index.
 	for _, c := range g.Cases {
 		sc.AddHover(c, pywsHover(x, root, c.Sample), pywsTypeDefinition(x, root, c.Sample))
 	}
-	for _, f := range pywsFindings(t, s, root, sortedKeys(g.Files)) {
+	for _, f := range pywsFindings(t, s, x, root, sortedKeys(g.Files)) {
 		sc.AddFinding(f, g.Diags)
 	}
 	if sc.Hovers == 0 {
@@ -266,9 +267,10 @@ func pywsTypeDefinition(x *index.Index, root string, smp Sample) []string {
 }
 
 // pywsFindings runs the diagnostics plugin's rules natively on every
-// file (Python 3.11; no workspace facts, which the kernel would add for
-// calls into workspace modules).
-func pywsFindings(t *testing.T, s *nativeindex.Summarizer, root string, rels []string) []Finding {
+// file (Python 3.11) with the kernel's type findings of index x, as
+// get_diagnostics does (no workspace facts, which the kernel would add
+// for calls into workspace modules).
+func pywsFindings(t *testing.T, s *nativeindex.Summarizer, x *index.Index, root string, rels []string) []Finding {
 	ctx := context.Background()
 	cfg, _ := rules.ParseConfig(map[string]any{"python-version": "3.11"})
 	var out []Finding
@@ -286,6 +288,10 @@ func pywsFindings(t *testing.T, s *nativeindex.Summarizer, root string, rels []s
 		}
 		mod := strings.TrimSuffix(strings.TrimSuffix(rel, ".py"), "/__init__")
 		env := rules.Env{Path: rel, ModuleName: strings.ReplaceAll(mod, "/", "."), IsPackageInit: strings.HasSuffix(rel, "/__init__.py")}
+		for _, tf := range x.TypeFindings(filepath.Join(root, rel)) {
+			env.TypeFindings = append(env.TypeFindings, abi.TypeFinding{Line: int(tf.Span.Line), Character: int(tf.Span.Col),
+				EndCharacter: int(tf.Span.End), Code: tf.Code, Message: tf.Message})
+		}
 		for _, d := range rules.Run(tr, textpos.New(src), cfg, env) {
 			out = append(out, Finding{Rel: rel, Line: d.Range.Start.Line, Code: d.Code, Message: d.Message})
 		}
