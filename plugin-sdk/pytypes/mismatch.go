@@ -132,13 +132,20 @@ func (q *query) argumentMismatch(u Unit, st *navindex.Site) string {
 	}
 	k := pl.params[st.Arg]
 	params := f.Unit.Summary().Defs[f.Def].Params
-	if params[k].Annot < 0 {
-		return ""
-	}
 	if pl.first == 1 && params[0].Annot >= 0 && !q.assignable(f.Bound, q.paramIn(f, 0)) {
 		return "" // the receiver does not suit the method: not this site's error
 	}
-	dst := q.paramIn(f, k)
+	var dst Type
+	switch p := &params[k]; {
+	case p.Annot >= 0:
+		dst = q.paramIn(f, k)
+	case p.HasDefault && (p.Kind == navindex.ParamNormal || p.Kind == navindex.ParamPosOnly || p.Kind == navindex.ParamKwOnly):
+		// pyright declares an unannotated parameter with the type of its
+		// default (raster=False: bool); None and containers say nothing.
+		dst = q.paramType(f.Unit, f.Def, k, false)
+	default:
+		return ""
+	}
 	v := call.Args[st.Arg]
 	src := args[st.Arg].t
 	if !q.rejectsValue(u, v, src, dst) {
@@ -299,8 +306,10 @@ func (q *query) rejects(src, dst Type, invariant bool, depth int) bool {
 		}
 		return len(dst.Args()) > 0
 	case KindNone, KindLiteral, KindInstance, KindTuple:
+	case KindClass:
+		return q.rejectsClassObject(src, dst, depth)
 	default:
-		return false // Unknown, Any, Never, type variables, Self, callables, type[X]
+		return false // Unknown, Any, Never, type variables, Self, callables
 	}
 	if src.Kind() == KindUnion {
 		for _, m := range src.Args() {
@@ -333,6 +342,32 @@ func (q *query) rejects(src, dst Type, invariant bool, depth int) bool {
 		return q.rejectsTuple(src, dst, invariant, depth)
 	}
 	return q.rejectsInstance(src, dst, invariant, depth)
+}
+
+// rejectsClassObject: where a class object type[C] is declared, None, a
+// literal or an instance of a class that is no class (its class does
+// not derive from type) is surely rejected; other class objects are not
+// judged.
+func (q *query) rejectsClassObject(src, dst Type, depth int) bool {
+	if !dst.Class().Valid() {
+		return false // type[T], type[Self]
+	}
+	if src.Kind() == KindUnion {
+		for _, m := range src.Args() {
+			if !q.rejectsClassObject(m, dst, depth+1) {
+				return false
+			}
+		}
+		return len(src.Args()) > 0
+	}
+	switch src.Kind() {
+	case KindNone:
+		return true
+	case KindLiteral, KindInstance, KindTuple:
+		tc := q.builtinClass("type")
+		return tc.Valid() && q.judgeableInstance(src) && !q.derivesFrom(src.Class(), tc)
+	}
+	return false
 }
 
 // known reports that t has no Unknown at its top (a union member

@@ -194,9 +194,11 @@ func replayTypes(t *testing.T, s *nativeindex.Summarizer, root string, x *index.
 	for _, c := range g.Cases {
 		sc.AddHover(c, pywsHover(x, root, c.Sample), pywsTypeDefinition(x, root, c.Sample))
 	}
-	for _, f := range pywsFindings(t, s, x, root, sortedKeys(g.Files)) {
+	findings := pywsFindings(t, s, x, root, sortedKeys(g.Files))
+	for _, f := range findings {
 		sc.AddFinding(f, g.Diags)
 	}
+	sc.AddRecall(findings, g.Diags)
 	if sc.Hovers == 0 {
 		t.Fatal("no recorded samples")
 	}

@@ -225,6 +225,7 @@ type TypeScore struct {
 	Sig      Ratio          // signature agreement
 	TypeDef  Ratio          // type definition agreement
 	Mismatch Ratio          // type-mismatch precision
+	Recall   Ratio          // pyright's assignment/return/argument errors pyws reports
 	Misses   []Miss
 }
 
@@ -273,6 +274,32 @@ func (s *TypeScore) AddFinding(f Finding, pyright []Diag) {
 	}
 }
 
+// AddRecall scores what share of pyright's assignment, return and
+// argument type errors (one per file and line) pyws's type-mismatch
+// findings cover (a finding inside the error's lines).
+func (s *TypeScore) AddRecall(findings []Finding, pyright []Diag) {
+	seen := map[string]bool{}
+	for _, d := range pyright {
+		if !slices.Contains(MismatchRules, d.Rule) {
+			continue
+		}
+		rel, line, _ := splitAt(d.At)
+		at := fmt.Sprintf("%s:%d", rel, line)
+		if seen[at] {
+			continue
+		}
+		seen[at] = true
+		found := false
+		for _, f := range findings {
+			if f.Code == "type-mismatch" && Confirmed(f, []Diag{d}) {
+				found = true
+				break
+			}
+		}
+		s.Recall.add(found)
+	}
+}
+
 // Merge adds o's counts to s (for the total).
 func (s *TypeScore) Merge(o *TypeScore) {
 	s.Hovers += o.Hovers
@@ -282,7 +309,7 @@ func (s *TypeScore) Merge(o *TypeScore) {
 	for b, n := range o.Buckets {
 		s.Buckets[b] += n
 	}
-	for _, p := range []struct{ to, from *Ratio }{{&s.Type, &o.Type}, {&s.Sig, &o.Sig}, {&s.TypeDef, &o.TypeDef}, {&s.Mismatch, &o.Mismatch}} {
+	for _, p := range []struct{ to, from *Ratio }{{&s.Type, &o.Type}, {&s.Sig, &o.Sig}, {&s.TypeDef, &o.TypeDef}, {&s.Mismatch, &o.Mismatch}, {&s.Recall, &o.Recall}} {
 		p.to.OK += p.from.OK
 		p.to.N += p.from.N
 	}
@@ -290,14 +317,14 @@ func (s *TypeScore) Merge(o *TypeScore) {
 
 // Figures are a score's four figures by name, as the floors name them.
 func (s *TypeScore) Figures() map[string]Ratio {
-	return map[string]Ratio{"type": s.Type, "signature": s.Sig, "typeDefinition": s.TypeDef, "mismatch": s.Mismatch}
+	return map[string]Ratio{"type": s.Type, "signature": s.Sig, "typeDefinition": s.TypeDef, "mismatch": s.Mismatch, "mismatchRecall": s.Recall}
 }
 
 // WriteTable prints the figures of each named score as a table.
 func WriteTable(w io.Writer, names []string, scores map[string]*TypeScore) {
-	fmt.Fprintf(w, "%-16s %7s  %-22s %-22s %-22s %-22s\n", "project", "hovers", "hover type", "signature", "type definition", "type-mismatch precision")
+	fmt.Fprintf(w, "%-16s %7s  %-22s %-22s %-22s %-24s %-22s\n", "project", "hovers", "hover type", "signature", "type definition", "type-mismatch precision", "type-mismatch recall")
 	for _, n := range names {
 		s := scores[n]
-		fmt.Fprintf(w, "%-16s %7d  %-22s %-22s %-22s %-22s\n", n, s.Hovers, s.Type, s.Sig, s.TypeDef, s.Mismatch)
+		fmt.Fprintf(w, "%-16s %7d  %-22s %-22s %-22s %-24s %-22s\n", n, s.Hovers, s.Type, s.Sig, s.TypeDef, s.Mismatch, s.Recall)
 	}
 }

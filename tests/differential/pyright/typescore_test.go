@@ -109,7 +109,8 @@ func TestTypeScore(t *testing.T) {
 	} {
 		s.AddFinding(f, diags)
 	}
-	want := map[string]Ratio{"type": {1, 2}, "signature": {1, 2}, "typeDefinition": {1, 2}, "mismatch": {1, 3}}
+	s.AddRecall([]Finding{{Rel: "m.py", Line: 11, Code: "type-mismatch"}}, append(diags, Diag{At: "m.py:10:9", EndLine: 10, Rule: "reportArgumentType"}))
+	want := map[string]Ratio{"type": {1, 2}, "signature": {1, 2}, "typeDefinition": {1, 2}, "mismatch": {1, 3}, "mismatchRecall": {1, 2}} // one error per line
 	if got := s.Figures(); !reflect.DeepEqual(got, want) {
 		t.Errorf("figures %v, want %v", got, want)
 	}
