@@ -530,4 +530,7 @@ func (b *builder) memberFacts(a *pysem.AttrRef, d *navindex.Def) {
 	if top != a.Node && d.Value >= 0 {
 		d.Value = b.unpack(d.Value, a.Node)
 	}
+	if top == a.Node && !ann.IsNull() {
+		b.memberAssignSite(d, v)
+	}
 }

@@ -32,6 +32,15 @@ func (b *builder) assignSite(bd *pysem.Binding, d *navindex.Def) {
 	b.s.Sites = append(b.s.Sites, navindex.Site{Kind: navindex.SiteAssign, Span: b.valueSpan(bd.Value), Def: int32(len(b.s.Defs)), Value: -1, Arg: -1})
 }
 
+// memberAssignSite records value v of an annotated instance attribute's
+// first assignment (self.x: T = v), whose def is the next one (d).
+func (b *builder) memberAssignSite(d *navindex.Def, v tree.Node) {
+	if b.m.Opts.IsStub || d.Value < 0 || d.Flags&navindex.DefStaticFalse != 0 {
+		return
+	}
+	b.s.Sites = append(b.s.Sites, navindex.Site{Kind: navindex.SiteAssign, Span: b.valueSpan(v), Def: int32(len(b.s.Defs)), Value: -1, Arg: -1})
+}
+
 // returnSites records the returned values of the def that is the next
 // one (d), when it declares a return type and is no generator.
 func (b *builder) returnSites(d *navindex.Def, values []int32, nodes []tree.Node) {
