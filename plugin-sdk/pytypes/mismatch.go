@@ -83,6 +83,14 @@ func (q *query) declaredFor(u Unit, di int32) (Type, bool) {
 		// A variable a base annotates, or a cached_property (pyright's
 		// declared type of the name); a method or property overridden
 		// by a value is another rule's matter.
+		if x.Kind == navindex.KindProperty {
+			// A value where a base has a property: pyright's declared
+			// type is the property object.
+			if t := q.instanceOf("property"); !t.IsUnknown() {
+				return t, true
+			}
+			return Type{}, false
+		}
 		t := q.def(bu, bd)
 		if x.Kind == navindex.KindVariable || t.Kind() == KindInstance && t.Class().Name() == "cached_property" {
 			return t, true
@@ -182,8 +190,10 @@ func (q *query) checkedCallee(callee Type) (*Function, string) {
 			if m.Class() == q.builtinClass("object") {
 				continue
 			}
-			if len(m.Class().Unit.Summary().Defs[mi.def].Decorators) > 0 {
-				return nil, "" // a dataclass's __init__ is made, not written
+			for _, dec := range m.Class().Unit.Summary().Defs[mi.def].Decorators {
+				if !initPreserving[decoratorName(m.Class().Unit, dec)] {
+					return nil, "" // a dataclass's __init__ is made, not written
+				}
 			}
 		}
 		if nw := q.classMember(callee, c, nil, "__new__", true); nw.Found() && nw.Class != q.builtinClass("object") {
@@ -201,6 +211,11 @@ func (q *query) checkedCallee(callee Type) (*Function, string) {
 	}
 	return nil, ""
 }
+
+// initPreserving are class decorators that leave the class's own
+// __init__ the constructor (memberPreserving's but dataclass, and
+// Django's deconstructible, which only records the arguments).
+var initPreserving = map[string]bool{"total_ordering": true, "unique": true, "runtime_checkable": true, "final": true, "deconstructible": true}
 
 // judgeable reports whether assignability to or from instances of c can
 // be decided: a class the evaluator knows with every base in its MRO

@@ -89,8 +89,8 @@ Unknown().other
 // testdata/mismatch.py (with mismatch_models.py, the declarations it
 // imports) are exactly its `#@mismatch MESSAGE` markers: the true
 // positives of each rule (assignment, annotated attribute, inherited
-// class variable, return, argument, constructor, unannotated parameter
-// with a default) and none of the tricky negatives (promotions, displays
+// class variable or property, return, argument, constructor (also of a
+// total_ordering class), unannotated parameter with a default) and none of the tricky negatives (promotions, displays
 // built against the declared type, Any, object, protocols, narrowing,
 // type variables, generators, unknowns, decorated callees, calls that do
 // not bind).

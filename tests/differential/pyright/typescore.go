@@ -297,6 +297,9 @@ func (s *TypeScore) AddRecall(findings []Finding, pyright []Diag) {
 			}
 		}
 		s.Recall.add(found)
+		if !found {
+			s.Misses = append(s.Misses, Miss{"type-mismatch recall", at, d.Message, "(none)"})
+		}
 	}
 }
 

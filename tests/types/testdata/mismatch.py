@@ -4,7 +4,7 @@
 # message; "pyright reports" notes the errors pyws leaves unjudged.
 from typing import Any, Iterator, Optional, Protocol, Sequence, TypeVar
 
-from mismatch_models import Animal, Car, Dog, feed, greet
+from mismatch_models import Animal, Base, Car, Dog, Version, feed, greet
 
 count: int = "not an int"  #@mismatch Type "Literal['not an int']" is not assignable to declared type "int"
 ratio: float = 1
@@ -100,7 +100,7 @@ class Holder:
     size: int = 0
 
     def __init__(self) -> None:
-        self.label: str = 3  # pyright: reportAttributeAccessIssue #@mismatch Type "Literal[3]" is not assignable to declared type "str"
+        self.label: str = 3  # pyright reports it as reportAttributeAccessIssue #@mismatch Type "Literal[3]" is not assignable to declared type "str"
 
 
 class Small(Holder):
@@ -116,3 +116,10 @@ def decorated(n: int) -> None: ...
 
 
 decorated("x")  # pyright reports; decorated callees are not judged
+
+
+Version("1")  #@mismatch Argument of type "Literal['1']" cannot be assigned to parameter "major" of type "int" in function "__init__"
+
+
+class Sub(Base):
+    kind = False  #@mismatch Type "Literal[False]" is not assignable to declared type "property"
