@@ -30,6 +30,7 @@ func (e *Evaluator) Check(u Unit) []Finding {
 		return nil
 	}
 	q := e.query()
+	q.cut = map[memoKey]Type{}
 	s := u.Summary()
 	var out []Finding
 	for _, o := range s.Occs {

@@ -128,7 +128,14 @@ func (q *query) argumentMismatch(u Unit, st *navindex.Site) string {
 	if f == nil {
 		return ""
 	}
-	args := q.arguments(u, call)
+	// Placing needs the keywords only: the one argument judged is the
+	// only one evaluated.
+	args := make([]argument, len(call.Args))
+	for i := range args {
+		if j := i - (len(call.Args) - len(call.Keys)); j >= 0 {
+			args[i].key = call.Keys[j]
+		}
+	}
 	pl := q.place(f, args)
 	if pl.missing || pl.stop < len(args) {
 		return "" // a call error, or unpacked arguments that may fill anything
@@ -155,7 +162,7 @@ func (q *query) argumentMismatch(u Unit, st *navindex.Site) string {
 		return ""
 	}
 	v := call.Args[st.Arg]
-	src := args[st.Arg].t
+	src := q.expr(u, v)
 	if !q.rejectsValue(u, v, src, dst) {
 		return ""
 	}
@@ -187,6 +194,9 @@ func (q *query) checkedCallee(callee Type) (*Function, string) {
 		}
 		for _, m := range info.mro {
 			mi := q.class(m.Class())
+			if mi == nil {
+				return nil, "" // a bound cut it short
+			}
 			if m.Class() == q.builtinClass("object") {
 				continue
 			}

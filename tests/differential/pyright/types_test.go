@@ -20,16 +20,20 @@ import (
 
 // typeFloors are the lowest figures TestTypeAgreement accepts: pyws's
 // figures (in the comments: agreeing / compared, 2026-11-27, after
-// issue 13's agreement work), minus a margin of a hover or two. Raise
-// them as the model grows, towards the issue's targets (hover type and
-// signature >= 0.90, type definition >= 0.95, type-mismatch precision
-// >= 0.95); mismatch is 1 (n/a) while pyws reports no type-mismatch on
-// these files, and its floor is the issue's target.
+// issue 13's agreement work and the evaluator's type-mismatch check),
+// minus a margin of a hover or two. Raise them as the model grows,
+// towards the issue's targets (hover type and signature >= 0.90, type
+// definition >= 0.95, type-mismatch precision >= 0.95). Type-mismatch
+// precision is 1 (n/a) where pyws reports none (requests, flask); its
+// recall (mismatchRecall: pyright's assignment, return and argument
+// errors pyws reports) has no target, its floor guards what is reached
+// (most of the rest are values pyright narrows, which pyws leaves
+// unjudged: RATIONALE).
 var typeFloors = map[string]map[string]float64{
-	"requests": {"type": 0.72, "signature": 0.78, "typeDefinition": 0.76, "mismatch": 0.95}, // 65/87, 34/41, 67/85, n/a
-	"flask":    {"type": 0.82, "signature": 0.86, "typeDefinition": 0.91, "mismatch": 0.95}, // 116/139, 34/37, 120/129, n/a
-	"django":   {"type": 0.78, "signature": 0.65, "typeDefinition": 0.85, "mismatch": 0.95}, // 110/137, 41/60, 117/135, n/a
-	"total":    {"type": 0.79, "signature": 0.77, "typeDefinition": 0.86, "mismatch": 0.95}, // 291/363, 109/138, 304/349, n/a
+	"requests": {"type": 0.72, "signature": 0.78, "typeDefinition": 0.76, "mismatch": 0.95},                         // 65/87, 34/41, 67/85, n/a, 0/10
+	"flask":    {"type": 0.82, "signature": 0.86, "typeDefinition": 0.91, "mismatch": 0.95},                         // 116/139, 34/37, 120/129, n/a, 0/9
+	"django":   {"type": 0.78, "signature": 0.65, "typeDefinition": 0.85, "mismatch": 0.98, "mismatchRecall": 0.27}, // 110/137, 41/60, 117/135, 124/124, 124/436
+	"total":    {"type": 0.79, "signature": 0.77, "typeDefinition": 0.86, "mismatch": 0.98, "mismatchRecall": 0.26}, // 291/363, 109/138, 304/349, 124/124, 124/455
 
 	"fixture/classes":    {"type": 0.93, "signature": 0.85, "typeDefinition": 0.89, "mismatch": 0.95}, // 46/47, 13/14, 44/47, n/a
 	"fixture/imports":    {"type": 0.95, "signature": 0.95, "typeDefinition": 0.95, "mismatch": 0.95}, // 13/13, 23/23, 13/13, n/a
