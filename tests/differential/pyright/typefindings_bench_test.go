@@ -2,7 +2,6 @@ package pyright
 
 import (
 	"path/filepath"
-	"sort"
 	"testing"
 	"time"
 )
@@ -35,9 +34,5 @@ func BenchmarkTypeFindingsDjango(b *testing.B) {
 		}
 	}
 	b.StopTimer()
-	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
-	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
-	b.ReportMetric(ms(lat[len(lat)/2]), "p50-ms")
-	b.ReportMetric(ms(lat[len(lat)*9/10]), "p90-ms")
-	b.ReportMetric(ms(lat[len(lat)-1]), "max-ms")
+	reportLatencies(b, lat)
 }
