@@ -162,7 +162,7 @@ var Rules = []Rule{
 	},
 	{
 		Code: TypeMismatch, Severity: abi.SeverityError, DefaultOn: true,
-		TypeCheck: true, ComparedWith: "pyright reportArgumentType",
+		TypeCheck: true, ComparedWith: "pyright reportArgumentType, reportAssignmentType, reportReturnType",
 		Doc: docTypeMismatch,
 		Bad: `def repeat(text: str, times: int) -> str:
     return text * times
