@@ -182,11 +182,7 @@ func (q *query) place(f *Function, args []argument) placement {
 				}
 			}
 		default:
-			for i := pl.first; i < len(params); i++ {
-				if params[i].Name == a.key && params[i].Kind != navindex.ParamPosOnly && params[i].Kind != navindex.ParamVarArgs && params[i].Kind != navindex.ParamVarKwargs {
-					k = i
-				}
-			}
+			k = namedParam(params, pl.first, a.key)
 			if k < 0 {
 				for i := pl.first; i < len(params); i++ {
 					if params[i].Kind == navindex.ParamVarKwargs {

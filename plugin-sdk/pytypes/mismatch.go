@@ -137,16 +137,26 @@ func (q *query) argumentMismatch(u Unit, st *navindex.Site) string {
 		}
 	}
 	pl := q.place(f, args)
-	if pl.missing || pl.stop < len(args) {
-		return "" // a call error, or unpacked arguments that may fill anything
+	params := f.Unit.Summary().Defs[f.Def].Params
+	if pl.stop == len(args) && pl.missing {
+		return "" // a call error
 	}
-	for _, k := range pl.params {
+	for _, k := range pl.params[:pl.stop] {
 		if k < 0 {
-			return ""
+			return "" // a call error
 		}
 	}
-	k := pl.params[st.Arg]
-	params := f.Unit.Summary().Defs[f.Def].Params
+	k := -1
+	if int(st.Arg) < pl.stop {
+		k = pl.params[st.Arg]
+	} else {
+		// After an unpacked argument (which may fill any parameter left)
+		// only a keyword's own parameter is certain.
+		k = namedParam(params, pl.first, args[st.Arg].key)
+	}
+	if k < 0 {
+		return ""
+	}
 	if pl.first == 1 && params[0].Annot >= 0 && !q.assignable(f.Bound, q.paramIn(f, 0)) {
 		return "" // the receiver does not suit the method: not this site's error
 	}
@@ -168,6 +178,21 @@ func (q *query) argumentMismatch(u Unit, st *navindex.Site) string {
 	}
 	return fmt.Sprintf("Argument of type %q cannot be assigned to parameter %q of type %q in function %q",
 		q.text(src, 0), params[k].Name, q.text(dst, 0), name)
+}
+
+// namedParam is the parameter keyword key names (from first on), -1
+// when none does ("", "*", "**": none).
+func namedParam(params []navindex.Param, first int, key string) int {
+	switch key {
+	case "", "*", "**":
+		return -1
+	}
+	for i := first; i < len(params); i++ {
+		if p := &params[i]; p.Name == key && p.Kind != navindex.ParamPosOnly && p.Kind != navindex.ParamVarArgs && p.Kind != navindex.ParamVarKwargs {
+			return i
+		}
+	}
+	return -1
 }
 
 // checkedCallee is the one def a call of callee runs, with its name as

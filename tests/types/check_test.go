@@ -93,7 +93,7 @@ Unknown().other
 // total_ordering class), unannotated parameter with a default) and none of the tricky negatives (promotions, displays
 // built against the declared type, Any, object, protocols, narrowing,
 // type variables, generators, unknowns, decorated callees, calls that do
-// not bind).
+// not bind; the positional arguments after an unpacked one).
 func TestMismatchMarkers(t *testing.T) {
 	fixtures := map[string]string{}
 	for _, mod := range []string{"mismatch", "mismatch_models"} {

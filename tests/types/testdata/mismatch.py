@@ -38,6 +38,7 @@ greet(1, sep=2, extra=3)
 Animal(3)  #@mismatch Argument of type "Literal[3]" cannot be assigned to parameter "name" of type "str" in function "__init__"
 feed(Car(), 1, 2)  # a call error (reportCallIssue), not a type one
 feed(*[Car()])  # pyright reports; unpacked arguments are not judged
+feed(*[Dog("a")], grams="x")  #@mismatch Argument of type "Literal['x']" cannot be assigned to parameter "grams" of type "int" in function "feed"
 "-".join([1])  # pyright reports; overloads are not judged
 
 T = TypeVar("T")
