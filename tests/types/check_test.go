@@ -86,8 +86,8 @@ Unknown().other
 }
 
 // TestMismatchMarkers: Check's type-mismatch findings on
-// testdata/mismatch.py (with mismatch_models.py, the declarations it
-// imports) are exactly its `#@mismatch MESSAGE` markers: the true
+// testdata/mismatch.py (with mismatch_models.py and mismatch_other.py,
+// the declarations it imports) are exactly its `#@mismatch MESSAGE` markers: the true
 // positives of each rule (assignment, annotated attribute, inherited
 // class variable or property, return, argument, constructor (also of a
 // total_ordering class), unannotated parameter with a default) and none of the tricky negatives (promotions, displays
@@ -96,7 +96,7 @@ Unknown().other
 // not bind; the positional arguments after an unpacked one).
 func TestMismatchMarkers(t *testing.T) {
 	fixtures := map[string]string{}
-	for _, mod := range []string{"mismatch", "mismatch_models"} {
+	for _, mod := range []string{"mismatch", "mismatch_models", "mismatch_other"} {
 		b, err := os.ReadFile(filepath.Join("testdata", mod+".py"))
 		if err != nil {
 			t.Fatal(err)

@@ -5,6 +5,7 @@
 from typing import Any, Iterator, Optional, Protocol, Sequence, TypeVar
 
 from mismatch_models import Animal, Base, Car, Dog, Version, feed, greet
+from mismatch_other import Car as OtherCar
 
 count: int = "not an int"  #@mismatch Type "Literal['not an int']" is not assignable to declared type "int"
 ratio: float = 1
@@ -23,6 +24,7 @@ pair: tuple[int, str] = (1, "a")
 triple: tuple[int, str] = (1, "a", 2)  #@mismatch Type "tuple[Literal[1], Literal['a'], Literal[2]]" is not assignable to declared type "tuple[int, str]"
 anything: Any = Car()
 obj: object = Car()
+other: Car = OtherCar()  # pyright reports; a class of the same name may be the same one reached twice
 union: int | str = 3.5  #@mismatch Type "float" is not assignable to declared type "int | str"
 mixed: int = 1 if pet else "a"  # pyright reports; a union with a member that fits is not judged
 cls: type[Animal] = False  #@mismatch Type "Literal[False]" is not assignable to declared type "type[Animal]"
