@@ -325,9 +325,47 @@ func (q *query) rejectsValue(u Unit, v int32, src, dst Type) bool {
 		switch u.Summary().Exprs[v].Op {
 		case navindex.ExprDisplay, navindex.ExprComp, navindex.ExprLambda:
 			inferred = true
+		case navindex.ExprCall:
+			if src.Kind() == KindUnion && q.declaredResult(u, v) {
+				// Nothing narrows a call's result: a member the declared
+				// type rejects is an error, as pyright reports it.
+				for _, m := range src.Args() {
+					if q.rejects(m, dst, true, 0) {
+						return true
+					}
+				}
+				return false
+			}
 		}
 	}
 	return q.rejects(src, dst, !inferred, 0)
+}
+
+// declaredResult reports a call of expression v whose result type is
+// declared, not inferred: a function or bound method (one, not a union
+// of receivers' methods), or its overloads, annotated with a return
+// type or from a stub, without decorators.
+func (q *query) declaredResult(u Unit, v int32) bool {
+	callee := q.expr(u, u.Summary().Exprs[v].A)
+	fns := []Type{callee}
+	switch callee.Kind() {
+	case KindOverloaded:
+		fns = callee.Args()
+	case KindFunction:
+	default:
+		return false
+	}
+	for _, ft := range fns {
+		f := ft.Func()
+		if f == nil || f.Returns != nil || !validDef(f.Unit, f.Def) {
+			return false
+		}
+		d := &f.Unit.Summary().Defs[f.Def]
+		if len(d.Decorators) > 0 || d.Annot < 0 && !f.Unit.IsStub() {
+			return false
+		}
+	}
+	return len(fns) > 0
 }
 
 // maxRejectDepth bounds rejects' walk through type arguments.

@@ -35,6 +35,9 @@ feed(Car())  #@mismatch Argument of type "Car" cannot be assigned to parameter "
 feed(Dog("a"), grams="x")  #@mismatch Argument of type "Literal['x']" cannot be assigned to parameter "grams" of type "int" in function "feed"
 feed(Dog("a"), 1.5)  #@mismatch Argument of type "float" cannot be assigned to parameter "grams" of type "int" in function "feed"
 feed(Dog("a"), True)
+pets: dict[str, Animal] = {}
+feed(pets.get("a"))  #@mismatch Argument of type "Animal | None" cannot be assigned to parameter "animal" of type "Animal" in function "feed"
+feed(pets["a"] if pets else None)  # pyright reports; a union not from a call may have been narrowed
 greet("a", times="x")  #@mismatch Argument of type "Literal['x']" cannot be assigned to parameter "times" of type "int" in function "greet"
 greet(1, sep=2, extra=3)
 Animal(3)  #@mismatch Argument of type "Literal[3]" cannot be assigned to parameter "name" of type "str" in function "__init__"
