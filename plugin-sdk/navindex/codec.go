@@ -263,12 +263,13 @@ func Encode(s *Summary) []byte {
 	e.reserve(1)
 	e.u(uint64(len(s.Sites)))
 	for _, st := range s.Sites {
-		e.reserve(7)
+		e.reserve(8)
 		e.u(uint64(st.Kind))
 		e.span(st.Span)
 		e.i(st.Def)
 		e.i(st.Value)
 		e.i(st.Arg)
+		e.i(st.Sym)
 	}
 
 	body, t := e.buf[:e.n], &e.strs
@@ -501,7 +502,7 @@ func Decode(b []byte) (*Summary, error) {
 	for k := range s.Sites {
 		st := &s.Sites[k]
 		st.Kind, st.Span = SiteKind(d.u()), d.span()
-		st.Def, st.Value, st.Arg = d.i(), d.i(), d.i()
+		st.Def, st.Value, st.Arg, st.Sym = d.i(), d.i(), d.i(), d.i()
 	}
 	if d.err != nil {
 		return nil, d.err
@@ -574,12 +575,14 @@ func (s *Summary) check() error {
 	}
 	nd := int32(len(s.Defs))
 	for k, st := range s.Sites {
-		ok := st.Kind <= SiteArgument && opt(st.Def, nd) && opt(st.Value, ne) && st.Span.Line >= 0 && st.Span.Col >= 0 && st.Span.End >= st.Span.Col
+		ok := st.Kind <= SiteAttribute && opt(st.Def, nd) && opt(st.Value, ne) && opt(st.Sym, ns) && st.Span.Line >= 0 && st.Span.Col >= 0 && st.Span.End >= st.Span.Col
 		switch st.Kind {
 		case SiteAssign, SiteReturn:
 			ok = ok && st.Def >= 0
 		case SiteArgument:
 			ok = ok && st.Value >= 0 && s.Exprs[st.Value].Op == ExprCall && st.Arg >= 0 && int(st.Arg) < len(s.Exprs[st.Value].Args)
+		case SiteAttribute:
+			ok = ok && st.Value >= 0 && st.Sym >= 0 && s.Syms[st.Sym].Kind == SymAttr
 		}
 		if !ok {
 			return fmt.Errorf("%w: site %d out of range", ErrMalformed, k)

@@ -334,9 +334,10 @@ type Call struct {
 type SiteKind uint8
 
 const (
-	SiteAssign   SiteKind = iota // Def's value against its symbol's declared type
-	SiteReturn                   // `return Value` of def Def against its return annotation
-	SiteArgument                 // argument Arg of call Value against the parameter it fills
+	SiteAssign    SiteKind = iota // Def's value against its symbol's declared type
+	SiteReturn                    // `return Value` of def Def against its return annotation
+	SiteArgument                  // argument Arg of call Value against the parameter it fills
+	SiteAttribute                 // Value stored to attribute Sym (a SymAttr) against its declaration
 )
 
 // Site is a value the type checker compares with a declared type
@@ -347,14 +348,18 @@ type Site struct {
 	Kind SiteKind
 	// Span is the value as written (its first line when it spans more).
 	Span Span
-	// Def is the binding (SiteAssign) or the def (SiteReturn), -1 for an
-	// argument.
+	// Def is the binding (SiteAssign) or the def (SiteReturn), -1
+	// otherwise.
 	Def int32
-	// Value is the returned expression (SiteReturn) or the ExprCall
-	// (SiteArgument); an assignment's value is its Def's.
+	// Value is the returned expression (SiteReturn), the ExprCall
+	// (SiteArgument) or the stored value (SiteAttribute); an
+	// assignment's value is its Def's.
 	Value int32
 	// Arg indexes the ExprCall's Args (SiteArgument), -1 otherwise.
 	Arg int32
+	// Sym is the attribute stored to (SiteAttribute: a SymAttr, whose
+	// Recv is the object), -1 otherwise.
+	Sym int32
 }
 
 // Summary is one file's navigation summary.

@@ -17,8 +17,9 @@ type Finding struct {
 // Check reports u's reads of attributes that the receiver's class does
 // not have (pyright's reportAttributeAccessIssue), as undefined-variable,
 // and the values whose type their declared type surely rejects (pyright's
-// reportAssignmentType, reportReturnType, reportArgumentType), as
-// type-mismatch (mismatches).
+// reportAssignmentType, reportReturnType, reportArgumentType, and
+// reportAttributeAccessIssue for an attribute store), as type-mismatch
+// (mismatches).
 // It stays silent unless the receiver is an instance of a class whose
 // members are all known: every base resolved, no __getattr__ or
 // __getattribute__ of its own or inherited (other than object's), not a

@@ -26,6 +26,8 @@ func (q *query) mismatches(u Unit) []Finding {
 			msg = q.returnMismatch(u, st)
 		case navindex.SiteArgument:
 			msg = q.argumentMismatch(u, st)
+		case navindex.SiteAttribute:
+			msg = q.attributeMismatch(u, st)
 		}
 		if msg != "" {
 			out = append(out, Finding{Span: st.Span, Code: "type-mismatch", Message: msg})
@@ -178,6 +180,95 @@ func (q *query) argumentMismatch(u Unit, st *navindex.Site) string {
 	}
 	return fmt.Sprintf("Argument of type %q cannot be assigned to parameter %q of type %q in function %q",
 		q.text(src, 0), params[k].Name, q.text(dst, 0), name)
+}
+
+// attributeMismatch judges `obj.name = value` against the annotation
+// that declares name in the class of obj (an instance, or self in a
+// method): pyright's reportAttributeAccessIssue for a declared attribute,
+// with its message on one line.
+func (q *query) attributeMismatch(u Unit, st *navindex.Site) string {
+	s := u.Summary()
+	if !validSym(u, st.Sym) || !validExpr(u, st.Value) {
+		return ""
+	}
+	y := &s.Syms[st.Sym]
+	if !validExpr(u, y.Recv) {
+		return ""
+	}
+	recv := q.expr(u, y.Recv)
+	name := recv.Class().Name()
+	switch recv.Kind() {
+	case KindInstance:
+	case KindSelf:
+		name += "*" // pyright's mark of the synthesized self
+	default:
+		return ""
+	}
+	c := recv.Class()
+	info := q.class(c)
+	if info == nil || !q.judgeable(c) || len(info.typeParams) > 0 {
+		return ""
+	}
+	if _, mi, _ := q.lookupMRO(info, "__setattr__", 0); mi == nil || mi.c != q.builtinClass("object") {
+		return "" // a __setattr__ of its own may take anything
+	}
+	dst, ok := q.declaredAttribute(info, y.Name)
+	if !ok {
+		return ""
+	}
+	src := q.expr(u, st.Value)
+	if !q.rejectsValue(u, st.Value, src, dst) {
+		return ""
+	}
+	return fmt.Sprintf("Cannot assign to attribute %q for class %q: %q is not assignable to %q", y.Name, name, q.text(src, 0), q.text(dst, 0))
+}
+
+// declaredAttribute is the type the first annotation of attribute name
+// in info's MRO declares (classes that only assign it, unannotated, are
+// passed: the declaration is a base's); ok false when a class binds it
+// otherwise (a method, a property, a class), a declaring class is
+// generic, or the declared type is a descriptor (__set__ decides what
+// it takes).
+func (q *query) declaredAttribute(info *classInfo, name string) (Type, bool) {
+	for _, m := range info.mro {
+		mi := q.class(m.Class())
+		if mi == nil {
+			return Type{}, false
+		}
+		sym, ok := q.members(mi)[name]
+		if !ok {
+			continue
+		}
+		u := mi.c.Unit
+		found := int32(-1)
+		for _, di := range q.liveDefs(u, sym) {
+			d := &u.Summary().Defs[di]
+			if d.Kind != navindex.KindVariable {
+				return Type{}, false
+			}
+			if found < 0 && d.Annot >= 0 && d.Flags&navindex.DefTypeAlias == 0 && q.declaresType(u, d.Annot) {
+				found = di
+			}
+		}
+		if found < 0 {
+			continue
+		}
+		if len(mi.typeParams) > 0 {
+			return Type{}, false
+		}
+		return q.descriptorFree(q.annot(u, u.Summary().Defs[found].Annot, q.scopeOfDef(u, found)))
+	}
+	return Type{}, false
+}
+
+// descriptorFree is t, ok false when a member of it is a descriptor.
+func (q *query) descriptorFree(t Type) (Type, bool) {
+	for _, m := range t.Members() {
+		if m.Kind() == KindInstance && q.member(m, "__set__").Found() {
+			return Type{}, false
+		}
+	}
+	return t, true
 }
 
 // namedParam is the parameter keyword key names (from first on), -1

@@ -74,7 +74,7 @@ func TestDiagnosticsCodes(t *testing.T) {
 			"import sys  # noqa: unused-import", // 22 suppressed
 			"",
 		}, "\n"),
-		"app/shapes.py": "class Circle:\n    pass\n\n\nclass Square:\n    pass\n\n\ndef area(shape: Circle, scale: float = 1.0) -> float:\n    return scale\n",
+		"app/shapes.py": "class Circle:\n    radius: float = 1.0\n\n\nclass Square:\n    pass\n\n\ndef area(shape: Circle, scale: float = 1.0) -> float:\n    return scale\n",
 		"app/checks.py": strings.Join([]string{
 			"from app.shapes import Circle, Square, area", // 1
 			"",                                      // 2
@@ -85,6 +85,7 @@ func TestDiagnosticsCodes(t *testing.T) {
 			"fine: Circle = Circle()",               // 7
 			"area(Square())  # type: ignore",        // 8 suppressed
 			"area(Square())  # noqa: type-mismatch", // 9 suppressed
+			"Circle().radius = \"big\"",             // 10 type-mismatch (an attribute the class declares)
 			"",
 		}, "\n"),
 	})
@@ -134,7 +135,7 @@ func TestDiagnosticsCodes(t *testing.T) {
 	})
 
 	t.Run("type-mismatch through the types of other files", func(t *testing.T) {
-		want := "3:type-mismatch 4:type-mismatch 5:type-mismatch 6:type-mismatch"
+		want := "10:type-mismatch 3:type-mismatch 4:type-mismatch 5:type-mismatch 6:type-mismatch"
 		var got []string
 		var r response
 		eventually(t, 30*time.Second, "the evaluator's findings", func() bool {
@@ -146,6 +147,7 @@ func TestDiagnosticsCodes(t *testing.T) {
 			`Type \"Square\" is not assignable to declared type \"Circle\"`,
 			`Argument of type \"Square\" cannot be assigned to parameter \"shape\" of type \"Circle\" in function \"area\"`,
 			`Argument of type \"Literal['big']\" cannot be assigned to parameter \"scale\" of type \"float\" in function \"area\"`,
+			`Cannot assign to attribute \"radius\" for class \"Circle\": \"Literal['big']\" is not assignable to \"float\"`,
 		} {
 			if !strings.Contains(string(r.Raw), msg) {
 				t.Errorf("no %s in\n%s", msg, r.Raw)

@@ -427,7 +427,11 @@ func (b *builder) occurrences() {
 		if a.Scope != nil {
 			scope = int32(a.Scope.Index)
 		}
-		b.addOcc(a.Start, a.End, b.attrSym(recv, a.Name), fl, scope)
+		sym := b.attrSym(recv, a.Name)
+		b.addOcc(a.Start, a.End, sym, fl, scope)
+		if a.Ctx.Has(pysem.CtxStore) && !a.Object.IsNull() {
+			b.attributeSite(a, sym)
+		}
 	}
 	if m.Tree != nil {
 		b.keywordArgs(m.Tree)

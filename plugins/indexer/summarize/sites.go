@@ -29,7 +29,7 @@ func (b *builder) assignSite(bd *pysem.Binding, d *navindex.Def) {
 	if bd.Kind != pysem.BindAssignment && bd.Kind != pysem.BindAnnotated {
 		return
 	}
-	b.s.Sites = append(b.s.Sites, navindex.Site{Kind: navindex.SiteAssign, Span: b.valueSpan(bd.Value), Def: int32(len(b.s.Defs)), Value: -1, Arg: -1})
+	b.s.Sites = append(b.s.Sites, navindex.Site{Kind: navindex.SiteAssign, Span: b.valueSpan(bd.Value), Def: int32(len(b.s.Defs)), Value: -1, Arg: -1, Sym: -1})
 }
 
 // memberAssignSite records value v of an annotated instance attribute's
@@ -38,7 +38,24 @@ func (b *builder) memberAssignSite(d *navindex.Def, v tree.Node) {
 	if b.m.Opts.IsStub || d.Value < 0 || d.Flags&navindex.DefStaticFalse != 0 {
 		return
 	}
-	b.s.Sites = append(b.s.Sites, navindex.Site{Kind: navindex.SiteAssign, Span: b.valueSpan(v), Def: int32(len(b.s.Defs)), Value: -1, Arg: -1})
+	b.s.Sites = append(b.s.Sites, navindex.Site{Kind: navindex.SiteAssign, Span: b.valueSpan(v), Def: int32(len(b.s.Defs)), Value: -1, Arg: -1, Sym: -1})
+}
+
+// attributeSite records the value stored by `obj.name = value` (one
+// target, no annotation: an annotated one declares) to attribute
+// symbol sym.
+func (b *builder) attributeSite(a *pysem.AttrRef, sym int32) {
+	asg := a.Node.Parent()
+	if b.m.Opts.IsStub || b.kt.Of(asg) != kAssignment || asg.ChildByFieldID(b.f.left) != a.Node || !asg.ChildByFieldID(b.f.typ).IsNull() {
+		return
+	}
+	v := asg.ChildByFieldID(b.f.right)
+	if v.IsNull() || b.kt.Of(v) == kAssignment || b.staticFalse(a.Start) {
+		return
+	}
+	if x := b.sharedVal(v, navindex.ExprSym, ""); x >= 0 {
+		b.s.Sites = append(b.s.Sites, navindex.Site{Kind: navindex.SiteAttribute, Span: b.valueSpan(v), Def: -1, Value: x, Arg: -1, Sym: sym})
+	}
 }
 
 // returnSites records the returned values of the def that is the next
@@ -49,7 +66,7 @@ func (b *builder) returnSites(d *navindex.Def, values []int32, nodes []tree.Node
 	}
 	for i, v := range values {
 		if v >= 0 {
-			b.s.Sites = append(b.s.Sites, navindex.Site{Kind: navindex.SiteReturn, Span: b.valueSpan(nodes[i]), Def: int32(len(b.s.Defs)), Value: v, Arg: -1})
+			b.s.Sites = append(b.s.Sites, navindex.Site{Kind: navindex.SiteReturn, Span: b.valueSpan(nodes[i]), Def: int32(len(b.s.Defs)), Value: v, Arg: -1, Sym: -1})
 		}
 	}
 }
@@ -89,7 +106,7 @@ func (b *builder) argumentSites(n tree.Node, x int32) {
 	}
 	for i, v := range nodes {
 		if !v.IsNull() && args[i] >= 0 {
-			b.s.Sites = append(b.s.Sites, navindex.Site{Kind: navindex.SiteArgument, Span: b.valueSpan(v), Def: -1, Value: x, Arg: int32(i)})
+			b.s.Sites = append(b.s.Sites, navindex.Site{Kind: navindex.SiteArgument, Span: b.valueSpan(v), Def: -1, Value: x, Arg: int32(i), Sym: -1})
 		}
 	}
 }

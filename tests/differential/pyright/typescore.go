@@ -171,21 +171,26 @@ type Finding struct {
 }
 
 // Confirmed reports whether pyright reports an assignment, return or
-// argument type error on f's line (inside the error's line range).
+// argument type error on f's line (inside the error's line range), or,
+// for a finding on an attribute store (pyws's "Cannot assign to
+// attribute" message), pyright's reportAttributeAccessIssue of the same
+// wording (pyright's rule for a value its declaration rejects).
 func Confirmed(f Finding, pyright []Diag) bool {
+	store := strings.HasPrefix(f.Message, attributeStore)
 	for _, d := range pyright {
 		rel, line, _ := splitAt(d.At)
 		if rel != f.Rel || f.Line < line || f.Line > max(line, d.EndLine) {
 			continue
 		}
-		for _, r := range MismatchRules {
-			if d.Rule == r {
-				return true
-			}
+		if slices.Contains(MismatchRules, d.Rule) || store && d.Rule == "reportAttributeAccessIssue" && strings.HasPrefix(d.Message, attributeStore) {
+			return true
 		}
 	}
 	return false
 }
+
+// attributeStore begins the messages of a value stored to an attribute.
+const attributeStore = "Cannot assign to attribute"
 
 // Ratio is agreeing out of compared.
 type Ratio struct{ OK, N int }

@@ -129,3 +129,14 @@ Version("1")  #@mismatch Argument of type "Literal['1']" cannot be assigned to p
 
 class Sub(Base):
     kind = False  #@mismatch Type "Literal[False]" is not assignable to declared type "property"
+
+
+holder = Holder()
+holder.size = "x"  #@mismatch Cannot assign to attribute "size" for class "Holder": "Literal['x']" is not assignable to "int"
+holder.size = True
+holder.other = "x"
+
+
+class Grows(Holder):
+    def grow(self) -> None:
+        self.size = 2.5  #@mismatch Cannot assign to attribute "size" for class "Grows*": "float" is not assignable to "int"
