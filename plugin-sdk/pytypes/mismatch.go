@@ -85,17 +85,16 @@ func (q *query) declaredFor(u Unit, di int32) (Type, bool) {
 		// A variable a base annotates, or a cached_property (pyright's
 		// declared type of the name); a method or property overridden
 		// by a value is another rule's matter.
-		if x.Kind == navindex.KindProperty {
+		t := q.def(bu, bd)
+		switch {
+		case x.Kind == navindex.KindVariable, t.Kind() == KindInstance && t.Class().Name() == "cached_property":
+			return t, true
+		case x.Kind == navindex.KindProperty && len(x.Decorators) == 0:
 			// A value where a base has a property: pyright's declared
 			// type is the property object.
-			if t := q.instanceOf("property"); !t.IsUnknown() {
-				return t, true
+			if p := q.instanceOf("property"); !p.IsUnknown() {
+				return p, true
 			}
-			return Type{}, false
-		}
-		t := q.def(bu, bd)
-		if x.Kind == navindex.KindVariable || t.Kind() == KindInstance && t.Class().Name() == "cached_property" {
-			return t, true
 		}
 	}
 	return Type{}, false
@@ -584,7 +583,9 @@ func plainLiteral(t Type) bool {
 func (q *query) judgeableInstance(t Type) bool {
 	switch t.Kind() {
 	case KindInstance:
-		return !t.d.literalString && q.judgeable(t.Class())
+		// A descriptor (__get__) read through its owner is what __get__
+		// returns, which the evaluator does not apply everywhere.
+		return !t.d.literalString && q.judgeable(t.Class()) && !q.member(t, "__get__").Found()
 	case KindLiteral, KindTuple:
 		return t.Class().Valid() && q.judgeable(t.Class())
 	}
