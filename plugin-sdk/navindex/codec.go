@@ -260,6 +260,17 @@ func Encode(s *Summary) []byte {
 	e.b(s.AllPartial)
 	e.s(s.Doc)
 	e.i(s.Lines)
+	e.reserve(1)
+	e.u(uint64(len(s.Sites)))
+	for _, st := range s.Sites {
+		e.reserve(8)
+		e.u(uint64(st.Kind))
+		e.span(st.Span)
+		e.i(st.Def)
+		e.i(st.Value)
+		e.i(st.Arg)
+		e.i(st.Sym)
+	}
 
 	body, t := e.buf[:e.n], &e.strs
 	out := make([]byte, 0, len(body)+t.size+5*len(t.tab)+16)
@@ -485,6 +496,14 @@ func Decode(b []byte) (*Summary, error) {
 	}
 	s.AllKnown, s.AllPartial = d.b(), d.b()
 	s.Doc, s.Lines = d.s(), d.i()
+	if n := d.n(); n > 0 {
+		s.Sites = make([]Site, n)
+	}
+	for k := range s.Sites {
+		st := &s.Sites[k]
+		st.Kind, st.Span = SiteKind(d.u()), d.span()
+		st.Def, st.Value, st.Arg, st.Sym = d.i(), d.i(), d.i(), d.i()
+	}
 	if d.err != nil {
 		return nil, d.err
 	}
@@ -552,6 +571,21 @@ func (s *Summary) check() error {
 	for k, c := range s.Calls {
 		if !opt(c.Expr, ne) || c.Expr >= 0 && s.Exprs[c.Expr].Op != ExprCall || c.Close.Less(c.Open) {
 			return fmt.Errorf("%w: call %d out of range", ErrMalformed, k)
+		}
+	}
+	nd := int32(len(s.Defs))
+	for k, st := range s.Sites {
+		ok := st.Kind <= SiteAttribute && opt(st.Def, nd) && opt(st.Value, ne) && opt(st.Sym, ns) && st.Span.Line >= 0 && st.Span.Col >= 0 && st.Span.End >= st.Span.Col
+		switch st.Kind {
+		case SiteAssign, SiteReturn:
+			ok = ok && st.Def >= 0
+		case SiteArgument:
+			ok = ok && st.Value >= 0 && s.Exprs[st.Value].Op == ExprCall && st.Arg >= 0 && int(st.Arg) < len(s.Exprs[st.Value].Args)
+		case SiteAttribute:
+			ok = ok && st.Value >= 0 && st.Sym >= 0 && s.Syms[st.Sym].Kind == SymAttr
+		}
+		if !ok {
+			return fmt.Errorf("%w: site %d out of range", ErrMalformed, k)
 		}
 	}
 	for k, sc := range s.Scopes {

@@ -30,6 +30,9 @@ func sample() *Summary {
 		Calls:  []Call{{Expr: 4, Open: Pos{7, 2}, Close: Pos{8, 0}, Commas: []Pos{{7, 4}}, Keys: []string{"", "key"}}, {Expr: -1, Open: Pos{8, 3}, Close: Pos{8, 3}}},
 		All:    []string{"f"}, AllKnown: true,
 		Doc: "module", Lines: 9,
+		Sites: []Site{{Kind: SiteReturn, Span: Span{Line: 4, Col: 11, End: 13}, Def: 0, Value: 3, Arg: -1, Sym: -1},
+			{Kind: SiteArgument, Span: Span{Line: 7, Col: 2, End: 4}, Def: -1, Value: 4, Arg: 1, Sym: -1},
+			{Kind: SiteAttribute, Span: Span{Line: 8, Col: 6, End: 8}, Def: -1, Value: 3, Arg: -1, Sym: 2}},
 	}
 }
 
@@ -68,6 +71,12 @@ func TestDecodeRefuses(t *testing.T) {
 		{"parameter annotation out of range", bad(func(s *Summary) { s.Defs[0].Params[0].Annot = 99 })},
 		{"return value out of range", bad(func(s *Summary) { s.Defs[0].ReturnValues[1] = 7 })},
 		{"unknown operator", bad(func(s *Summary) { s.Exprs[3].Op = 99 })},
+		{"site's argument past the call's", bad(func(s *Summary) { s.Sites[1].Arg = 2 })},
+		{"argument site of no call", bad(func(s *Summary) { s.Sites[1].Value = 3 })},
+		{"site's def out of range", bad(func(s *Summary) { s.Sites[0].Def = 1 })},
+		{"return site without a def", bad(func(s *Summary) { s.Sites[0].Def = -1 })},
+		{"unknown site kind", bad(func(s *Summary) { s.Sites[0].Kind = 9 })},
+		{"attribute site of no attribute", bad(func(s *Summary) { s.Sites[2].Sym = 0 })},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -35,7 +35,7 @@ package navindex
 
 // Version is the layout version; the kernel discards cached summaries of
 // another version.
-const Version = 7
+const Version = 8
 
 // SymKind says what a symbol is.
 type SymKind uint8
@@ -330,6 +330,38 @@ type Call struct {
 	Keys        []string
 }
 
+// SiteKind says what a checked site compares (version 8).
+type SiteKind uint8
+
+const (
+	SiteAssign    SiteKind = iota // Def's value against its symbol's declared type
+	SiteReturn                    // `return Value` of def Def against its return annotation
+	SiteArgument                  // argument Arg of call Value against the parameter it fills
+	SiteAttribute                 // Value stored to attribute Sym (a SymAttr) against its declaration
+)
+
+// Site is a value the type checker compares with a declared type
+// (version 8, for the type-mismatch check of plugin-sdk/pytypes):
+// an assignment, a returned value or a call's argument, with where to
+// report it. Only a stub-less file's sites are listed.
+type Site struct {
+	Kind SiteKind
+	// Span is the value as written (its first line when it spans more).
+	Span Span
+	// Def is the binding (SiteAssign) or the def (SiteReturn), -1
+	// otherwise.
+	Def int32
+	// Value is the returned expression (SiteReturn), the ExprCall
+	// (SiteArgument) or the stored value (SiteAttribute); an
+	// assignment's value is its Def's.
+	Value int32
+	// Arg indexes the ExprCall's Args (SiteArgument), -1 otherwise.
+	Arg int32
+	// Sym is the attribute stored to (SiteAttribute: a SymAttr, whose
+	// Recv is the object), -1 otherwise.
+	Sym int32
+}
+
 // Summary is one file's navigation summary.
 type Summary struct {
 	Syms   []Sym
@@ -348,4 +380,7 @@ type Summary struct {
 	Doc string
 	// Lines is the number of lines of the file.
 	Lines int32
+
+	// Sites are the values compared with declared types, in file order.
+	Sites []Site
 }

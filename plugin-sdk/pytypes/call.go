@@ -141,28 +141,74 @@ func (q *query) bind(f *Function, args []argument, strict bool) (map[string]Type
 // parameter), the type of the argument each named parameter (not *args
 // or **kwargs) takes.
 func (q *query) bindArgs(f *Function, args []argument, strict bool, got []Type) (map[string]Type, bool) {
-	d := &f.Unit.Summary().Defs[f.Def]
-	params := d.Params
+	params := f.Unit.Summary().Defs[f.Def].Params
 	sol := map[string]Type{}
-	first := 0
-	if f.BoundSet && len(params) > 0 && params[0].Kind != navindex.ParamVarArgs {
-		first = 1
-		if params[0].Annot >= 0 {
-			pt := q.paramIn(f, 0)
-			if strict && !q.assignable(f.Bound, pt) {
+	pl := q.place(f, args)
+	if pl.first == 1 && params[0].Annot >= 0 {
+		pt := q.paramIn(f, 0)
+		if strict && !q.assignable(f.Bound, pt) {
+			return nil, false
+		}
+		q.solve(pt, f.Bound, sol)
+	}
+	for i, a := range args {
+		if i == pl.stop {
+			// Unpacked arguments could fill anything: stop checking.
+			return sol, true
+		}
+		k := pl.params[i]
+		if k < 0 {
+			if strict {
 				return nil, false
 			}
-			q.solve(pt, f.Bound, sol)
+			continue
+		}
+		if !q.bindArg(f, k, a.t, sol) && strict {
+			return nil, false
+		}
+		if got != nil && params[k].Kind != navindex.ParamVarArgs && params[k].Kind != navindex.ParamVarKwargs {
+			got[k] = a.t
 		}
 	}
+	if strict && pl.missing {
+		return nil, false
+	}
+	return sol, true
+}
+
+// placement is where a call's arguments go.
+type placement struct {
+	// params is the parameter each argument fills, -1 none (and for the
+	// arguments from stop on).
+	params []int
+	// first is the first parameter an argument may fill: 1 when f is
+	// bound to a receiver.
+	first int
+	// stop is the first unpacked argument (*x, **x), which could fill
+	// anything: placement stops there (len(args) when none).
+	stop int
+	// missing: a required parameter has no argument (before stop).
+	missing bool
+}
+
+// place places args on f's parameters by position and keyword.
+func (q *query) place(f *Function, args []argument) placement {
+	params := f.Unit.Summary().Defs[f.Def].Params
+	pl := placement{params: make([]int, len(args)), stop: len(args)}
+	if f.BoundSet && len(params) > 0 && params[0].Kind != navindex.ParamVarArgs {
+		pl.first = 1
+	}
 	filled := make([]bool, len(params))
-	pi := first
-	for _, a := range args {
+	pi := pl.first
+	for j, a := range args {
 		k := -1
 		switch a.key {
 		case "*", "**":
-			// Unpacked arguments could fill anything: stop checking.
-			return sol, true
+			pl.stop = j
+			for ; j < len(args); j++ {
+				pl.params[j] = -1
+			}
+			return pl
 		case "":
 			for pi < len(params) && (params[pi].Kind == navindex.ParamKwOnly || params[pi].Kind == navindex.ParamVarKwargs) {
 				pi++
@@ -174,13 +220,9 @@ func (q *query) bindArgs(f *Function, args []argument, strict bool, got []Type) 
 				}
 			}
 		default:
-			for i := first; i < len(params); i++ {
-				if params[i].Name == a.key && params[i].Kind != navindex.ParamPosOnly && params[i].Kind != navindex.ParamVarArgs && params[i].Kind != navindex.ParamVarKwargs {
-					k = i
-				}
-			}
+			k = namedParam(params, pl.first, a.key)
 			if k < 0 {
-				for i := first; i < len(params); i++ {
+				for i := pl.first; i < len(params); i++ {
 					if params[i].Kind == navindex.ParamVarKwargs {
 						k = i
 					}
@@ -190,27 +232,18 @@ func (q *query) bindArgs(f *Function, args []argument, strict bool, got []Type) 
 				k = -1
 			}
 		}
-		if k < 0 {
-			if strict {
-				return nil, false
-			}
-			continue
-		}
-		if !q.bindArg(f, k, a.t, sol) && strict {
-			return nil, false
-		}
-		filled[k] = true
-		if got != nil && params[k].Kind != navindex.ParamVarArgs && params[k].Kind != navindex.ParamVarKwargs {
-			got[k] = a.t
+		pl.params[j] = k
+		if k >= 0 {
+			filled[k] = true
 		}
 	}
-	for i := first; i < len(params) && strict; i++ {
+	for i := pl.first; i < len(params); i++ {
 		p := &params[i]
 		if !filled[i] && !p.HasDefault && p.Kind != navindex.ParamVarArgs && p.Kind != navindex.ParamVarKwargs {
-			return nil, false
+			pl.missing = true
 		}
 	}
-	return sol, true
+	return pl
 }
 
 // bindArg solves the type variables of f's parameter i from an argument

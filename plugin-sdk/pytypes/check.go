@@ -15,7 +15,11 @@ type Finding struct {
 }
 
 // Check reports u's reads of attributes that the receiver's class does
-// not have (pyright's reportAttributeAccessIssue), as undefined-variable.
+// not have (pyright's reportAttributeAccessIssue), as undefined-variable,
+// and the values whose type their declared type surely rejects (pyright's
+// reportAssignmentType, reportReturnType, reportArgumentType, and
+// reportAttributeAccessIssue for an attribute store), as type-mismatch
+// (mismatches).
 // It stays silent unless the receiver is an instance of a class whose
 // members are all known: every base resolved, no __getattr__ or
 // __getattribute__ of its own or inherited (other than object's), not a
@@ -27,6 +31,7 @@ func (e *Evaluator) Check(u Unit) []Finding {
 		return nil
 	}
 	q := e.query()
+	q.cut = map[memoKey]Type{}
 	s := u.Summary()
 	var out []Finding
 	for _, o := range s.Occs {
@@ -50,7 +55,7 @@ func (e *Evaluator) Check(u Unit) []Finding {
 		out = append(out, Finding{Span: o.Span, Code: "undefined-variable",
 			Message: fmt.Sprintf("Cannot access attribute %q for class %q", y.Name, q.text(t, 0))})
 	}
-	return out
+	return append(out, q.mismatches(u)...)
 }
 
 // membersKnown reports whether every member an instance of t's class can

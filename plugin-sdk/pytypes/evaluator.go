@@ -73,6 +73,10 @@ type query struct {
 	active map[memoKey]bool
 	// frames are the defs being inferred for a call (callsite.go).
 	frames []callFrame
+	// cut, when set, keeps for this query the results a bound cut short
+	// (Check's one query over a whole file: a value read at many sites
+	// is computed once, not once per site).
+	cut map[memoKey]Type
 }
 
 func (e *Evaluator) query() *query { return &query{e: e, active: map[memoKey]bool{}} }
@@ -104,6 +108,9 @@ func (q *query) memoised(key memoKey, compute func() Type) Type {
 	if ok {
 		return t
 	}
+	if t, ok := q.cut[key]; ok {
+		return t
+	}
 	if !q.enter(key) {
 		return unknownType
 	}
@@ -114,6 +121,8 @@ func (q *query) memoised(key memoKey, compute func() Type) Type {
 		q.e.mu.Lock()
 		q.e.memo[key] = t
 		q.e.mu.Unlock()
+	} else if q.cut != nil {
+		q.cut[key] = t
 	}
 	return t
 }

@@ -192,29 +192,39 @@ func (q *query) local(u Unit, s int32) Type {
 // false when s is no class variable or no base declares it (an
 // annotation, a def or a class).
 func (q *query) inheritedDeclaration(u Unit, s int32) (Type, bool) {
+	bu, bd := q.inheritedDeclarationDef(u, s)
+	if bu == nil {
+		return Type{}, false
+	}
+	return q.def(bu, bd), true
+}
+
+// inheritedDeclarationDef is the base class's def inheritedDeclaration
+// takes the type of (nil Unit when none).
+func (q *query) inheritedDeclarationDef(u Unit, s int32) (Unit, int32) {
 	owner := q.ownerOf(u, s)
 	if owner < 0 || u.Summary().Syms[s].Kind != navindex.SymLocal || u.Summary().Defs[owner].Kind != navindex.KindClass {
-		return Type{}, false
+		return nil, -1
 	}
 	info := q.class(Class{Unit: u, Sym: u.Summary().Defs[owner].Sym})
 	if info == nil {
-		return Type{}, false
+		return nil, -1
 	}
 	_, mi, sym := q.lookupMRO(info, u.Summary().Syms[s].Name, 1)
 	if mi == nil {
-		return Type{}, false
+		return nil, -1
 	}
 	bdefs := q.liveDefs(mi.c.Unit, sym)
 	for i := len(bdefs) - 1; i >= 0; i-- {
 		d := &mi.c.Unit.Summary().Defs[bdefs[i]]
 		switch {
 		case d.Kind == navindex.KindFunction, d.Kind == navindex.KindMethod, d.Kind == navindex.KindProperty, d.Kind == navindex.KindClass:
-			return q.def(mi.c.Unit, bdefs[i]), true
+			return mi.c.Unit, bdefs[i]
 		case d.Flags&navindex.DefTypeAlias == 0 && q.declaresType(mi.c.Unit, d.Annot):
-			return q.def(mi.c.Unit, bdefs[i]), true
+			return mi.c.Unit, bdefs[i]
 		}
 	}
-	return Type{}, false
+	return nil, -1
 }
 
 // implicitName is the type of a name the interpreter binds in a module

@@ -74,6 +74,20 @@ func TestDiagnosticsCodes(t *testing.T) {
 			"import sys  # noqa: unused-import", // 22 suppressed
 			"",
 		}, "\n"),
+		"app/shapes.py": "class Circle:\n    radius: float = 1.0\n\n\nclass Square:\n    pass\n\n\ndef area(shape: Circle, scale: float = 1.0) -> float:\n    return scale\n",
+		"app/checks.py": strings.Join([]string{
+			"from app.shapes import Circle, Square, area", // 1
+			"",                                      // 2
+			"count: int = \"not an int\"",           // 3 type-mismatch (one: the kernel's replaces the file's own)
+			"shape: Circle = Square()",              // 4 type-mismatch (a class of another file)
+			"area(Square())",                        // 5 type-mismatch
+			"area(Circle(), scale=\"big\")",         // 6 type-mismatch
+			"fine: Circle = Circle()",               // 7
+			"area(Square())  # type: ignore",        // 8 suppressed
+			"area(Square())  # noqa: type-mismatch", // 9 suppressed
+			"Circle().radius = \"big\"",             // 10 type-mismatch (an attribute the class declares)
+			"",
+		}, "\n"),
 	})
 	s := startServer(t, ws)
 	key := s.addKey("pro", "")
@@ -117,6 +131,27 @@ func TestDiagnosticsCodes(t *testing.T) {
 		if jget(hint, "range", "start", "character") != 4.0 || jget(hint, "range", "end", "character") != 7.0 ||
 			!strings.Contains(msg, "'run'") || !strings.Contains(msg, "parameter 'x'") || !strings.Contains(msg, "return type") {
 			t.Fatalf("missing-type-hint %v", hint)
+		}
+	})
+
+	t.Run("type-mismatch through the types of other files", func(t *testing.T) {
+		want := "10:type-mismatch 3:type-mismatch 4:type-mismatch 5:type-mismatch 6:type-mismatch"
+		var got []string
+		var r response
+		eventually(t, 30*time.Second, "the evaluator's findings", func() bool {
+			got, r = diagCodes(t, s, key, "app/checks.py", nil)
+			return strings.Join(got, " ") == want
+		})
+		for _, msg := range []string{
+			`Type \"Literal['not an int']\" is not assignable to declared type \"int\"`,
+			`Type \"Square\" is not assignable to declared type \"Circle\"`,
+			`Argument of type \"Square\" cannot be assigned to parameter \"shape\" of type \"Circle\" in function \"area\"`,
+			`Argument of type \"Literal['big']\" cannot be assigned to parameter \"scale\" of type \"float\" in function \"area\"`,
+			`Cannot assign to attribute \"radius\" for class \"Circle\": \"Literal['big']\" is not assignable to \"float\"`,
+		} {
+			if !strings.Contains(string(r.Raw), msg) {
+				t.Errorf("no %s in\n%s", msg, r.Raw)
+			}
 		}
 	})
 

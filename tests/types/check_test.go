@@ -1,6 +1,8 @@
 package types
 
 import (
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -77,6 +79,41 @@ Unknown().other
 	want := []string{
 		`48 Cannot access attribute "z" for class "Box"`,
 		`53 Cannot access attribute "b" for class "Point"`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestMismatchMarkers: Check's type-mismatch findings on
+// testdata/mismatch.py (with mismatch_models.py and mismatch_other.py,
+// the declarations it imports) are exactly its `#@mismatch MESSAGE` markers: the true
+// positives of each rule (assignment, annotated attribute, inherited
+// class variable or property, return, argument, constructor (also of a
+// total_ordering class), unannotated parameter with a default) and none of the tricky negatives (promotions, displays
+// built against the declared type, Any, object, protocols, narrowing,
+// type variables, generators, unknowns, decorated callees, calls that do
+// not bind; the positional arguments after an unpacked one).
+func TestMismatchMarkers(t *testing.T) {
+	fixtures := map[string]string{}
+	for _, mod := range []string{"mismatch", "mismatch_models", "mismatch_other"} {
+		b, err := os.ReadFile(filepath.Join("testdata", mod+".py"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		fixtures[mod] = string(b)
+	}
+	p := newProgram(t, fixtures)
+	var got, want []string
+	for i, line := range strings.Split(fixtures["mismatch"], "\n") {
+		if _, msg, ok := strings.Cut(line, "#@mismatch "); ok {
+			want = append(want, strconv.Itoa(i+1)+" "+strings.TrimSpace(msg))
+		}
+	}
+	for _, f := range pytypes.New(p, pytypes.Options{}).Check(p.unit("mismatch")) {
+		if f.Code == "type-mismatch" {
+			got = append(got, strconv.Itoa(int(f.Span.Line)+1)+" "+f.Message)
+		}
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

@@ -106,7 +106,7 @@ var passRuns = [numPasses]func(*checker){
 	redefinedImports:  func(c *checker) { c.duplicates(); c.shadowedImports() },
 	unreachableBlocks: (*checker).unreachable,
 	missingImports:    (*checker).imports,
-	checkedCalls:      (*checker).calls,
+	checkedCalls:      func(c *checker) { c.calls(); c.typeFindings(TypeMismatch) },
 	deprecatedUses:    (*checker).deprecated,
 	untypedDefs:       (*checker).typeHints,
 	badNames:          (*checker).naming,
@@ -162,7 +162,7 @@ var Rules = []Rule{
 	},
 	{
 		Code: TypeMismatch, Severity: abi.SeverityError, DefaultOn: true,
-		TypeCheck: true, ComparedWith: "pyright reportArgumentType",
+		TypeCheck: true, ComparedWith: "pyright reportArgumentType, reportAssignmentType, reportReturnType",
 		Doc: docTypeMismatch,
 		Bad: `def repeat(text: str, times: int) -> str:
     return text * times

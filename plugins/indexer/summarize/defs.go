@@ -91,6 +91,9 @@ func (b *builder) defs() {
 			d.Doc = Markdown(bd.Docstring)
 		}
 		b.typeFacts(bd, &d)
+		if d.Kind == navindex.KindVariable {
+			b.assignSite(bd, &d)
+		}
 		d.Extent = b.extent(bd)
 		b.s.Defs = append(b.s.Defs, d)
 		b.defOf[bd.Index] = int32(len(b.s.Defs))
@@ -424,7 +427,11 @@ func (b *builder) occurrences() {
 		if a.Scope != nil {
 			scope = int32(a.Scope.Index)
 		}
-		b.addOcc(a.Start, a.End, b.attrSym(recv, a.Name), fl, scope)
+		sym := b.attrSym(recv, a.Name)
+		b.addOcc(a.Start, a.End, sym, fl, scope)
+		if a.Ctx.Has(pysem.CtxStore) && !a.Object.IsNull() {
+			b.attributeSite(a, sym)
+		}
 	}
 	if m.Tree != nil {
 		b.keywordArgs(m.Tree)
@@ -486,6 +493,7 @@ func (b *builder) callSites(t *tree.Tree) {
 			// the builtin super's.
 			x = b.expr(navindex.ExprCall, b.builtinExpr("super"), "")
 		}
+		b.argumentSites(n, x)
 		c := navindex.Call{Expr: x, Open: b.pos16(al.StartByte() + 1), Close: b.pos16(al.EndByte())}
 		if b.kt.Of(al) == kGenerator { // f(x for x in y)
 			c.Keys = []string{""}

@@ -260,11 +260,12 @@ func (b *builder) funcFacts(bd *pysem.Binding, d *navindex.Def) {
 	if body.IsNull() {
 		return
 	}
-	returns, bare, gen := b.ownReturns(body)
+	returns, nodes, bare, gen := b.ownReturns(body)
 	d.ReturnValues = returns
 	if gen {
 		d.Flags |= navindex.DefGenerator
 	}
+	b.returnSites(d, returns, nodes)
 	ends := b.ends(body)
 	if bare || !ends {
 		d.Flags |= navindex.DefReturnsNone
@@ -386,8 +387,9 @@ var ownBodyKinds = tree.NewKindClasses(map[string]uint8{"return_statement": 1, "
 	"function_definition": 3, "class_definition": 3, "lambda": 3})
 
 // ownReturns lists the values of the `return X` statements of a def's
-// own body, whether it has a bare return, and whether it yields.
-func (b *builder) ownReturns(body tree.Node) (values []int32, bare, gen bool) {
+// own body (and their nodes), whether it has a bare return, and whether
+// it yields.
+func (b *builder) ownReturns(body tree.Node) (values []int32, nodes []tree.Node, bare, gen bool) {
 	t := body.Tree()
 	kt := ownBodyKinds.Table(t)
 	for i, end := kt.Scan(body.Index(), body.SubtreeEnd(), 0), body.SubtreeEnd(); i < end; i = kt.Scan(i+1, end, 0) {
@@ -405,6 +407,7 @@ func (b *builder) ownReturns(body tree.Node) (values []int32, bare, gen bool) {
 				bare = true
 			} else {
 				values = append(values, b.val(v))
+				nodes = append(nodes, v)
 			}
 		case 2:
 			gen = true
@@ -412,7 +415,7 @@ func (b *builder) ownReturns(body tree.Node) (values []int32, bare, gen bool) {
 			i = n.SubtreeEnd() - 1
 		}
 	}
-	return values, bare, gen
+	return values, nodes, bare, gen
 }
 
 // ends reports whether control never falls off the end of block: its
@@ -526,5 +529,8 @@ func (b *builder) memberFacts(a *pysem.AttrRef, d *navindex.Def) {
 	d.Value = b.sharedVal(v, navindex.ExprSym, "")
 	if top != a.Node && d.Value >= 0 {
 		d.Value = b.unpack(d.Value, a.Node)
+	}
+	if top == a.Node && !ann.IsNull() {
+		b.memberAssignSite(d, v)
 	}
 }

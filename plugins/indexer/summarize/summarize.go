@@ -9,6 +9,7 @@ package summarize
 
 import (
 	"bytes"
+	"cmp"
 	"slices"
 	"strings"
 
@@ -172,6 +173,9 @@ func FromModule(m *pysem.Module, platform string) *navindex.Summary {
 	if m.Tree != nil {
 		b.callSites(m.Tree)
 	}
+	slices.SortStableFunc(b.s.Sites, func(p, q navindex.Site) int {
+		return cmp.Or(cmp.Compare(p.Span.Line, q.Span.Line), cmp.Compare(p.Span.Col, q.Span.Col))
+	})
 	if m.All != nil {
 		b.s.AllKnown, b.s.AllPartial = true, m.All.Partial
 		for _, n := range m.All.Names {

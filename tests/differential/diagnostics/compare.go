@@ -228,12 +228,19 @@ func ParsePyright(out []byte, strip func(string) string) ([]PyrightDiag, error) 
 	return body.GeneralDiagnostics, nil
 }
 
-// pyrightRules are the pyright rules that confirm each of our codes.
+// pyrightRules are the pyright rules that confirm each of our codes
+// (type-mismatch: the kernel's evaluator also judges assignments and
+// returns).
 var pyrightRules = map[string][]string{
 	"import-not-found": {"reportMissingImports", "reportMissingModuleSource"},
 	"missing-argument": {"reportCallIssue"},
-	"type-mismatch":    {"reportArgumentType", "reportCallIssue"},
+	"type-mismatch":    {"reportArgumentType", "reportCallIssue", "reportAssignmentType", "reportReturnType"},
 }
+
+// attributeStore begins pyright's message, and the evaluator's, for a
+// value stored to an attribute its declaration rejects (pyright's rule
+// is then reportAttributeAccessIssue).
+const attributeStore = "Cannot assign to attribute"
 
 // PyrightFalsePositives returns our findings of the pyright codes that no
 // pyright diagnostic of a confirming rule covers (same file, our line
@@ -255,6 +262,9 @@ func PyrightFalsePositives(ours []Finding, theirs []PyrightDiag) (fps map[string
 				if d.Rule == r {
 					confirmed = true
 				}
+			}
+			if f.Code == "type-mismatch" && d.Rule == "reportAttributeAccessIssue" && strings.HasPrefix(f.Text, attributeStore) && strings.HasPrefix(d.Message, attributeStore) {
+				confirmed = true
 			}
 		}
 		if !confirmed {

@@ -171,21 +171,26 @@ type Finding struct {
 }
 
 // Confirmed reports whether pyright reports an assignment, return or
-// argument type error on f's line (inside the error's line range).
+// argument type error on f's line (inside the error's line range), or,
+// for a finding on an attribute store (pyws's "Cannot assign to
+// attribute" message), pyright's reportAttributeAccessIssue of the same
+// wording (pyright's rule for a value its declaration rejects).
 func Confirmed(f Finding, pyright []Diag) bool {
+	store := strings.HasPrefix(f.Message, attributeStore)
 	for _, d := range pyright {
 		rel, line, _ := splitAt(d.At)
 		if rel != f.Rel || f.Line < line || f.Line > max(line, d.EndLine) {
 			continue
 		}
-		for _, r := range MismatchRules {
-			if d.Rule == r {
-				return true
-			}
+		if slices.Contains(MismatchRules, d.Rule) || store && d.Rule == "reportAttributeAccessIssue" && strings.HasPrefix(d.Message, attributeStore) {
+			return true
 		}
 	}
 	return false
 }
+
+// attributeStore begins the messages of a value stored to an attribute.
+const attributeStore = "Cannot assign to attribute"
 
 // Ratio is agreeing out of compared.
 type Ratio struct{ OK, N int }
@@ -225,6 +230,7 @@ type TypeScore struct {
 	Sig      Ratio          // signature agreement
 	TypeDef  Ratio          // type definition agreement
 	Mismatch Ratio          // type-mismatch precision
+	Recall   Ratio          // pyright's assignment/return/argument errors pyws reports
 	Misses   []Miss
 }
 
@@ -273,6 +279,35 @@ func (s *TypeScore) AddFinding(f Finding, pyright []Diag) {
 	}
 }
 
+// AddRecall scores what share of pyright's assignment, return and
+// argument type errors (one per file and line) pyws's type-mismatch
+// findings cover (a finding inside the error's lines).
+func (s *TypeScore) AddRecall(findings []Finding, pyright []Diag) {
+	seen := map[string]bool{}
+	for _, d := range pyright {
+		if !slices.Contains(MismatchRules, d.Rule) {
+			continue
+		}
+		rel, line, _ := splitAt(d.At)
+		at := fmt.Sprintf("%s:%d", rel, line)
+		if seen[at] {
+			continue
+		}
+		seen[at] = true
+		found := false
+		for _, f := range findings {
+			if f.Code == "type-mismatch" && Confirmed(f, []Diag{d}) {
+				found = true
+				break
+			}
+		}
+		s.Recall.add(found)
+		if !found {
+			s.Misses = append(s.Misses, Miss{"type-mismatch recall", at, d.Message, "(none)"})
+		}
+	}
+}
+
 // Merge adds o's counts to s (for the total).
 func (s *TypeScore) Merge(o *TypeScore) {
 	s.Hovers += o.Hovers
@@ -282,7 +317,7 @@ func (s *TypeScore) Merge(o *TypeScore) {
 	for b, n := range o.Buckets {
 		s.Buckets[b] += n
 	}
-	for _, p := range []struct{ to, from *Ratio }{{&s.Type, &o.Type}, {&s.Sig, &o.Sig}, {&s.TypeDef, &o.TypeDef}, {&s.Mismatch, &o.Mismatch}} {
+	for _, p := range []struct{ to, from *Ratio }{{&s.Type, &o.Type}, {&s.Sig, &o.Sig}, {&s.TypeDef, &o.TypeDef}, {&s.Mismatch, &o.Mismatch}, {&s.Recall, &o.Recall}} {
 		p.to.OK += p.from.OK
 		p.to.N += p.from.N
 	}
@@ -290,14 +325,14 @@ func (s *TypeScore) Merge(o *TypeScore) {
 
 // Figures are a score's four figures by name, as the floors name them.
 func (s *TypeScore) Figures() map[string]Ratio {
-	return map[string]Ratio{"type": s.Type, "signature": s.Sig, "typeDefinition": s.TypeDef, "mismatch": s.Mismatch}
+	return map[string]Ratio{"type": s.Type, "signature": s.Sig, "typeDefinition": s.TypeDef, "mismatch": s.Mismatch, "mismatchRecall": s.Recall}
 }
 
 // WriteTable prints the figures of each named score as a table.
 func WriteTable(w io.Writer, names []string, scores map[string]*TypeScore) {
-	fmt.Fprintf(w, "%-16s %7s  %-22s %-22s %-22s %-22s\n", "project", "hovers", "hover type", "signature", "type definition", "type-mismatch precision")
+	fmt.Fprintf(w, "%-16s %7s  %-22s %-22s %-22s %-24s %-22s\n", "project", "hovers", "hover type", "signature", "type definition", "type-mismatch precision", "type-mismatch recall")
 	for _, n := range names {
 		s := scores[n]
-		fmt.Fprintf(w, "%-16s %7d  %-22s %-22s %-22s %-22s\n", n, s.Hovers, s.Type, s.Sig, s.TypeDef, s.Mismatch)
+		fmt.Fprintf(w, "%-16s %7d  %-22s %-22s %-22s %-24s %-22s\n", n, s.Hovers, s.Type, s.Sig, s.TypeDef, s.Mismatch, s.Recall)
 	}
 }

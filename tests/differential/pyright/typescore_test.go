@@ -96,6 +96,7 @@ func TestTypeScore(t *testing.T) {
 	diags := []Diag{
 		{At: "m.py:10:4", EndLine: 12, Rule: "reportArgumentType"},
 		{At: "m.py:20:0", EndLine: 20, Rule: "reportAttributeAccessIssue"},
+		{At: "m.py:21:4", EndLine: 21, Rule: "reportAttributeAccessIssue", Message: `Cannot assign to attribute "x" for class "C"`},
 		{At: "n.py:30:0", EndLine: 30, Rule: "reportAssignmentType"},
 	}
 	if got := s.Mismatch.String(); got != "n/a" || s.Mismatch.Value() != 1 {
@@ -104,30 +105,32 @@ func TestTypeScore(t *testing.T) {
 	for _, f := range []Finding{
 		{Rel: "m.py", Line: 11, Code: "type-mismatch"}, // inside the argument error's lines
 		{Rel: "m.py", Line: 20, Code: "type-mismatch"}, // an attribute error does not confirm it
+		{Rel: "m.py", Line: 21, Code: "type-mismatch", Message: `Cannot assign to attribute "x" for class "C": "str" is not assignable to "int"`}, // an attribute store's does
 		{Rel: "m.py", Line: 30, Code: "type-mismatch"}, // the error is in another file
 		{Rel: "m.py", Line: 10, Code: "unused-import"}, // not counted
 	} {
 		s.AddFinding(f, diags)
 	}
-	want := map[string]Ratio{"type": {1, 2}, "signature": {1, 2}, "typeDefinition": {1, 2}, "mismatch": {1, 3}}
+	s.AddRecall([]Finding{{Rel: "m.py", Line: 11, Code: "type-mismatch"}}, append(diags, Diag{At: "m.py:10:9", EndLine: 10, Rule: "reportArgumentType"}))
+	want := map[string]Ratio{"type": {1, 2}, "signature": {1, 2}, "typeDefinition": {1, 2}, "mismatch": {2, 4}, "mismatchRecall": {1, 2}} // one error per line
 	if got := s.Figures(); !reflect.DeepEqual(got, want) {
 		t.Errorf("figures %v, want %v", got, want)
 	}
 	if s.Hovers != 6 || s.Buckets["plain"] != 2 || s.Buckets["callable"] != 2 || s.Buckets["unknown"] != 1 || s.Buckets["class"] != 1 {
 		t.Errorf("hovers %d buckets %v", s.Hovers, s.Buckets)
 	}
-	if len(s.Misses) != 5 { // type y, type def y, signature g, two mismatches
-		t.Errorf("%d misses, want 5: %+v", len(s.Misses), s.Misses)
+	if len(s.Misses) != 6 { // type y, type def y, signature g, two mismatches, one error not found
+		t.Errorf("%d misses, want 6: %+v", len(s.Misses), s.Misses)
 	}
 	var total TypeScore
 	total.Merge(&s)
 	total.Merge(&s)
-	if total.Type != (Ratio{2, 4}) || total.Mismatch != (Ratio{2, 6}) || total.Hovers != 12 || total.Buckets["plain"] != 4 {
+	if total.Type != (Ratio{2, 4}) || total.Mismatch != (Ratio{4, 8}) || total.Hovers != 12 || total.Buckets["plain"] != 4 {
 		t.Errorf("merged %+v", total)
 	}
 	var b strings.Builder
 	WriteTable(&b, []string{"p"}, map[string]*TypeScore{"p": &s})
-	if !strings.Contains(b.String(), " 50.0% (1/2)") || !strings.Contains(b.String(), " 33.3% (1/3)") {
+	if !strings.Contains(b.String(), " 50.0% (1/2)") || !strings.Contains(b.String(), " 50.0% (2/4)") {
 		t.Errorf("table:\n%s", b.String())
 	}
 }
