@@ -260,6 +260,29 @@ func Encode(s *Summary) []byte {
 	e.b(s.AllPartial)
 	e.s(s.Doc)
 	e.i(s.Lines)
+	e.reserve(1)
+	e.u(uint64(len(s.Flow)))
+	for _, f := range s.Flow {
+		e.reserve(5 + len(f.Preds))
+		e.u(uint64(f.Kind))
+		e.i(f.A)
+		e.i(f.B)
+		e.i(f.Prev)
+		e.u(uint64(len(f.Preds)))
+		for _, p := range f.Preds {
+			e.i(p)
+		}
+	}
+	e.reserve(1)
+	e.u(uint64(len(s.Reads)))
+	var readLine int32
+	for _, r := range s.Reads {
+		e.reserve(3)
+		e.i(r.Line - readLine) // sorted: small deltas
+		readLine = r.Line
+		e.i(r.Col)
+		e.i(r.Node)
+	}
 
 	body, t := e.buf[:e.n], &e.strs
 	out := make([]byte, 0, len(body)+t.size+5*len(t.tab)+16)
@@ -485,6 +508,28 @@ func Decode(b []byte) (*Summary, error) {
 	}
 	s.AllKnown, s.AllPartial = d.b(), d.b()
 	s.Doc, s.Lines = d.s(), d.i()
+	if n := d.n(); n > 0 {
+		s.Flow = make([]FlowNode, n)
+	}
+	for k := range s.Flow {
+		f := &s.Flow[k]
+		f.Kind, f.A, f.B, f.Prev = FlowKind(d.u()), d.i(), d.i(), d.i()
+		if n := d.n(); n > 0 {
+			f.Preds = make([]int32, n)
+		}
+		for j := range f.Preds {
+			f.Preds[j] = d.i()
+		}
+	}
+	if n := d.n(); n > 0 {
+		s.Reads = make([]FlowRead, n)
+	}
+	var readLine int32
+	for k := range s.Reads {
+		r := &s.Reads[k]
+		readLine += d.i()
+		r.Line, r.Col, r.Node = readLine, d.i(), d.i()
+	}
 	if d.err != nil {
 		return nil, d.err
 	}
@@ -509,7 +554,7 @@ func (s *Summary) check() error {
 		ok := x.Op <= ExprText && len(x.Keys) <= len(x.Args)
 		switch {
 		case bySym:
-			ok = ok && x.A >= 0 && x.A < ns
+			ok = ok && x.A >= 0 && x.A < ns && (x.Op != ExprSym || x.B >= -1 && x.B < int32(len(s.Flow)))
 		case x.Op == ExprAttr || x.Op == ExprCall:
 			ok = ok && x.A >= 0 && x.A < int32(k) // the receiver and callee are known
 		case x.Op == ExprUnpack:
@@ -552,6 +597,29 @@ func (s *Summary) check() error {
 	for k, c := range s.Calls {
 		if !opt(c.Expr, ne) || c.Expr >= 0 && s.Exprs[c.Expr].Op != ExprCall || c.Close.Less(c.Open) {
 			return fmt.Errorf("%w: call %d out of range", ErrMalformed, k)
+		}
+	}
+	nf := int32(len(s.Flow))
+	for k, f := range s.Flow {
+		ok := f.Kind <= FlowJoin && opt(f.Prev, nf)
+		switch f.Kind {
+		case FlowStart:
+			ok = ok && opt(f.A, nsc)
+		case FlowAssign:
+			ok = ok && f.A >= 0 && f.A < ns && opt(f.B, int32(len(s.Defs)))
+		case FlowCond:
+			ok = ok && f.A >= 0 && f.A < ne
+		}
+		for _, p := range f.Preds {
+			ok = ok && p >= 0 && p < nf
+		}
+		if !ok {
+			return fmt.Errorf("%w: flow node %d out of range", ErrMalformed, k)
+		}
+	}
+	for k, r := range s.Reads {
+		if r.Node < 0 || r.Node >= nf || k > 0 && r.Pos.Less(s.Reads[k-1].Pos) {
+			return fmt.Errorf("%w: flow read %d out of range", ErrMalformed, k)
 		}
 	}
 	for k, sc := range s.Scopes {

@@ -35,7 +35,7 @@ package navindex
 
 // Version is the layout version; the kernel discards cached summaries of
 // another version.
-const Version = 7
+const Version = 8
 
 // SymKind says what a symbol is.
 type SymKind uint8
@@ -83,7 +83,7 @@ type Sym struct {
 type ExprOp uint8
 
 const (
-	ExprSym   ExprOp = iota // the value of symbol A
+	ExprSym   ExprOp = iota // the value of symbol A; B (version 8) the flow node of the read (Summary.Flow), -1 none
 	ExprAttr                // attribute Name of expression A
 	ExprCall                // the result of calling expression A with Args (Keys)
 	ExprSuper               // super() in a method of class symbol A: its bases
@@ -348,4 +348,39 @@ type Summary struct {
 	Doc string
 	// Lines is the number of lines of the file.
 	Lines int32
+
+	// Version 8, for narrowing: the control flow of function bodies and
+	// the module's code (Flow), and the reads of names whose type may
+	// differ by position (Reads, sorted by position).
+	Flow  []FlowNode
+	Reads []FlowRead
+}
+
+// FlowKind says what a flow node is.
+type FlowKind uint8
+
+const (
+	FlowStart  FlowKind = iota // the entry of scope A (a def's parameters are assigned after it)
+	FlowAssign                 // symbol A bound by def B (-1: unbound by del, or a binding with no def), after Prev
+	FlowCond                   // expression A is true (B 0) or false (B 1) here, after Prev
+	FlowJoin                   // the paths Preds meet (after an if, at a loop's head, at an except)
+)
+
+// FlowNode is one node of the control flow graph a scope's code runs
+// through (pyright's code flow): the type of a name read at a node is
+// found by walking back to the assignments that reach it, narrowed by
+// the conditions on the way. Only assignments and conditions that may
+// narrow are nodes; code that cannot be reached has no node.
+type FlowNode struct {
+	Kind  FlowKind
+	A, B  int32
+	Prev  int32
+	Preds []int32
+}
+
+// FlowRead is a name read at Pos whose symbol has flow: Node is the flow
+// node the read happens at.
+type FlowRead struct {
+	Pos
+	Node int32
 }

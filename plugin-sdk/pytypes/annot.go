@@ -133,7 +133,7 @@ func (q *query) annot(u Unit, e int32, s tvScope) Type {
 	if !validExpr(u, e) {
 		return unknownType
 	}
-	key := memoKey{memoAnnot, u, e}
+	key := memoKey{what: memoAnnot, unit: u, idx: e}
 	if !q.enter(key) {
 		return unknownType
 	}

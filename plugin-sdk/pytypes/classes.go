@@ -41,7 +41,7 @@ func (q *query) class(c Class) *classInfo {
 	if ok {
 		return info
 	}
-	key := memoKey{memoClass, c.Unit, c.Sym}
+	key := memoKey{what: memoClass, unit: c.Unit, idx: c.Sym}
 	if !q.enter(key) {
 		return nil
 	}

@@ -47,12 +47,14 @@ const (
 	memoReturn
 	memoAnnot
 	memoClass
+	memoFlow // idx the symbol, node the flow node it is read at
 )
 
 type memoKey struct {
 	what uint8
 	unit Unit
 	idx  int32
+	node int32
 }
 
 // query is one call into the evaluator: its depth, its step budget, and

@@ -10,13 +10,16 @@ func (q *query) expr(u Unit, e int32) Type {
 	if !validExpr(u, e) {
 		return unknownType
 	}
-	return q.memoised(memoKey{memoExpr, u, e}, func() Type { return q.evalExpr(u, e) })
+	return q.memoised(memoKey{what: memoExpr, unit: u, idx: e}, func() Type { return q.evalExpr(u, e) })
 }
 
 func (q *query) evalExpr(u Unit, e int32) Type {
 	x := &u.Summary().Exprs[e]
 	switch x.Op {
 	case navindex.ExprSym:
+		if x.B >= 0 {
+			return q.symAt(u, x.A, x.B)
+		}
 		return q.sym(u, x.A)
 	case navindex.ExprAttr:
 		return q.member(q.expr(u, x.A), x.Name).Type

@@ -186,6 +186,16 @@ func (q *query) signatures(t Type) []Signature {
 		if m := q.member(t, "__call__"); m.Found() && m.Type.Kind() != KindInstance {
 			return q.signatures(m.Type)
 		}
+	case KindUnion:
+		// A name bound to several callables where it is read (an import
+		// or its fallback class): each member's, Unknown adding none.
+		var out []Signature
+		for _, m := range t.Members() {
+			if m.Kind() != KindUnion {
+				out = append(out, q.signatures(m)...)
+			}
+		}
+		return out
 	}
 	return nil
 }

@@ -14,7 +14,7 @@ func (q *query) sym(u Unit, s int32) Type {
 	if !validSym(u, s) {
 		return unknownType
 	}
-	return q.memoised(memoKey{memoSym, u, s}, func() Type {
+	return q.memoised(memoKey{what: memoSym, unit: u, idx: s}, func() Type {
 		sy := &u.Summary().Syms[s]
 		switch sy.Kind {
 		case navindex.SymLocal:
@@ -272,7 +272,7 @@ func (q *query) def(u Unit, di int32) Type {
 	if !validDef(u, di) {
 		return unknownType
 	}
-	return q.memoised(memoKey{memoDef, u, di}, func() Type {
+	return q.memoised(memoKey{what: memoDef, unit: u, idx: di}, func() Type {
 		d := &u.Summary().Defs[di]
 		switch d.Kind {
 		case navindex.KindClass:
@@ -543,7 +543,7 @@ func classObjectOf(t Type) Type {
 // returnType is the declared return of def di, or the one inferred from
 // its body (workspace defs only), before any binding.
 func (q *query) returnType(u Unit, di int32) Type {
-	return q.memoised(memoKey{memoReturn, u, di}, func() Type {
+	return q.memoised(memoKey{what: memoReturn, unit: u, idx: di}, func() Type {
 		d := &u.Summary().Defs[di]
 		var r Type
 		switch {
