@@ -601,7 +601,7 @@ func (s *Summary) check() error {
 	}
 	nf := int32(len(s.Flow))
 	for k, f := range s.Flow {
-		ok := f.Kind <= FlowJoin && opt(f.Prev, nf)
+		ok := f.Kind <= FlowAugAssign && opt(f.Prev, nf)
 		switch f.Kind {
 		case FlowStart:
 			ok = ok && opt(f.A, nsc)
@@ -609,6 +609,8 @@ func (s *Summary) check() error {
 			ok = ok && f.A >= 0 && f.A < ns && opt(f.B, int32(len(s.Defs)))
 		case FlowCond:
 			ok = ok && f.A >= 0 && f.A < ne
+		case FlowAugAssign:
+			ok = ok && f.A >= 0 && f.A < ns && opt(f.B, ne)
 		}
 		for _, p := range f.Preds {
 			ok = ok && p >= 0 && p < nf

@@ -98,6 +98,19 @@ func (w *flowWalk) at(node int32) flowResult {
 				return flowResult{}
 			}
 			return flowResult{t: w.q.assigned(w.u, w.sym, n.B), reached: true}
+		case navindex.FlowAugAssign:
+			if n.A != w.sym {
+				node = n.Prev
+				continue
+			}
+			if !validExpr(w.u, n.B) {
+				return flowResult{}
+			}
+			if w.q.active[memoKey{what: memoExpr, unit: w.u, idx: n.B}] {
+				w.q.cuts++ // `x += 1` in a loop, as an assignment above
+				return flowResult{}
+			}
+			return flowResult{t: w.q.expr(w.u, n.B), reached: true}
 		case navindex.FlowCond:
 			if !w.q.condNames(w.u, n.A, w.sym) {
 				node = n.Prev

@@ -2,6 +2,7 @@ package summarize
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/pyws/pyws/plugin-sdk/navindex"
 	"github.com/pyws/pyws/plugin-sdk/pysem"
@@ -52,6 +53,9 @@ type flowBuilder struct {
 	readNode []int32
 	// condRefs are the symbols named by a condition.
 	condRefs map[int32]bool
+	// augRead is the node (+1) after the augmented assignment each
+	// reference (by index in m.Refs) is the target of.
+	augRead map[int32]int32
 }
 
 func (b *builder) flow() {
@@ -59,7 +63,7 @@ func (b *builder) flow() {
 	if m.Tree == nil || b.s == nil {
 		return
 	}
-	fb := &flowBuilder{b: b, bindAt: map[int]int32{}, readNode: make([]int32, len(m.Refs)), condRefs: map[int32]bool{}}
+	fb := &flowBuilder{b: b, bindAt: map[int]int32{}, readNode: make([]int32, len(m.Refs)), condRefs: map[int32]bool{}, augRead: map[int32]int32{}}
 	params := make([][]*pysem.Binding, len(m.Scopes))
 	for _, bd := range m.Bindings {
 		if bd.NameNode.IsNull() || bd.Site == nil {
@@ -379,7 +383,23 @@ func (fb *flowBuilder) expr(n tree.Node) {
 		return
 	case kAugAssign:
 		fb.expr(n.ChildByFieldID(b.f.right))
-		fb.expr(n.ChildByFieldID(b.f.left))
+		left := n.ChildByFieldID(b.f.left)
+		if b.kt.Of(left) != kIdentifier {
+			fb.expr(left)
+			return
+		}
+		off := left.StartByte()
+		i := fb.bindAt[off]
+		if off >= len(b.refIdx) || b.refIdx[off] == 0 || i == 0 {
+			return
+		}
+		r := b.refIdx[off] - 1
+		fb.readNode[r] = fb.cur + 1 // the value is read before
+		fb.cur = fb.add(flowNode{kind: navindex.FlowAugAssign, a: b.localSym(b.m.Bindings[i-1]), b: -1, prev: fb.cur, cond: n})
+		fb.augRead[r] = fb.cur + 1 // a hover shows what is assigned
+		if l := len(fb.tries); l > 0 {
+			fb.tries[l-1] = append(fb.tries[l-1], fb.cur)
+		}
 		return
 	case kNamedExpr:
 		fb.expr(n.ChildByFieldID(b.f.value))
@@ -539,6 +559,9 @@ func (fb *flowBuilder) finish() {
 	assigns := map[int32]int{}
 	declared := map[int32]bool{}
 	for _, n := range fb.nodes {
+		if n.kind == navindex.FlowAugAssign {
+			assigns[n.a]++
+		}
 		if n.kind == navindex.FlowAssign {
 			assigns[n.a]++
 			if !n.bind.Annotation.IsNull() && n.bind.Kind != pysem.BindParameter {
@@ -552,7 +575,7 @@ func (fb *flowBuilder) finish() {
 	kept := make([]bool, len(fb.nodes))
 	for i, n := range fb.nodes {
 		switch {
-		case n.kind == navindex.FlowAssign && !keep(n.a):
+		case (n.kind == navindex.FlowAssign || n.kind == navindex.FlowAugAssign) && !keep(n.a):
 			to[i] = to[n.prev]
 		case n.kind == navindex.FlowJoin && len(n.preds) == 1 && n.preds[0] < int32(i):
 			to[i] = to[n.preds[0]]
@@ -614,6 +637,9 @@ func (fb *flowBuilder) finish() {
 			continue
 		}
 		b.readFlow[r] = node + 1
+		if aug := fb.augRead[int32(r)]; aug > 0 {
+			node = final(aug - 1)
+		}
 		l, c := b.position(ref.Start)
 		b.s.Reads = append(b.s.Reads, navindex.FlowRead{Pos: navindex.Pos{Line: l, Col: c}, Node: node})
 	}
@@ -630,6 +656,11 @@ func (fb *flowBuilder) finish() {
 	for i, n := range fb.nodes {
 		if kept[i] && n.kind == navindex.FlowCond {
 			flow[out[i]].A = b.condExpr(n.cond)
+		}
+		if kept[i] && n.kind == navindex.FlowAugAssign {
+			op := strings.TrimSuffix(b.opText(n.cond.ChildByFieldID(b.f.operator)), "=")
+			left := n.cond.ChildByFieldID(b.f.left)
+			flow[out[i]].B = b.oper(op, b.flowNameExpr(left.StartByte()), b.val(n.cond.ChildByFieldID(b.f.right)))
 		}
 	}
 	// A condition that could not be described narrows nothing.
