@@ -360,11 +360,11 @@ type Summary struct {
 type FlowKind uint8
 
 const (
-	FlowStart  FlowKind = iota // the entry of scope A (a def's parameters are assigned after it)
-	FlowAssign                 // symbol A bound by def B (-1: unbound by del, or a binding with no def), after Prev
-	FlowCond                   // expression A is true (B 0) or false (B 1) here, after Prev
-	FlowJoin                   // the paths Preds meet (after an if, at a loop's head, at an except)
-	FlowAugAssign              // symbol A bound by an augmented assignment, to expression B (`x += 1` is x + 1), after Prev
+	FlowStart     FlowKind = iota // the entry of scope A (a def's parameters are assigned after it)
+	FlowAssign                    // symbol A bound by def B (-1: unbound by del, or a binding with no def), after Prev
+	FlowCond                      // expression A is true (B 0) or false (B 1) here, after Prev
+	FlowJoin                      // the paths Preds meet (after an if, at a loop's head, at an except)
+	FlowAugAssign                 // symbol A bound by an augmented assignment, to expression B (`x += 1` is x + 1), after Prev
 )
 
 // FlowNode is one node of the control flow graph a scope's code runs
