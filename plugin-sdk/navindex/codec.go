@@ -263,15 +263,17 @@ func Encode(s *Summary) []byte {
 	e.reserve(1)
 	e.u(uint64(len(s.Flow)))
 	for _, f := range s.Flow {
-		e.reserve(5 + len(f.Preds))
+		e.reserve(4)
 		e.u(uint64(f.Kind))
 		e.i(f.A)
 		e.i(f.B)
 		e.i(f.Prev)
-		e.u(uint64(len(f.Preds)))
-		for _, p := range f.Preds {
-			e.i(p)
-		}
+	}
+	e.reserve(1)
+	e.u(uint64(len(s.FlowPreds)))
+	for _, p := range s.FlowPreds {
+		e.reserve(1)
+		e.i(p)
 	}
 	e.reserve(1)
 	e.u(uint64(len(s.Reads)))
@@ -514,12 +516,12 @@ func Decode(b []byte) (*Summary, error) {
 	for k := range s.Flow {
 		f := &s.Flow[k]
 		f.Kind, f.A, f.B, f.Prev = FlowKind(d.u()), d.i(), d.i(), d.i()
-		if n := d.n(); n > 0 {
-			f.Preds = make([]int32, n)
-		}
-		for j := range f.Preds {
-			f.Preds[j] = d.i()
-		}
+	}
+	if n := d.n(); n > 0 {
+		s.FlowPreds = make([]int32, n)
+	}
+	for k := range s.FlowPreds {
+		s.FlowPreds[k] = d.i()
 	}
 	if n := d.n(); n > 0 {
 		s.Reads = make([]FlowRead, n)
@@ -601,22 +603,28 @@ func (s *Summary) check() error {
 	}
 	nf := int32(len(s.Flow))
 	for k, f := range s.Flow {
-		ok := f.Kind <= FlowAugAssign && opt(f.Prev, nf)
+		ok := f.Kind <= FlowStore && opt(f.Prev, nf)
 		switch f.Kind {
 		case FlowStart:
 			ok = ok && opt(f.A, nsc)
 		case FlowAssign:
 			ok = ok && f.A >= 0 && f.A < ns && opt(f.B, int32(len(s.Defs)))
 		case FlowCond:
-			ok = ok && f.A >= 0 && f.A < ne
+			ok = ok && opt(f.A, ne)
+		case FlowJoin:
+			ok = ok && f.A >= 0 && f.B >= 0 && int(f.A)+int(f.B) <= len(s.FlowPreds)
 		case FlowAugAssign:
 			ok = ok && f.A >= 0 && f.A < ns && opt(f.B, ne)
-		}
-		for _, p := range f.Preds {
-			ok = ok && p >= 0 && p < nf
+		case FlowStore:
+			ok = ok && f.A >= 0 && f.A < ne && opt(f.B, ne)
 		}
 		if !ok {
 			return fmt.Errorf("%w: flow node %d out of range", ErrMalformed, k)
+		}
+	}
+	for k, p := range s.FlowPreds {
+		if p < 0 || p >= nf {
+			return fmt.Errorf("%w: flow predecessor %d out of range", ErrMalformed, k)
 		}
 	}
 	for k, r := range s.Reads {

@@ -55,30 +55,37 @@ type flowResult struct {
 	reached bool // some assignment (or the scope's entry, for a name of another scope) reaches
 }
 
-// flowWalk is one symbol's walk back from a read; active are the joins
-// on the way (a loop's back edge reaching one adds nothing).
+// flowWalk is one reference's walk back from a read: symbol sym, or
+// its attribute attr (self.x) whose type is declared where nothing
+// narrows it; active are the joins on the way (a loop's back edge
+// reaching one adds nothing).
 type flowWalk struct {
-	q      *query
-	u      Unit
-	sym    int32
-	memo   map[int32]flowResult
-	active map[int32]bool
-	steps  int
+	q        *query
+	u        Unit
+	sym      int32
+	attr     string
+	declared Type
+	memo     map[int32]flowResult
+	active   map[int32]bool
+	steps    int
 }
 
 // maxFlowSteps bounds one walk (a module of thousands of statements).
 const maxFlowSteps = 20000
 
 func (w *flowWalk) at(node int32) flowResult {
-	flow := w.u.Summary().Flow
+	s := w.u.Summary()
 	for validFlow(w.u, node) {
 		if w.steps++; w.steps > maxFlowSteps {
 			return flowResult{}
 		}
-		n := &flow[node]
+		n := &s.Flow[node]
 		switch n.Kind {
 		case navindex.FlowStart:
-			if sy := &w.u.Summary().Syms[w.sym]; sy.Kind == navindex.SymLocal && sy.Scope == n.A {
+			if w.attr != "" {
+				return flowResult{t: w.declared, reached: true}
+			}
+			if sy := &s.Syms[w.sym]; sy.Kind == navindex.SymLocal && sy.Scope == n.A {
 				return flowResult{} // unbound: read before any assignment
 			}
 			return flowResult{t: w.q.sym(w.u, w.sym), reached: true}
@@ -86,6 +93,9 @@ func (w *flowWalk) at(node int32) flowResult {
 			if n.A != w.sym {
 				node = n.Prev
 				continue
+			}
+			if w.attr != "" {
+				return flowResult{t: w.declared, reached: true} // another object
 			}
 			if !validDef(w.u, n.B) {
 				return flowResult{}
@@ -103,6 +113,9 @@ func (w *flowWalk) at(node int32) flowResult {
 				node = n.Prev
 				continue
 			}
+			if w.attr != "" {
+				return flowResult{t: w.declared, reached: true}
+			}
 			if !validExpr(w.u, n.B) {
 				return flowResult{}
 			}
@@ -111,19 +124,35 @@ func (w *flowWalk) at(node int32) flowResult {
 				return flowResult{}
 			}
 			return flowResult{t: w.q.expr(w.u, n.B), reached: true}
+		case navindex.FlowStore:
+			if w.attr == "" || !w.names(n.A) {
+				node = n.Prev
+				continue
+			}
+			// Narrowed to the value assigned when it fits the declared type.
+			if !validExpr(w.u, n.B) || w.q.active[memoKey{what: memoExpr, unit: w.u, idx: n.B}] {
+				return flowResult{t: w.declared, reached: true}
+			}
+			v := w.q.expr(w.u, n.B)
+			if v.IsUnknown() || v.Kind() == KindAny || !w.q.assignable(v, w.declared) {
+				return flowResult{t: w.declared, reached: true}
+			}
+			return flowResult{t: v, reached: true}
 		case navindex.FlowCond:
-			if !w.q.condNames(w.u, n.A, w.sym) {
+			ref, ok := w.condRef(n.A)
+			if !ok {
 				node = n.Prev
 				continue
 			}
 			r := w.memoAt(n.Prev)
 			if r.reached {
-				r.t = w.q.narrow(w.u, r.t, n.A, n.B != 0, w.sym)
+				r.t = w.q.narrow(w.u, r.t, n.A, n.B != 0, ref)
 			}
 			return r
 		case navindex.FlowJoin:
-			if len(n.Preds) == 1 {
-				node = n.Preds[0]
+			preds := s.Preds(n)
+			if len(preds) == 1 {
+				node = preds[0]
 				continue
 			}
 			if r, ok := w.memo[node]; ok {
@@ -135,7 +164,7 @@ func (w *flowWalk) at(node int32) flowResult {
 			w.active[node] = true
 			var ts []Type
 			var out flowResult
-			for _, p := range n.Preds {
+			for _, p := range preds {
 				if r := w.memoAt(p); r.reached {
 					ts = append(ts, r.t)
 					out.reached = true
@@ -152,6 +181,78 @@ func (w *flowWalk) at(node int32) flowResult {
 		}
 	}
 	return flowResult{}
+}
+
+// names reports whether expression e is the walk's reference: the name,
+// or its attribute.
+func (w *flowWalk) names(e int32) bool {
+	if !validExpr(w.u, e) {
+		return false
+	}
+	exprs := w.u.Summary().Exprs
+	x := &exprs[e]
+	if w.attr != "" {
+		if x.Op != navindex.ExprAttr || x.Name != w.attr || !validExpr(w.u, x.A) {
+			return false
+		}
+		x = &exprs[x.A]
+	}
+	return x.Op == navindex.ExprSym && x.A == w.sym
+}
+
+// condRef finds the walk's reference in condition cond: the operand
+// that names it.
+func (w *flowWalk) condRef(cond int32) (int32, bool) {
+	if !validExpr(w.u, cond) {
+		return -1, false
+	}
+	x := &w.u.Summary().Exprs[cond]
+	switch x.Op {
+	case navindex.ExprSym, navindex.ExprAttr:
+		return cond, w.names(cond)
+	case navindex.ExprOper:
+		switch x.Name {
+		case "is", "is not", "==", "!=":
+			if w.names(x.A) {
+				return x.A, true
+			}
+			if w.names(x.B) {
+				return x.B, true
+			}
+		}
+	case navindex.ExprCall:
+		if len(x.Args) >= 1 && w.names(x.Args[0]) && w.q.isBuiltinCall(w.u, x.A, "isinstance", "callable") {
+			return x.Args[0], true
+		}
+	}
+	return -1, false
+}
+
+// memberAt is attribute attr of name sym of u read at flow node node,
+// declared the type the attribute has without narrowing.
+func (q *query) memberAt(u Unit, sym int32, attr string, node int32, declared Type) Type {
+	if !validSym(u, sym) || !validFlow(u, node) || declared.Kind() == KindModule {
+		return declared
+	}
+	w := &flowWalk{q: q, u: u, sym: sym, attr: attr, declared: declared, memo: map[int32]flowResult{}, active: map[int32]bool{}}
+	if r := w.at(node); r.reached {
+		return r.t
+	}
+	return declared
+}
+
+// narrowedMember is member m (attribute name of receiver expression
+// recv of u) narrowed where it is read, when recv is a name read with
+// flow.
+func (q *query) narrowedMember(u Unit, recv int32, name string, t Type) Type {
+	if !validExpr(u, recv) {
+		return t
+	}
+	x := &u.Summary().Exprs[recv]
+	if x.Op != navindex.ExprSym || x.B < 0 {
+		return t
+	}
+	return q.memberAt(u, x.A, name, x.B, t)
 }
 
 func (w *flowWalk) memoAt(node int32) flowResult {
@@ -186,42 +287,6 @@ func (q *query) assigned(u Unit, sym, d int32) Type {
 	return v
 }
 
-// condNames reports whether condition cond of u names symbol sym as a
-// reference it may narrow.
-func (q *query) condNames(u Unit, cond, sym int32) bool {
-	_, ok := q.condRef(u, cond, sym)
-	return ok
-}
-
-// condRef finds sym in condition cond: the operand that names it.
-func (q *query) condRef(u Unit, cond, sym int32) (int32, bool) {
-	if !validExpr(u, cond) {
-		return -1, false
-	}
-	exprs := u.Summary().Exprs
-	names := func(e int32) bool { return validExpr(u, e) && exprs[e].Op == navindex.ExprSym && exprs[e].A == sym }
-	x := &exprs[cond]
-	switch x.Op {
-	case navindex.ExprSym:
-		return cond, names(cond)
-	case navindex.ExprOper:
-		switch x.Name {
-		case "is", "is not", "==", "!=":
-			if names(x.A) {
-				return x.A, true
-			}
-			if names(x.B) {
-				return x.B, true
-			}
-		}
-	case navindex.ExprCall:
-		if len(x.Args) >= 1 && names(x.Args[0]) && q.isBuiltinCall(u, x.A, "isinstance", "callable") {
-			return x.Args[0], true
-		}
-	}
-	return -1, false
-}
-
 // isBuiltinCall reports a callee that is one of the builtins names.
 func (q *query) isBuiltinCall(u Unit, callee int32, names ...string) bool {
 	if !validExpr(u, callee) {
@@ -244,16 +309,18 @@ func (q *query) isBuiltinCall(u Unit, callee int32, names ...string) bool {
 }
 
 // narrow is t narrowed by condition cond of u being true (neg false) or
-// false: the forms pyright narrows a name by.
-func (q *query) narrow(u Unit, t Type, cond int32, neg bool, sym int32) Type {
+// false, ref the operand that is the reference: the forms pyright
+// narrows a reference by.
+func (q *query) narrow(u Unit, t Type, cond int32, neg bool, ref int32) Type {
 	exprs := u.Summary().Exprs
+	if cond == ref {
+		return q.narrowTruth(t, !neg)
+	}
 	x := &exprs[cond]
 	switch x.Op {
-	case navindex.ExprSym:
-		return q.narrowTruth(t, !neg)
 	case navindex.ExprOper:
 		other := x.B
-		if ref, _ := q.condRef(u, cond, sym); ref == x.B {
+		if ref == x.B {
 			other = x.A
 		}
 		if !validExpr(u, other) || exprs[other].Op != navindex.ExprLit || exprs[other].Name != "None" {

@@ -55,7 +55,7 @@ func (e *Evaluator) hoverLine(u Unit, sym int32, def int32, at *navindex.Occ) st
 		}
 		recv := q.expr(u, sy.Recv)
 		m := q.member(recv, sy.Name)
-		r, t = m.Ref, m.Type
+		r, t = m.Ref, q.narrowedMember(u, sy.Recv, sy.Name, m.Type)
 		if recv.Kind() == KindAny {
 			t = anyType
 		}

@@ -28,7 +28,8 @@ type flowNode struct {
 	prev  int32
 	preds []int32
 	bind  *pysem.Binding
-	cond  tree.Node
+	cond  tree.Node // a condition; an augmented assignment; a store's target
+	val   tree.Node // a store's value (null: unknown)
 }
 
 type flowLoop struct {
@@ -378,14 +379,23 @@ func (fb *flowBuilder) expr(n tree.Node) {
 		return
 	case kAssignment:
 		// The value first, then the targets.
-		fb.expr(n.ChildByFieldID(b.f.right))
-		fb.expr(n.ChildByFieldID(b.f.left))
+		right := n.ChildByFieldID(b.f.right)
+		fb.expr(right)
+		left := n.ChildByFieldID(b.f.left)
+		fb.expr(left)
+		if b.kt.Of(left) != kAttribute {
+			right = tree.Node{} // an element of the value: unknown here
+		} else if b.kt.Of(right) == kAssignment {
+			right = tree.Node{}
+		}
+		fb.stores(left, right)
 		return
 	case kAugAssign:
 		fb.expr(n.ChildByFieldID(b.f.right))
 		left := n.ChildByFieldID(b.f.left)
 		if b.kt.Of(left) != kIdentifier {
 			fb.expr(left)
+			fb.stores(left, tree.Node{})
 			return
 		}
 		off := left.StartByte()
@@ -430,6 +440,36 @@ func (fb *flowBuilder) expr(n tree.Node) {
 	for c := range n.NamedChildren() {
 		fb.expr(c)
 	}
+}
+
+// stores adds a FlowStore for each attribute of a name (self.x) that
+// target n assigns, value the value assigned (null: unknown).
+func (fb *flowBuilder) stores(n, value tree.Node) {
+	b := fb.b
+	switch b.kt.Of(n) {
+	case kAttribute:
+		if head := fb.attrHead(n); head >= 0 && fb.cur >= 0 {
+			fb.cur = fb.add(flowNode{kind: navindex.FlowStore, a: head, b: -1, prev: fb.cur, cond: n, val: value})
+		}
+	case kPatternList, kTuple, kList, kParenthesized:
+		for c := range n.NamedChildren() {
+			fb.stores(c, tree.Node{})
+		}
+	}
+}
+
+// attrHead is the symbol of name x in attribute x.y, -1 for other
+// attributes (deeper chains are not narrowed).
+func (fb *flowBuilder) attrHead(n tree.Node) int32 {
+	b := fb.b
+	obj := n.ChildByFieldID(b.f.object)
+	if b.kt.Of(obj) != kIdentifier {
+		return -1
+	}
+	if off := obj.StartByte(); off < len(b.refIdx) && b.refIdx[off] > 0 {
+		return b.refSym(b.m.Refs[b.refIdx[off]-1])
+	}
+	return -1
 }
 
 // branch walks condition n from node from: t is where it is true, f
@@ -521,8 +561,8 @@ func (fb *flowBuilder) operandRef(n tree.Node) bool {
 // the name as named by a condition.
 func (fb *flowBuilder) reference(n tree.Node) bool {
 	b := fb.b
-	for b.kt.Of(n) == kAttribute {
-		n = n.ChildByFieldID(b.f.object)
+	if b.kt.Of(n) == kAttribute {
+		n = n.ChildByFieldID(b.f.object) // x.y: one level
 	}
 	if b.kt.Of(n) != kIdentifier {
 		return false
@@ -575,7 +615,7 @@ func (fb *flowBuilder) finish() {
 	kept := make([]bool, len(fb.nodes))
 	for i, n := range fb.nodes {
 		switch {
-		case (n.kind == navindex.FlowAssign || n.kind == navindex.FlowAugAssign) && !keep(n.a):
+		case (n.kind == navindex.FlowAssign || n.kind == navindex.FlowAugAssign || n.kind == navindex.FlowStore) && !keep(n.a):
 			to[i] = to[n.prev]
 		case n.kind == navindex.FlowJoin && len(n.preds) == 1 && n.preds[0] < int32(i):
 			to[i] = to[n.preds[0]]
@@ -607,6 +647,7 @@ func (fb *flowBuilder) finish() {
 		}
 		return out[to[i]]
 	}
+	var preds []int32
 	for i, n := range fb.nodes {
 		if !kept[i] {
 			continue
@@ -615,13 +656,17 @@ func (fb *flowBuilder) finish() {
 		if n.prev >= 0 {
 			fn.Prev = final(n.prev)
 		}
-		for _, p := range n.preds {
-			if q := final(p); q >= 0 && !slices.Contains(fn.Preds, q) {
-				fn.Preds = append(fn.Preds, q)
+		if n.kind == navindex.FlowJoin {
+			fn.A = int32(len(preds))
+			for _, p := range n.preds {
+				if q := final(p); q >= 0 && !slices.Contains(preds[fn.A:], q) {
+					preds = append(preds, q)
+				}
 			}
+			fn.B = int32(len(preds)) - fn.A
 		}
 	}
-	b.s.Flow = flow
+	b.s.Flow, b.s.FlowPreds = flow, preds
 	b.readFlow = make([]int32, len(fb.readNode))
 	for r, n := range fb.readNode {
 		if n == 0 {
@@ -657,17 +702,19 @@ func (fb *flowBuilder) finish() {
 		if kept[i] && n.kind == navindex.FlowCond {
 			flow[out[i]].A = b.condExpr(n.cond)
 		}
+		if kept[i] && n.kind == navindex.FlowStore {
+			flow[out[i]].A, flow[out[i]].B = b.val(n.cond), b.val(n.val)
+		}
 		if kept[i] && n.kind == navindex.FlowAugAssign {
 			op := strings.TrimSuffix(b.opText(n.cond.ChildByFieldID(b.f.operator)), "=")
 			left := n.cond.ChildByFieldID(b.f.left)
 			flow[out[i]].B = b.oper(op, b.flowNameExpr(left.StartByte()), b.val(n.cond.ChildByFieldID(b.f.right)))
 		}
 	}
-	// A condition that could not be described narrows nothing.
+	// A store whose target could not be described is an unknown value.
 	for i := range flow {
-		if flow[i].Kind == navindex.FlowCond && flow[i].A < 0 {
-			flow[i].Kind, flow[i].Preds = navindex.FlowJoin, []int32{flow[i].Prev}
-			flow[i].Prev, flow[i].A, flow[i].B = -1, 0, 0
+		if f := &flow[i]; f.Kind == navindex.FlowStore && f.A < 0 {
+			f.Kind, f.A, f.B = navindex.FlowCond, -1, 0
 		}
 	}
 }

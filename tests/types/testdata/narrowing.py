@@ -136,3 +136,25 @@ def counted(items: list[str]) -> None:
             found += 1  #@read found (variable) found: int
     if found:
         print(found)  #@read found (variable) found: int
+
+
+class Tree:
+    def __init__(self, parent: "Tree | None", size: int | None) -> None:
+        self.parent = parent
+        self.size = size
+
+    def depth(self) -> int:
+        if self.parent is not None:
+            return self.parent.depth() + 1  #@read parent (variable) parent: Tree
+        return 0
+
+    def label(self) -> str:
+        if self.size is None:
+            self.size = 0
+        return str(self.size)  #@read size (variable) size: int
+
+
+def member(tree: Tree) -> int:
+    if tree.size:
+        return tree.size  #@read size (variable) size: int
+    return 0
