@@ -270,6 +270,9 @@ func (w *flowWalk) memoAt(node int32) flowResult {
 // what the binding gives.
 func (q *query) assigned(u Unit, sym, d int32) Type {
 	def := &u.Summary().Defs[d]
+	if def.Import {
+		return q.sym(u, sym) // what the import names
+	}
 	if def.Kind != navindex.KindVariable || def.Flags&navindex.DefTypeAlias != 0 {
 		return q.def(u, d)
 	}

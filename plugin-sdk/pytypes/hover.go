@@ -192,7 +192,7 @@ func (q *query) hoverDef(u Unit, di int32, name string, t Type, use bool) string
 		// assignment, literal included, in a function; a class or module
 		// variable shows its declared, widened type unless a constant or
 		// Final.
-		if sym := d.Sym; q.annotated(u, sym) && q.inFunction(u, sym) {
+		if sym := d.Sym; q.annotated(u, sym) && (q.inFunction(u, sym) || u.Summary().Syms[sym].Kind == navindex.SymMember) {
 			t = q.assigned(u, sym, di) // narrowed to the value assigned
 		} else if q.annotated(u, sym) {
 			t = q.sym(u, sym)
