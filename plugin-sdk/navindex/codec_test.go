@@ -30,6 +30,13 @@ func sample() *Summary {
 		Calls:  []Call{{Expr: 4, Open: Pos{7, 2}, Close: Pos{8, 0}, Commas: []Pos{{7, 4}}, Keys: []string{"", "key"}}, {Expr: -1, Open: Pos{8, 3}, Close: Pos{8, 3}}},
 		All:    []string{"f"}, AllKnown: true,
 		Doc: "module", Lines: 9,
+		// v8: x = f (line 3), then `if x:` joins back, x read at 7:0.
+		Flow: []FlowNode{{Kind: FlowStart, A: 1, B: 0, Prev: -1}, {Kind: FlowAssign, A: 0, B: 0, Prev: 0},
+			{Kind: FlowCond, A: 0, B: 0, Prev: 1}, {Kind: FlowCond, A: 0, B: 1, Prev: 1},
+			{Kind: FlowJoin, A: 0, B: 2, Prev: -1}, {Kind: FlowAugAssign, A: 0, B: 5, Prev: 4},
+			{Kind: FlowStore, A: 0, B: -1, Prev: 5}},
+		FlowPreds: []int32{2, 3},
+		Reads:     []FlowRead{{Pos: Pos{5, 2}, Node: 2}, {Pos: Pos{7, 0}, Node: 6}},
 	}
 }
 
@@ -68,6 +75,13 @@ func TestDecodeRefuses(t *testing.T) {
 		{"parameter annotation out of range", bad(func(s *Summary) { s.Defs[0].Params[0].Annot = 99 })},
 		{"return value out of range", bad(func(s *Summary) { s.Defs[0].ReturnValues[1] = 7 })},
 		{"unknown operator", bad(func(s *Summary) { s.Exprs[3].Op = 99 })},
+		{"flow node out of range", bad(func(s *Summary) { s.Flow[2].Prev = 9 })},
+		{"flow join past its predecessors", bad(func(s *Summary) { s.Flow[4].B = 3 })},
+		{"flow predecessor out of range", bad(func(s *Summary) { s.FlowPreds[1] = 7 })},
+		{"unknown flow kind", bad(func(s *Summary) { s.Flow[1].Kind = 42 })},
+		{"read of a node out of range", bad(func(s *Summary) { s.Reads[0].Node = 7 })},
+		{"unsorted reads", bad(func(s *Summary) { s.Reads[1].Line = 1 })},
+		{"read's flow out of range", bad(func(s *Summary) { s.Exprs[0].B = 7 })},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
