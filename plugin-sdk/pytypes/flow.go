@@ -410,11 +410,11 @@ func (q *query) narrowInstance(u Unit, t Type, classes int32, pos bool) Type {
 		args = x.Args
 	}
 	for _, a := range args {
-		c := q.expr(u, a)
-		if c.Kind() != KindClass || !c.Class().Valid() {
+		cs, ok := filterClasses(q.expr(u, a))
+		if !ok {
 			return t // a filter that is not a known class narrows nothing
 		}
-		filters = append(filters, c.Class())
+		filters = append(filters, cs...)
 	}
 	var out []Type
 	for _, m := range t.Members() {
@@ -462,6 +462,26 @@ func (q *query) narrowInstance(u Unit, t Type, classes int32, pos bool) Type {
 		}
 	}
 	return Union(out...)
+}
+
+// filterClasses are the classes an isinstance filter of type t names:
+// a class object, or a tuple of them (`basestring = (str, bytes)`).
+func filterClasses(t Type) ([]Class, bool) {
+	switch {
+	case t.Kind() == KindClass && t.Class().Valid():
+		return []Class{t.Class()}, true
+	case t.Kind() == KindTuple && !t.Variadic() && len(t.Args()) > 0:
+		var out []Class
+		for _, e := range t.Args() {
+			cs, ok := filterClasses(e)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, cs...)
+		}
+		return out, true
+	}
+	return nil, false
 }
 
 // instanceOfClass is an instance of c, generic parameters Unknown.

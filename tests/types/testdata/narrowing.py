@@ -158,3 +158,12 @@ def member(tree: Tree) -> int:
     if tree.size:
         return tree.size  #@read size (variable) size: int
     return 0
+
+
+text_types = (str, bytes)
+
+
+def tuple_filter(cert) -> None:
+    if not isinstance(cert, text_types):
+        return
+    print(cert)  #@read cert (parameter) cert: str | bytes
