@@ -52,8 +52,10 @@ type flowBuilder struct {
 	// readNode is the node (+1) each reference (by index in m.Refs) is
 	// read at.
 	readNode []int32
-	// condRefs are the symbols named by a condition.
+	// condRefs are the symbols named by a condition; attrRefs the
+	// attributes of symbols named by one (self.x).
 	condRefs map[int32]bool
+	attrRefs map[int32]map[string]bool
 	// augRead is the node (+1) after the augmented assignment each
 	// reference (by index in m.Refs) is the target of.
 	augRead map[int32]int32
@@ -64,7 +66,7 @@ func (b *builder) flow() {
 	if m.Tree == nil || b.s == nil {
 		return
 	}
-	fb := &flowBuilder{b: b, bindAt: map[int]int32{}, readNode: make([]int32, len(m.Refs)), condRefs: map[int32]bool{}, augRead: map[int32]int32{}}
+	fb := &flowBuilder{b: b, bindAt: map[int]int32{}, readNode: make([]int32, len(m.Refs)), condRefs: map[int32]bool{}, attrRefs: map[int32]map[string]bool{}, augRead: map[int32]int32{}}
 	params := make([][]*pysem.Binding, len(m.Scopes))
 	for _, bd := range m.Bindings {
 		if bd.NameNode.IsNull() || bd.Site == nil {
@@ -450,6 +452,12 @@ func (fb *flowBuilder) stores(n, value tree.Node) {
 	case kAttribute:
 		if head := fb.attrHead(n); head >= 0 && fb.cur >= 0 {
 			fb.cur = fb.add(flowNode{kind: navindex.FlowStore, a: head, b: -1, prev: fb.cur, cond: n, val: value})
+			// Read after, the attribute is what was stored.
+			attr := text(n.ChildByFieldID(b.f.attribute))
+			if fb.attrRefs[head] == nil {
+				fb.attrRefs[head] = map[string]bool{}
+			}
+			fb.attrRefs[head][attr] = true
 		}
 	case kPatternList, kTuple, kList, kParenthesized:
 		for c := range n.NamedChildren() {
@@ -561,24 +569,49 @@ func (fb *flowBuilder) operandRef(n tree.Node) bool {
 // the name as named by a condition.
 func (fb *flowBuilder) reference(n tree.Node) bool {
 	b := fb.b
+	attr := ""
 	if b.kt.Of(n) == kAttribute {
+		attr = text(n.ChildByFieldID(b.f.attribute))
 		n = n.ChildByFieldID(b.f.object) // x.y: one level
 	}
 	if b.kt.Of(n) != kIdentifier {
 		return false
 	}
+	sym := int32(-1)
 	off := n.StartByte()
 	if i := fb.bindAt[off]; i > 0 {
-		fb.condRefs[b.localSym(b.m.Bindings[i-1])] = true
-		return true
+		sym = b.localSym(b.m.Bindings[i-1])
+	} else if off < len(b.refIdx) && b.refIdx[off] > 0 {
+		sym = b.refSym(b.m.Refs[b.refIdx[off]-1])
 	}
-	if off < len(b.refIdx) && b.refIdx[off] > 0 {
-		if sym := b.refSym(b.m.Refs[b.refIdx[off]-1]); sym >= 0 {
-			fb.condRefs[sym] = true
-			return true
+	switch {
+	case sym < 0:
+		return false
+	case attr == "":
+		fb.condRefs[sym] = true
+	default:
+		if fb.attrRefs[sym] == nil {
+			fb.attrRefs[sym] = map[string]bool{}
 		}
+		fb.attrRefs[sym][attr] = true
 	}
-	return false
+	return true
+}
+
+// attrRead reports a read of name sym that is the object of an
+// attribute a condition narrows (self of self.x when `self.x is None`
+// is a condition): only those reads of it need a flow node.
+func (fb *flowBuilder) attrRead(sym int32, r *pysem.Ref) bool {
+	attrs := fb.attrRefs[sym]
+	if attrs == nil || r.Node.IsNull() {
+		return false
+	}
+	p := r.Node.Parent()
+	b := fb.b
+	if b.kt.Of(p) != kAttribute || p.ChildByFieldID(b.f.object).StartByte() != r.Start {
+		return false
+	}
+	return attrs[text(p.ChildByFieldID(b.f.attribute))]
 }
 
 // comparisonOp is the operator of a two-operand comparison.
@@ -609,7 +642,8 @@ func (fb *flowBuilder) finish() {
 			}
 		}
 	}
-	keep := func(sym int32) bool { return assigns[sym] > 1 || fb.condRefs[sym] || declared[sym] }
+	keepName := func(sym int32) bool { return assigns[sym] > 1 || fb.condRefs[sym] || declared[sym] }
+	keep := func(sym int32) bool { return keepName(sym) || fb.attrRefs[sym] != nil }
 	// to is the kept node each node stands for (-1 the start of nothing).
 	to := make([]int32, len(fb.nodes))
 	kept := make([]bool, len(fb.nodes))
@@ -674,7 +708,7 @@ func (fb *flowBuilder) finish() {
 		}
 		ref := b.m.Refs[r]
 		sym := b.refSym(ref)
-		if sym < 0 || !keep(sym) || ref.Ctx&(pysem.CtxLoad|pysem.CtxAugAssign) == 0 || ref.Ctx.Has(pysem.CtxStringAnnotation) {
+		if sym < 0 || !keepName(sym) && !fb.attrRead(sym, ref) || ref.Ctx&(pysem.CtxLoad|pysem.CtxAugAssign) == 0 || ref.Ctx.Has(pysem.CtxStringAnnotation) {
 			continue
 		}
 		node := final(n - 1)
