@@ -76,7 +76,7 @@ func (b *builder) flow() {
 			params[bd.Scope.Index] = append(params[bd.Scope.Index], bd)
 			continue
 		}
-		if bd.Site.Kind == pysem.ScopeModule || bd.Site.Kind == pysem.ScopeFunction {
+		if k := bd.Site.Kind; k == pysem.ScopeModule || k == pysem.ScopeFunction || k == pysem.ScopeComprehension {
 			fb.bindAt[bd.NameNode.StartByte()] = int32(bd.Index) + 1
 		}
 	}
@@ -87,6 +87,10 @@ func (b *builder) flow() {
 			body = sc.Node
 		case pysem.ScopeFunction:
 			body = sc.Node.ChildByFieldID(b.f.body)
+		case pysem.ScopeComprehension:
+			fb.cur = fb.add(flowNode{kind: navindex.FlowStart, a: int32(sc.Index), prev: -1})
+			fb.comprehension(sc.Node)
+			continue
 		default:
 			continue
 		}
@@ -194,6 +198,35 @@ func (fb *flowBuilder) statement(n tree.Node) {
 	default:
 		fb.expr(n)
 	}
+}
+
+// comprehension walks a comprehension's clauses in order (each `for`'s
+// iterable, then its targets; each `if` narrowing what follows), then
+// its element.
+func (fb *flowBuilder) comprehension(n tree.Node) {
+	b := fb.b
+	first := true
+	for c := range n.NamedChildren() {
+		switch b.kt.Of(c) {
+		case kForInClause:
+			if !first { // the first iterable is read where the comprehension is
+				fb.expr(c.ChildByFieldID(b.f.right))
+			}
+			first = false
+			fb.expr(c.ChildByFieldID(b.f.left))
+		case kIfClause:
+			if cond := c.NamedChild(0); !cond.IsNull() {
+				fb.cur, _ = fb.branch(cond, fb.cur)
+			}
+		}
+	}
+	body := n.ChildByFieldID(b.f.body)
+	if b.kt.Of(body) == kPair {
+		fb.expr(body.ChildByFieldID(b.f.key))
+		fb.expr(body.ChildByFieldID(b.f.value))
+		return
+	}
+	fb.expr(body)
 }
 
 // clause walks a clause's parts in order: its blocks as statements, the
@@ -377,7 +410,16 @@ func (fb *flowBuilder) expr(n tree.Node) {
 			fb.assign(b.m.Bindings[i-1])
 		}
 		return
-	case kLambda, kListComp, kSetComp, kDictComp, kGenerator, kFuncDef, kClassDef:
+	case kListComp, kSetComp, kDictComp, kGenerator:
+		// Another scope, but its first iterable is read here.
+		for c := range n.NamedChildren() {
+			if b.kt.Of(c) == kForInClause {
+				fb.expr(c.ChildByFieldID(b.f.right))
+				break
+			}
+		}
+		return
+	case kLambda, kFuncDef, kClassDef:
 		return
 	case kAssignment:
 		// The value first, then the targets.

@@ -86,6 +86,8 @@ const (
 	kCaseClause
 	kAugAssign
 	kDelete
+	kForInClause
+	kIfClause
 )
 
 var kinds = tree.NewKindClasses(map[string]uint8{
@@ -168,6 +170,8 @@ var kinds = tree.NewKindClasses(map[string]uint8{
 	"case_clause":              kCaseClause,
 	"augmented_assignment":     kAugAssign,
 	"delete_statement":         kDelete,
+	"for_in_clause":            kForInClause,
+	"if_clause":                kIfClause,
 })
 
 // fieldIDs are the tree's ids of the fields the builder reads.

@@ -167,3 +167,13 @@ def tuple_filter(cert) -> None:
     if not isinstance(cert, text_types):
         return
     print(cert)  #@read cert (parameter) cert: str | bytes
+
+
+def comprehension(items: list[str | None]) -> list[str]:
+    return [item for item in items if item is not None]  #@read item (variable) item: str
+
+
+def comprehension_source(items: list[str] | None) -> list[str]:
+    if items is None:
+        return []
+    return [item for item in items]  #@read items (parameter) items: list[str]
