@@ -385,6 +385,11 @@ func (q *query) canBeTruthy(t Type) bool {
 	return true
 }
 
+// falsyBuiltins are the builtin classes whose instances may be false
+// (known without looking for __bool__ or __len__).
+var falsyBuiltins = map[string]bool{"int": true, "float": true, "complex": true, "bool": true, "str": true, "bytes": true,
+	"bytearray": true, "list": true, "dict": true, "set": true, "frozenset": true, "tuple": true, "range": true, "memoryview": true}
+
 func (q *query) canBeFalsy(t Type) bool {
 	switch t.Kind() {
 	case KindNone, KindUnknown, KindAny, KindTypeVar:
@@ -394,6 +399,9 @@ func (q *query) canBeFalsy(t Type) bool {
 	case KindInstance, KindTuple:
 		if t.Kind() == KindTuple && len(t.Args()) > 0 && !t.Variadic() {
 			return false
+		}
+		if c := t.Class(); c.Valid() && c.Unit.ModuleName() == "builtins" && falsyBuiltins[c.Name()] {
+			return true
 		}
 		return q.member(t, "__bool__").Found() || q.member(t, "__len__").Found()
 	}

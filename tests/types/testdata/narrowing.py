@@ -177,3 +177,10 @@ def comprehension_source(items: list[str] | None) -> list[str]:
     if items is None:
         return []
     return [item for item in items]  #@read items (parameter) items: list[str]
+
+
+def defaulted(proxies: dict[str, str] | None, name: str | None) -> None:
+    proxies = proxies or {}
+    print(proxies)  #@read proxies (parameter) proxies: dict[str, str]
+    label = name and name.upper()
+    print(label)  #@read label (variable) label: str | None
