@@ -132,3 +132,24 @@ func describeExpr(s *navindex.Summary, e int32) string {
 	}
 	return "?"
 }
+
+// TestFlowOddCode: statements the flow walk follows in unusual shapes,
+// and code that does not parse, give summaries that decode.
+func TestFlowOddCode(t *testing.T) {
+	for _, src := range []string{
+		"if x is None:\n",
+		"def f(x):\n    if x is None\n        return\n    return x\n",
+		"def f(x):\n    while x:\n        if x: continue\n        x = x.next\n    else:\n        x = 1\n    return x\n",
+		"def f(x):\n    try:\n        x = 1\n    finally:\n        x = 2\n    return x\n",
+		"def f(x):\n    match x:\n        case int(y) if y > 0:\n            x = y\n        case _:\n            return\n    return x\n",
+		"def f(x):\n    g = lambda y: y if y is not None else x\n    return [z for z in x if z for w in z if w is not None]\n",
+		"def f(x):\n    global G\n    G = x\n    del x\n    x: int\n    return G\n",
+		"class C:\n    if a is None:\n        a = 1\n    def m(self):\n        if self.a.b is not None and (c := self.a) is not None:\n            self.a.b, self.c = 1, 2\n        return self.a.b\n",
+		"async def f(xs):\n    async for x in xs:\n        async with x as y:\n            if not y: break\n    return y\n",
+		"def f(x):\n    x += 1\n    x.y += 1\n    x[0] = x\n    assert x, 'no'\n    return not x or x and x\n",
+		"x = 1\nx = x if x else None\nif x:\n    pass\nelif x is None:\n    x = 2\nelse:\n    raise\nprint(x)\n",
+	} {
+		s := Summarize(parsertest.Tree(t, []byte(src)), Options{})
+		roundTrip(t, s)
+	}
+}
