@@ -133,11 +133,7 @@ func (w *flowWalk) at(node int32) flowResult {
 			if !validExpr(w.u, n.B) || w.q.active[memoKey{what: memoExpr, unit: w.u, idx: n.B}] {
 				return flowResult{t: w.declared, reached: true}
 			}
-			v := w.q.expr(w.u, n.B)
-			if v.IsUnknown() || v.Kind() == KindAny || !w.q.assignable(v, w.declared) {
-				return flowResult{t: w.declared, reached: true}
-			}
-			return flowResult{t: v, reached: true}
+			return flowResult{t: w.q.narrowToDeclared(w.q.expr(w.u, n.B), w.declared), reached: true}
 		case navindex.FlowCond:
 			ref, ok := w.condRef(n.A)
 			if !ok {
@@ -283,11 +279,17 @@ func (q *query) assigned(u Unit, sym, d int32) Type {
 	if !validExpr(u, def.Value) {
 		return declared
 	}
-	v := q.expr(u, def.Value)
+	return q.narrowToDeclared(q.expr(u, def.Value), declared)
+}
+
+// narrowToDeclared is value v assigned where declared is declared: v when
+// it fits (an empty display taking the declared class's arguments, as
+// pyright infers `{}` from the type expected), else declared.
+func (q *query) narrowToDeclared(v, declared Type) Type {
 	if v.IsUnknown() || v.Kind() == KindAny || !q.assignable(v, declared) {
 		return declared
 	}
-	return v
+	return expectedBy(v, declared)
 }
 
 // isBuiltinCall reports a callee that is one of the builtins names.

@@ -184,3 +184,8 @@ def defaulted(proxies: dict[str, str] | None, name: str | None) -> None:
     print(proxies)  #@read proxies (parameter) proxies: dict[str, str]
     label = name and name.upper()
     print(label)  #@read label (variable) label: str | None
+
+
+def empty_display() -> None:
+    args: dict[str, int] = {}
+    print(args)  #@read args (variable) args: dict[str, int]
