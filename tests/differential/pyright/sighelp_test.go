@@ -16,10 +16,10 @@ import (
 // agreeing / compared), minus a margin of a case or two. The issue's
 // targets: same label >= 0.90, same active parameter >= 0.95.
 var sigFloors = map[string]map[string]float64{
-	"requests": {"label": 0.89, "param": 0.98, "none": 0.89}, // 227/251, 248/251, 45/49 (narrowing; before: 214/251, 236/251, 45/49)
-	"flask":    {"label": 0.85, "param": 0.99, "none": 0.95}, // 202/234, 233/234, 64/66 (before: 198/234, 228/234, 64/66)
-	"django":   {"label": 0.79, "param": 0.97, "none": 0.98}, // 329/409, 401/409, 90/91 (before: 314/409, 386/409, 91/91)
-	"total":    {"label": 0.84, "param": 0.98, "none": 0.96}, // 758/894, 882/894, 199/206 (before: 726/894, 850/894, 200/206)
+	"requests": {"label": 0.89, "param": 0.98, "none": 0.89}, // 228/251, 249/251, 45/49 (narrowing; before: 214/251, 236/251, 45/49)
+	"flask":    {"label": 0.86, "param": 0.99, "none": 0.95}, // 205/234, 233/234, 64/66 (before: 198/234, 228/234, 64/66)
+	"django":   {"label": 0.80, "param": 0.97, "none": 0.98}, // 331/409, 401/409, 90/91 (before: 314/409, 386/409, 91/91)
+	"total":    {"label": 0.84, "param": 0.98, "none": 0.96}, // 764/894, 883/894, 199/206 (before: 726/894, 850/894, 200/206)
 	"fixtures": {"label": 0.95, "param": 0.97, "none": 0.95}, // 122/126, 124/126, 2/2 (the narrowing fixture included)
 }
 
