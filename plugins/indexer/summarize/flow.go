@@ -20,16 +20,17 @@ import (
 // declared and assigned; the assignments of those names; conditions
 // that name a reference. Other nodes are dropped after the walk.
 
-// flowNode is a node while the graph is built: bind is the binding an
-// assignment makes (its def is known later), cond the condition.
+// flowNode is a node while the graph is built (kept small: a function
+// makes one per assignment and condition): an assignment's b is its
+// binding's index (its def is known later), a store's b its value's
+// index in stored (-1 unknown); cond is the condition, the augmented
+// assignment, or the store's target.
 type flowNode struct {
 	kind  navindex.FlowKind
 	a, b  int32
 	prev  int32
 	preds []int32
-	bind  *pysem.Binding
-	cond  tree.Node // a condition; an augmented assignment; a store's target
-	val   tree.Node // a store's value (null: unknown)
+	cond  tree.Node
 }
 
 type flowLoop struct {
@@ -47,8 +48,11 @@ type flowBuilder struct {
 	// tries collect the nodes an exception raised in a try body may
 	// leave from, innermost last.
 	tries [][]int32
-	// bindAt is the binding (+1) whose name starts at each offset.
-	bindAt map[int]int32
+	// bindAt is the binding (+1) whose name starts at each offset, a
+	// bit of bindBits set for each such offset (most identifiers walked
+	// bind nothing: a bit test spares them a map lookup in the guest).
+	bindAt   map[int]int32
+	bindBits []uint64
 	// readNode is the node (+1) each reference (by index in m.Refs) is
 	// read at.
 	readNode []int32
@@ -56,6 +60,8 @@ type flowBuilder struct {
 	// attributes of symbols named by one (self.x).
 	condRefs map[int32]bool
 	attrRefs map[int32]map[string]bool
+	// stored are the values of the stores (see flowNode).
+	stored []tree.Node
 	// augRead is the node (+1) after the augmented assignment each
 	// reference (by index in m.Refs) is the target of.
 	augRead map[int32]int32
@@ -66,7 +72,7 @@ func (b *builder) flow() {
 	if m.Tree == nil || b.s == nil {
 		return
 	}
-	fb := &flowBuilder{b: b, bindAt: map[int]int32{}, readNode: make([]int32, len(m.Refs)), condRefs: map[int32]bool{}, attrRefs: map[int32]map[string]bool{}, augRead: map[int32]int32{}}
+	fb := &flowBuilder{b: b, bindAt: map[int]int32{}, bindBits: make([]uint64, len(b.src)/64+1), readNode: make([]int32, len(m.Refs)), condRefs: map[int32]bool{}, attrRefs: map[int32]map[string]bool{}, augRead: map[int32]int32{}}
 	params := make([][]*pysem.Binding, len(m.Scopes))
 	for _, bd := range m.Bindings {
 		if bd.NameNode.IsNull() || bd.Site == nil {
@@ -77,7 +83,10 @@ func (b *builder) flow() {
 			continue
 		}
 		if k := bd.Site.Kind; k == pysem.ScopeModule || k == pysem.ScopeFunction || k == pysem.ScopeComprehension {
-			fb.bindAt[bd.NameNode.StartByte()] = int32(bd.Index) + 1
+			if off := bd.NameNode.StartByte(); off>>6 < len(fb.bindBits) {
+				fb.bindAt[off] = int32(bd.Index) + 1
+				fb.bindBits[off>>6] |= 1 << (off & 63)
+			}
 		}
 	}
 	for _, sc := range m.Scopes {
@@ -104,8 +113,35 @@ func (b *builder) flow() {
 		fb.loops, fb.tries = nil, nil
 		fb.block(body)
 	}
-	b.flowBindAt = fb.bindAt
+	b.flowBindAt = fb.binding
 	fb.finish()
+}
+
+// firstNamed and nextNamed walk a node's named children without the
+// iterator's closures (slower in the wasm guest, and the walk visits
+// every statement).
+func firstNamed(n tree.Node) tree.Node {
+	c := n.FirstChild()
+	for !c.IsNull() && !c.IsNamed() {
+		c = c.NextSibling()
+	}
+	return c
+}
+
+func nextNamed(c tree.Node) tree.Node {
+	c = c.NextSibling()
+	for !c.IsNull() && !c.IsNamed() {
+		c = c.NextSibling()
+	}
+	return c
+}
+
+// binding is bindAt[off], 0 none.
+func (fb *flowBuilder) binding(off int) int32 {
+	if off < 0 || off>>6 >= len(fb.bindBits) || fb.bindBits[off>>6]&(1<<(off&63)) == 0 {
+		return 0
+	}
+	return fb.bindAt[off]
 }
 
 func (fb *flowBuilder) add(n flowNode) int32 {
@@ -134,7 +170,7 @@ func (fb *flowBuilder) assign(bd *pysem.Binding) {
 	if fb.cur < 0 || bd.Kind == pysem.BindAugAssign || (bd.Kind == pysem.BindAnnotated && bd.Value.IsNull()) {
 		return
 	}
-	fb.cur = fb.add(flowNode{kind: navindex.FlowAssign, a: fb.b.localSym(bd), b: -1, prev: fb.cur, bind: bd})
+	fb.cur = fb.add(flowNode{kind: navindex.FlowAssign, a: fb.b.localSym(bd), b: int32(bd.Index), prev: fb.cur})
 	if n := len(fb.tries); n > 0 {
 		fb.tries[n-1] = append(fb.tries[n-1], fb.cur)
 	}
@@ -142,7 +178,7 @@ func (fb *flowBuilder) assign(bd *pysem.Binding) {
 
 // block walks the statements of a block (or the module).
 func (fb *flowBuilder) block(n tree.Node) {
-	for c := range n.NamedChildren() {
+	for c := firstNamed(n); !c.IsNull(); c = nextNamed(c) {
 		fb.statement(c)
 	}
 }
@@ -154,7 +190,7 @@ func (fb *flowBuilder) statement(n tree.Node) {
 	case kFuncDef, kClassDef:
 		fb.defStatement(n)
 	case kDecorated:
-		for c := range n.NamedChildren() {
+		for c := firstNamed(n); !c.IsNull(); c = nextNamed(c) {
 			if k := b.kt.Of(c); k == kFuncDef || k == kClassDef {
 				fb.defStatement(c)
 			} else {
@@ -162,7 +198,7 @@ func (fb *flowBuilder) statement(n tree.Node) {
 			}
 		}
 	case kExprStatement:
-		for c := range n.NamedChildren() {
+		for c := firstNamed(n); !c.IsNull(); c = nextNamed(c) {
 			fb.expr(c)
 		}
 	case kReturn, kRaise:
@@ -206,7 +242,7 @@ func (fb *flowBuilder) statement(n tree.Node) {
 func (fb *flowBuilder) comprehension(n tree.Node) {
 	b := fb.b
 	first := true
-	for c := range n.NamedChildren() {
+	for c := firstNamed(n); !c.IsNull(); c = nextNamed(c) {
 		switch b.kt.Of(c) {
 		case kForInClause:
 			if !first { // the first iterable is read where the comprehension is
@@ -233,7 +269,7 @@ func (fb *flowBuilder) comprehension(n tree.Node) {
 // rest (a with's items, an except's class and name, a case's pattern
 // and guard) as expressions.
 func (fb *flowBuilder) clause(n tree.Node) {
-	for c := range n.NamedChildren() {
+	for c := firstNamed(n); !c.IsNull(); c = nextNamed(c) {
 		if fb.b.kt.Of(c) == kBlock {
 			fb.block(c)
 		} else {
@@ -250,7 +286,7 @@ func (fb *flowBuilder) defStatement(n tree.Node) {
 	if name.IsNull() {
 		return
 	}
-	if i := fb.bindAt[name.StartByte()]; i > 0 {
+	if i := fb.binding(name.StartByte()); i > 0 {
 		fb.assign(b.m.Bindings[i-1])
 	}
 }
@@ -342,7 +378,7 @@ func (fb *flowBuilder) tryStatement(n tree.Node) {
 	var ends []int32
 	var fin tree.Node
 	normal := fb.cur
-	for c := range n.NamedChildren() {
+	for c := firstNamed(n); !c.IsNull(); c = nextNamed(c) {
 		switch b.kt.Of(c) {
 		case kExcept:
 			fb.cur = fb.join(raised...)
@@ -358,7 +394,7 @@ func (fb *flowBuilder) tryStatement(n tree.Node) {
 	}
 	fb.cur = fb.join(append(ends, normal)...)
 	if !fin.IsNull() {
-		for h := range fin.NamedChildren() {
+		for h := firstNamed(fin); !h.IsNull(); h = nextNamed(h) {
 			if b.kt.Of(h) == kBlock {
 				fb.block(h)
 			}
@@ -369,9 +405,9 @@ func (fb *flowBuilder) tryStatement(n tree.Node) {
 func (fb *flowBuilder) matchStatement(n tree.Node) {
 	b := fb.b
 	var cases []tree.Node
-	for c := range n.NamedChildren() {
+	for c := firstNamed(n); !c.IsNull(); c = nextNamed(c) {
 		if b.kt.Of(c) == kBlock {
-			for cc := range c.NamedChildren() {
+			for cc := firstNamed(c); !cc.IsNull(); cc = nextNamed(cc) {
 				if b.kt.Of(cc) == kCaseClause {
 					cases = append(cases, cc)
 				}
@@ -406,13 +442,13 @@ func (fb *flowBuilder) expr(n tree.Node) {
 		if off < len(b.refIdx) && b.refIdx[off] > 0 {
 			fb.readNode[b.refIdx[off]-1] = fb.cur + 1
 		}
-		if i := fb.bindAt[off]; i > 0 {
+		if i := fb.binding(off); i > 0 {
 			fb.assign(b.m.Bindings[i-1])
 		}
 		return
 	case kListComp, kSetComp, kDictComp, kGenerator:
 		// Another scope, but its first iterable is read here.
-		for c := range n.NamedChildren() {
+		for c := firstNamed(n); !c.IsNull(); c = nextNamed(c) {
 			if b.kt.Of(c) == kForInClause {
 				fb.expr(c.ChildByFieldID(b.f.right))
 				break
@@ -443,7 +479,7 @@ func (fb *flowBuilder) expr(n tree.Node) {
 			return
 		}
 		off := left.StartByte()
-		i := fb.bindAt[off]
+		i := fb.binding(off)
 		if off >= len(b.refIdx) || b.refIdx[off] == 0 || i == 0 {
 			return
 		}
@@ -481,7 +517,7 @@ func (fb *flowBuilder) expr(n tree.Node) {
 		fb.expr(n.ChildByFieldID(b.f.object))
 		return
 	}
-	for c := range n.NamedChildren() {
+	for c := firstNamed(n); !c.IsNull(); c = nextNamed(c) {
 		fb.expr(c)
 	}
 }
@@ -493,7 +529,12 @@ func (fb *flowBuilder) stores(n, value tree.Node) {
 	switch b.kt.Of(n) {
 	case kAttribute:
 		if head := fb.attrHead(n); head >= 0 && fb.cur >= 0 {
-			fb.cur = fb.add(flowNode{kind: navindex.FlowStore, a: head, b: -1, prev: fb.cur, cond: n, val: value})
+			v := int32(-1)
+			if !value.IsNull() {
+				v = int32(len(fb.stored))
+				fb.stored = append(fb.stored, value)
+			}
+			fb.cur = fb.add(flowNode{kind: navindex.FlowStore, a: head, b: v, prev: fb.cur, cond: n})
 			// Read after, the attribute is what was stored.
 			attr := text(n.ChildByFieldID(b.f.attribute))
 			if fb.attrRefs[head] == nil {
@@ -502,7 +543,7 @@ func (fb *flowBuilder) stores(n, value tree.Node) {
 			fb.attrRefs[head][attr] = true
 		}
 	case kPatternList, kTuple, kList, kParenthesized:
-		for c := range n.NamedChildren() {
+		for c := firstNamed(n); !c.IsNull(); c = nextNamed(c) {
 			fb.stores(c, tree.Node{})
 		}
 	}
@@ -621,7 +662,7 @@ func (fb *flowBuilder) reference(n tree.Node) bool {
 	}
 	sym := int32(-1)
 	off := n.StartByte()
-	if i := fb.bindAt[off]; i > 0 {
+	if i := fb.binding(off); i > 0 {
 		sym = b.localSym(b.m.Bindings[i-1])
 	} else if off < len(b.refIdx) && b.refIdx[off] > 0 {
 		sym = b.refSym(b.m.Refs[b.refIdx[off]-1])
@@ -671,21 +712,37 @@ func (b *builder) comparisonOp(n tree.Node) string {
 // reads.
 func (fb *flowBuilder) finish() {
 	b := fb.b
-	assigns := map[int32]int{}
-	declared := map[int32]bool{}
-	for _, n := range fb.nodes {
-		if n.kind == navindex.FlowAugAssign {
-			assigns[n.a]++
+	// What each symbol is, as bits: assigned once, assigned more, named
+	// by a condition, declared and assigned, an attribute of it narrowed.
+	const once, more, inCond, declared, attrs = 1, 2, 4, 8, 16
+	facts := make([]uint8, len(b.s.Syms))
+	set := func(sym int32, f uint8) {
+		if sym >= 0 && int(sym) < len(facts) {
+			facts[sym] |= f
 		}
-		if n.kind == navindex.FlowAssign {
-			assigns[n.a]++
-			if !n.bind.Annotation.IsNull() && n.bind.Kind != pysem.BindParameter {
-				declared[n.a] = true
+	}
+	for _, n := range fb.nodes {
+		if n.kind == navindex.FlowAssign || n.kind == navindex.FlowAugAssign {
+			if n.a >= 0 && int(n.a) < len(facts) && facts[n.a]&once != 0 {
+				set(n.a, more)
+			}
+			set(n.a, once)
+			if n.kind == navindex.FlowAssign {
+				if bd := b.m.Bindings[n.b]; !bd.Annotation.IsNull() && bd.Kind != pysem.BindParameter {
+					set(n.a, declared)
+				}
 			}
 		}
 	}
-	keepName := func(sym int32) bool { return assigns[sym] > 1 || fb.condRefs[sym] || declared[sym] }
-	keep := func(sym int32) bool { return keepName(sym) || fb.attrRefs[sym] != nil }
+	for sym := range fb.condRefs {
+		set(sym, inCond)
+	}
+	for sym := range fb.attrRefs {
+		set(sym, attrs)
+	}
+	has := func(sym int32, f uint8) bool { return sym >= 0 && int(sym) < len(facts) && facts[sym]&f != 0 }
+	keepName := func(sym int32) bool { return has(sym, more|inCond|declared) }
+	keep := func(sym int32) bool { return has(sym, more|inCond|declared|attrs) }
 	// to is the kept node each node stands for (-1 the start of nothing).
 	to := make([]int32, len(fb.nodes))
 	kept := make([]bool, len(fb.nodes))
@@ -712,9 +769,6 @@ func (fb *flowBuilder) finish() {
 		}
 		out[i] = int32(len(flow))
 		fn := navindex.FlowNode{Kind: n.kind, A: n.a, B: n.b, Prev: -1}
-		if n.kind == navindex.FlowAssign {
-			fn.B = int32(n.bind.Index) // the binding, until defs are made (fixFlowDefs)
-		}
 		flow = append(flow, fn)
 	}
 	final := func(i int32) int32 {
@@ -749,8 +803,11 @@ func (fb *flowBuilder) finish() {
 			continue
 		}
 		ref := b.m.Refs[r]
+		if ref.Ctx&(pysem.CtxLoad|pysem.CtxAugAssign) == 0 || ref.Ctx.Has(pysem.CtxStringAnnotation) {
+			continue
+		}
 		sym := b.refSym(ref)
-		if sym < 0 || !keepName(sym) && !fb.attrRead(sym, ref) || ref.Ctx&(pysem.CtxLoad|pysem.CtxAugAssign) == 0 || ref.Ctx.Has(pysem.CtxStringAnnotation) {
+		if !keepName(sym) && !(has(sym, attrs) && fb.attrRead(sym, ref)) {
 			continue
 		}
 		node := final(n - 1)
@@ -779,7 +836,10 @@ func (fb *flowBuilder) finish() {
 			flow[out[i]].A = b.condExpr(n.cond)
 		}
 		if kept[i] && n.kind == navindex.FlowStore {
-			flow[out[i]].A, flow[out[i]].B = b.val(n.cond), b.val(n.val)
+			flow[out[i]].A, flow[out[i]].B = b.val(n.cond), -1
+			if n.b >= 0 {
+				flow[out[i]].B = b.val(fb.stored[n.b])
+			}
 		}
 		if kept[i] && n.kind == navindex.FlowAugAssign {
 			op := strings.TrimSuffix(b.opText(n.cond.ChildByFieldID(b.f.operator)), "=")
@@ -818,7 +878,7 @@ func (b *builder) boundNameExpr(n tree.Node) int32 {
 	if b.kt.Of(n) != kIdentifier {
 		return -1
 	}
-	if i := b.flowBindAt[n.StartByte()]; i > 0 {
+	if i := b.flowBindAt(n.StartByte()); i > 0 {
 		return b.expr(navindex.ExprSym, b.localSym(b.m.Bindings[i-1]), "")
 	}
 	return -1

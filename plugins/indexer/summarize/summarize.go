@@ -115,7 +115,7 @@ type builder struct {
 	// flow.go).
 	readFlow   []int32
 	flowSyms   map[[2]int32]int32
-	flowBindAt map[int]int32
+	flowBindAt func(off int) int32
 }
 
 // occ is an occurrence before its position is known.
