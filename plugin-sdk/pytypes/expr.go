@@ -22,7 +22,7 @@ func (q *query) evalExpr(u Unit, e int32) Type {
 		}
 		return q.sym(u, x.A)
 	case navindex.ExprAttr:
-		return q.narrowedMember(u, x.A, x.Name, q.member(q.expr(u, x.A), x.Name).Type)
+		return q.narrowedMember(u, x.A, x.Name, q.member(q.expr(u, x.A), x.Name))
 	case navindex.ExprCall:
 		return q.call(q.expr(u, x.A), q.arguments(u, x))
 	case navindex.ExprSuper:

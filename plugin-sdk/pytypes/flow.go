@@ -65,6 +65,9 @@ type flowWalk struct {
 	sym      int32
 	attr     string
 	declared Type
+	// explicit: the attribute's type is declared by an annotation, so a
+	// store narrows it only to what fits (else a store is what it holds).
+	explicit bool
 	memo     map[int32]flowResult
 	active   map[int32]bool
 	steps    int
@@ -133,7 +136,11 @@ func (w *flowWalk) at(node int32) flowResult {
 			if !validExpr(w.u, n.B) || w.q.active[memoKey{what: memoExpr, unit: w.u, idx: n.B}] {
 				return flowResult{t: w.declared, reached: true}
 			}
-			return flowResult{t: w.q.narrowToDeclared(w.q.expr(w.u, n.B), w.declared), reached: true}
+			v := w.q.expr(w.u, n.B)
+			if !w.explicit && !v.IsUnknown() {
+				return flowResult{t: v, reached: true}
+			}
+			return flowResult{t: w.q.narrowToDeclared(v, w.declared), reached: true}
 		case navindex.FlowCond:
 			ref, ok := w.condRef(n.A)
 			if !ok {
@@ -224,31 +231,47 @@ func (w *flowWalk) condRef(cond int32) (int32, bool) {
 	return -1, false
 }
 
-// memberAt is attribute attr of name sym of u read at flow node node,
-// declared the type the attribute has without narrowing.
-func (q *query) memberAt(u Unit, sym int32, attr string, node int32, declared Type) Type {
-	if !validSym(u, sym) || !validFlow(u, node) || declared.Kind() == KindModule {
-		return declared
+// memberAt is attribute m.Name... of name sym of u read at flow node
+// node: m the member without narrowing.
+func (q *query) memberAt(u Unit, sym int32, attr string, node int32, m MemberInfo) Type {
+	if !validSym(u, sym) || !validFlow(u, node) || m.Type.Kind() == KindModule {
+		return m.Type
 	}
-	w := &flowWalk{q: q, u: u, sym: sym, attr: attr, declared: declared, memo: map[int32]flowResult{}, active: map[int32]bool{}}
+	explicit := m.Ref.Unit != nil && validSym(m.Ref.Unit, m.Ref.Sym) && q.annotated(m.Ref.Unit, m.Ref.Sym)
+	w := &flowWalk{q: q, u: u, sym: sym, attr: attr, declared: m.Type, explicit: explicit, memo: map[int32]flowResult{}, active: map[int32]bool{}}
 	if r := w.at(node); r.reached {
 		return r.t
 	}
-	return declared
+	return m.Type
+}
+
+// storedMember is attribute sy at occurrence o, the target of a store
+// (self.x = v): what is stored (narrowed to the declared type when an
+// annotation declares it); t elsewhere.
+func (q *query) storedMember(u Unit, sy *navindex.Sym, o navindex.Occ, m MemberInfo, t Type) Type {
+	n := flowAt(u, navindex.Pos{Line: o.Line, Col: o.Col})
+	if n < 0 || !validExpr(u, sy.Recv) {
+		return t
+	}
+	x := &u.Summary().Exprs[sy.Recv]
+	if x.Op != navindex.ExprSym {
+		return t
+	}
+	return q.memberAt(u, x.A, sy.Name, n, m)
 }
 
 // narrowedMember is member m (attribute name of receiver expression
 // recv of u) narrowed where it is read, when recv is a name read with
 // flow.
-func (q *query) narrowedMember(u Unit, recv int32, name string, t Type) Type {
+func (q *query) narrowedMember(u Unit, recv int32, name string, m MemberInfo) Type {
 	if !validExpr(u, recv) {
-		return t
+		return m.Type
 	}
 	x := &u.Summary().Exprs[recv]
 	if x.Op != navindex.ExprSym || x.B < 0 {
-		return t
+		return m.Type
 	}
-	return q.memberAt(u, x.A, name, x.B, t)
+	return q.memberAt(u, x.A, name, x.B, m)
 }
 
 func (w *flowWalk) memoAt(node int32) flowResult {
@@ -515,6 +538,9 @@ func (e *Evaluator) TypeAt(u Unit, o navindex.Occ) Type {
 		return unknownType
 	}
 	q := e.query()
+	if sy := &u.Summary().Syms[o.Sym]; sy.Kind == navindex.SymAttr && validExpr(u, sy.Recv) {
+		return q.storedMember(u, sy, o, q.member(q.expr(u, sy.Recv), sy.Name), q.sym(u, o.Sym))
+	}
 	if n := flowAt(u, navindex.Pos{Line: o.Line, Col: o.Col}); n >= 0 {
 		return q.symAt(u, o.Sym, n)
 	}

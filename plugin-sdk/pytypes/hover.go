@@ -55,7 +55,10 @@ func (e *Evaluator) hoverLine(u Unit, sym int32, def int32, at *navindex.Occ) st
 		}
 		recv := q.expr(u, sy.Recv)
 		m := q.member(recv, sy.Name)
-		r, t = m.Ref, q.narrowedMember(u, sy.Recv, sy.Name, m.Type)
+		r, t = m.Ref, q.narrowedMember(u, sy.Recv, sy.Name, m)
+		if at != nil {
+			t = q.storedMember(u, sy, *at, m, t)
+		}
 		if recv.Kind() == KindAny {
 			t = anyType
 		}

@@ -33,6 +33,11 @@ type flowNode struct {
 	cond  tree.Node
 }
 
+type storeAt struct {
+	off  int
+	node int32
+}
+
 type flowLoop struct {
 	head   int32
 	breaks []int32
@@ -60,8 +65,10 @@ type flowBuilder struct {
 	// attributes of symbols named by one (self.x).
 	condRefs map[int32]bool
 	attrRefs map[int32]map[string]bool
-	// stored are the values of the stores (see flowNode).
-	stored []tree.Node
+	// stored are the values of the stores (see flowNode); storeAt the
+	// store node of each target's attribute name.
+	stored  []tree.Node
+	storeAt []storeAt
 	// augRead is the node (+1) after the augmented assignment each
 	// reference (by index in m.Refs) is the target of.
 	augRead map[int32]int32
@@ -535,8 +542,11 @@ func (fb *flowBuilder) stores(n, value tree.Node) {
 				fb.stored = append(fb.stored, value)
 			}
 			fb.cur = fb.add(flowNode{kind: navindex.FlowStore, a: head, b: v, prev: fb.cur, cond: n})
-			// Read after, the attribute is what was stored.
-			attr := text(n.ChildByFieldID(b.f.attribute))
+			// Read after, the attribute is what was stored; so is it
+			// at the target, for a hover there.
+			name := n.ChildByFieldID(b.f.attribute)
+			fb.storeAt = append(fb.storeAt, storeAt{off: name.StartByte(), node: fb.cur})
+			attr := text(name)
 			if fb.attrRefs[head] == nil {
 				fb.attrRefs[head] = map[string]bool{}
 			}
@@ -820,6 +830,12 @@ func (fb *flowBuilder) finish() {
 		}
 		l, c := b.position(ref.Start)
 		b.s.Reads = append(b.s.Reads, navindex.FlowRead{Pos: navindex.Pos{Line: l, Col: c}, Node: node})
+	}
+	for _, st := range fb.storeAt {
+		if kept[st.node] {
+			l, c := b.position(st.off)
+			b.s.Reads = append(b.s.Reads, navindex.FlowRead{Pos: navindex.Pos{Line: l, Col: c}, Node: out[st.node]})
+		}
 	}
 	slices.SortFunc(b.s.Reads, func(x, y navindex.FlowRead) int {
 		if x.Pos.Less(y.Pos) {

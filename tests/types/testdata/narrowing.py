@@ -189,3 +189,12 @@ def defaulted(proxies: dict[str, str] | None, name: str | None) -> None:
 def empty_display() -> None:
     args: dict[str, int] = {}
     print(args)  #@read args (variable) args: dict[str, int]
+
+
+class Request:
+    def __init__(self) -> None:
+        self.headers: dict[str, str] | None = None
+
+    def prepare(self) -> None:
+        self.headers = {}
+        self.headers["a"] = "b"  #@read headers (variable) headers: dict[str, str]
