@@ -76,8 +76,8 @@ type flowBuilder struct {
 
 func (b *builder) flow() {
 	m := b.m
-	if m.Tree == nil || b.s == nil {
-		return
+	if m.Tree == nil || b.s == nil || m.Opts.IsStub {
+		return // a stub declares: nothing to narrow in it
 	}
 	fb := &flowBuilder{b: b, bindAt: map[int]int32{}, bindBits: make([]uint64, len(b.src)/64+1), readNode: make([]int32, len(m.Refs)), condRefs: map[int32]bool{}, attrRefs: map[int32]map[string]bool{}, augRead: map[int32]int32{}}
 	params := make([][]*pysem.Binding, len(m.Scopes))
