@@ -9,16 +9,19 @@ import (
 	"github.com/pyws/pyws/plugin-sdk/tree"
 )
 
-// The version-8 flow facts (navindex.FlowNode): for each function body
-// and the module's code, the graph of the assignments and conditions a
-// read of a name may be reached through, so the type evaluator gives
-// the name its type at the read (pyright's code flow). Built before the
+// The version-8 flow facts (navindex.FlowNode): for each function body,
+// comprehension and the module's code, the graph of the assignments,
+// attribute stores and conditions a read of a name (or of a name's
+// attribute, self.x) may be reached through, so the type evaluator
+// gives it its type at the read (pyright's code flow). Built before the
 // expressions, so a read's ExprSym carries its flow node.
 //
-// Only what may make a name's type differ by position is kept: reads of
-// a name assigned more than once in its graph, named by a condition, or
-// declared and assigned; the assignments of those names; conditions
-// that name a reference. Other nodes are dropped after the walk.
+// Only what may make a type differ by position is kept: reads of a name
+// assigned more than once in its graph, named by a condition, or
+// declared and assigned; reads of a name as the receiver of an
+// attribute a condition names or the function stores; the assignments
+// and stores of those names; conditions that name a reference. Other
+// nodes are dropped after the walk.
 
 // flowNode is a node while the graph is built (kept small: a function
 // makes one per assignment and condition): an assignment's b is its
