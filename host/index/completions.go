@@ -384,7 +384,7 @@ func (q *completionQuery) receiverType() pytypes.Type {
 	last := q.c.Receiver[len(q.c.Receiver)-1]
 	if i < len(occs) && occs[i].Line == int32(line) && occs[i].End == int32(col) && int(occs[i].Sym) < len(q.f.S.Syms) && occs[i].Sym >= 0 &&
 		q.f.S.Syms[occs[i].Sym].Name == last {
-		if t := q.ev.SymType(q.f, occs[i].Sym); !t.IsUnknown() {
+		if t := q.ev.TypeAt(q.f, occs[i]); !t.IsUnknown() {
 			return t
 		}
 	}

@@ -25,7 +25,7 @@ func (x *Index) TypeDefinition(h *Hit) ([]Location, error) {
 	}
 	name := h.f.S.Syms[h.o.Sym].Name
 	ev := x.typesLocked()
-	t := ev.SymType(h.f, h.o.Sym)
+	t := ev.TypeAt(h.f, h.o)
 	if p := x.follow(h.t); p.kind == tSym && h.f.S.Syms[h.o.Sym].Kind == navindex.SymLocal {
 		// A property named at its def or in its class's body: pyright
 		// answers its declarations (getter and setter).

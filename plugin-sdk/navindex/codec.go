@@ -271,6 +271,31 @@ func Encode(s *Summary) []byte {
 		e.i(st.Arg)
 		e.i(st.Sym)
 	}
+	e.reserve(1)
+	e.u(uint64(len(s.Flow)))
+	for _, f := range s.Flow {
+		e.reserve(4)
+		e.u(uint64(f.Kind))
+		e.i(f.A)
+		e.i(f.B)
+		e.i(f.Prev)
+	}
+	e.reserve(1)
+	e.u(uint64(len(s.FlowPreds)))
+	for _, p := range s.FlowPreds {
+		e.reserve(1)
+		e.i(p)
+	}
+	e.reserve(1)
+	e.u(uint64(len(s.Reads)))
+	var readLine int32
+	for _, r := range s.Reads {
+		e.reserve(3)
+		e.i(r.Line - readLine) // sorted: small deltas
+		readLine = r.Line
+		e.i(r.Col)
+		e.i(r.Node)
+	}
 
 	body, t := e.buf[:e.n], &e.strs
 	out := make([]byte, 0, len(body)+t.size+5*len(t.tab)+16)
@@ -504,6 +529,28 @@ func Decode(b []byte) (*Summary, error) {
 		st.Kind, st.Span = SiteKind(d.u()), d.span()
 		st.Def, st.Value, st.Arg, st.Sym = d.i(), d.i(), d.i(), d.i()
 	}
+	if n := d.n(); n > 0 {
+		s.Flow = make([]FlowNode, n)
+	}
+	for k := range s.Flow {
+		f := &s.Flow[k]
+		f.Kind, f.A, f.B, f.Prev = FlowKind(d.u()), d.i(), d.i(), d.i()
+	}
+	if n := d.n(); n > 0 {
+		s.FlowPreds = make([]int32, n)
+	}
+	for k := range s.FlowPreds {
+		s.FlowPreds[k] = d.i()
+	}
+	if n := d.n(); n > 0 {
+		s.Reads = make([]FlowRead, n)
+	}
+	var readLine int32
+	for k := range s.Reads {
+		r := &s.Reads[k]
+		readLine += d.i()
+		r.Line, r.Col, r.Node = readLine, d.i(), d.i()
+	}
 	if d.err != nil {
 		return nil, d.err
 	}
@@ -528,7 +575,7 @@ func (s *Summary) check() error {
 		ok := x.Op <= ExprText && len(x.Keys) <= len(x.Args)
 		switch {
 		case bySym:
-			ok = ok && x.A >= 0 && x.A < ns
+			ok = ok && x.A >= 0 && x.A < ns && (x.Op != ExprSym || x.B >= -1 && x.B < int32(len(s.Flow)))
 		case x.Op == ExprAttr || x.Op == ExprCall:
 			ok = ok && x.A >= 0 && x.A < int32(k) // the receiver and callee are known
 		case x.Op == ExprUnpack:
@@ -586,6 +633,37 @@ func (s *Summary) check() error {
 		}
 		if !ok {
 			return fmt.Errorf("%w: site %d out of range", ErrMalformed, k)
+		}
+	}
+	nf := int32(len(s.Flow))
+	for k, f := range s.Flow {
+		ok := f.Kind <= FlowStore && opt(f.Prev, nf)
+		switch f.Kind {
+		case FlowStart:
+			ok = ok && opt(f.A, nsc)
+		case FlowAssign:
+			ok = ok && f.A >= 0 && f.A < ns && opt(f.B, int32(len(s.Defs)))
+		case FlowCond:
+			ok = ok && opt(f.A, ne)
+		case FlowJoin:
+			ok = ok && f.A >= 0 && f.B >= 0 && int(f.A)+int(f.B) <= len(s.FlowPreds)
+		case FlowAugAssign:
+			ok = ok && f.A >= 0 && f.A < ns && opt(f.B, ne)
+		case FlowStore:
+			ok = ok && f.A >= 0 && f.A < ne && opt(f.B, ne)
+		}
+		if !ok {
+			return fmt.Errorf("%w: flow node %d out of range", ErrMalformed, k)
+		}
+	}
+	for k, p := range s.FlowPreds {
+		if p < 0 || p >= nf {
+			return fmt.Errorf("%w: flow predecessor %d out of range", ErrMalformed, k)
+		}
+	}
+	for k, r := range s.Reads {
+		if r.Node < 0 || r.Node >= nf || k > 0 && r.Pos.Less(s.Reads[k-1].Pos) {
+			return fmt.Errorf("%w: flow read %d out of range", ErrMalformed, k)
 		}
 	}
 	for k, sc := range s.Scopes {

@@ -33,6 +33,13 @@ func sample() *Summary {
 		Sites: []Site{{Kind: SiteReturn, Span: Span{Line: 4, Col: 11, End: 13}, Def: 0, Value: 3, Arg: -1, Sym: -1},
 			{Kind: SiteArgument, Span: Span{Line: 7, Col: 2, End: 4}, Def: -1, Value: 4, Arg: 1, Sym: -1},
 			{Kind: SiteAttribute, Span: Span{Line: 8, Col: 6, End: 8}, Def: -1, Value: 3, Arg: -1, Sym: 2}},
+		// v9: x = f (line 3), then `if x:` joins back, x read at 7:0.
+		Flow: []FlowNode{{Kind: FlowStart, A: 1, B: 0, Prev: -1}, {Kind: FlowAssign, A: 0, B: 0, Prev: 0},
+			{Kind: FlowCond, A: 0, B: 0, Prev: 1}, {Kind: FlowCond, A: 0, B: 1, Prev: 1},
+			{Kind: FlowJoin, A: 0, B: 2, Prev: -1}, {Kind: FlowAugAssign, A: 0, B: 5, Prev: 4},
+			{Kind: FlowStore, A: 0, B: -1, Prev: 5}},
+		FlowPreds: []int32{2, 3},
+		Reads:     []FlowRead{{Pos: Pos{5, 2}, Node: 2}, {Pos: Pos{7, 0}, Node: 6}},
 	}
 }
 
@@ -77,6 +84,13 @@ func TestDecodeRefuses(t *testing.T) {
 		{"return site without a def", bad(func(s *Summary) { s.Sites[0].Def = -1 })},
 		{"unknown site kind", bad(func(s *Summary) { s.Sites[0].Kind = 9 })},
 		{"attribute site of no attribute", bad(func(s *Summary) { s.Sites[2].Sym = 0 })},
+		{"flow node out of range", bad(func(s *Summary) { s.Flow[2].Prev = 9 })},
+		{"flow join past its predecessors", bad(func(s *Summary) { s.Flow[4].B = 3 })},
+		{"flow predecessor out of range", bad(func(s *Summary) { s.FlowPreds[1] = 7 })},
+		{"unknown flow kind", bad(func(s *Summary) { s.Flow[1].Kind = 42 })},
+		{"read of a node out of range", bad(func(s *Summary) { s.Reads[0].Node = 7 })},
+		{"unsorted reads", bad(func(s *Summary) { s.Reads[1].Line = 1 })},
+		{"read's flow out of range", bad(func(s *Summary) { s.Exprs[0].B = 7 })},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

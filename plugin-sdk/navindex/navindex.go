@@ -35,7 +35,7 @@ package navindex
 
 // Version is the layout version; the kernel discards cached summaries of
 // another version.
-const Version = 8
+const Version = 9
 
 // SymKind says what a symbol is.
 type SymKind uint8
@@ -83,7 +83,7 @@ type Sym struct {
 type ExprOp uint8
 
 const (
-	ExprSym   ExprOp = iota // the value of symbol A
+	ExprSym   ExprOp = iota // the value of symbol A; B (version 8) the flow node of the read (Summary.Flow), -1 none
 	ExprAttr                // attribute Name of expression A
 	ExprCall                // the result of calling expression A with Args (Keys)
 	ExprSuper               // super() in a method of class symbol A: its bases
@@ -383,4 +383,50 @@ type Summary struct {
 
 	// Sites are the values compared with declared types, in file order.
 	Sites []Site
+
+	// Version 9, for narrowing: the control flow of function bodies and
+	// the module's code (Flow), and the reads of names whose type may
+	// differ by position (Reads, sorted by position).
+	Flow      []FlowNode
+	FlowPreds []int32
+	Reads     []FlowRead
+}
+
+// FlowKind says what a flow node is.
+type FlowKind uint8
+
+const (
+	FlowStart     FlowKind = iota // the entry of scope A (a def's parameters are assigned after it)
+	FlowAssign                    // symbol A bound by def B (-1: unbound by del, or a binding with no def), after Prev
+	FlowCond                      // expression A is true (B 0) or false (B 1) here, after Prev; A -1 narrows nothing
+	FlowJoin                      // the paths FlowPreds[A:A+B] meet (after an if, at a loop's head, at an except)
+	FlowAugAssign                 // symbol A bound by an augmented assignment, to expression B (`x += 1` is x + 1), after Prev
+	FlowStore                     // attribute A (an ExprAttr of a name: self.x) assigned expression B (-1 unknown), after Prev
+)
+
+// FlowNode is one node of the control flow graph a scope's code runs
+// through (pyright's code flow): the type of a name (or of an attribute
+// of a name) read at a node is found by walking back to the assignments
+// that reach it, narrowed by the conditions on the way. Only
+// assignments and conditions that may narrow are nodes; code that
+// cannot be reached has no node.
+type FlowNode struct {
+	Kind FlowKind
+	A, B int32
+	Prev int32
+}
+
+// Preds are the nodes a FlowJoin follows.
+func (s *Summary) Preds(n *FlowNode) []int32 {
+	if n.Kind != FlowJoin || n.A < 0 || n.B < 0 || int(n.A)+int(n.B) > len(s.FlowPreds) {
+		return nil
+	}
+	return s.FlowPreds[n.A : n.A+n.B]
+}
+
+// FlowRead is a name read at Pos whose symbol has flow: Node is the flow
+// node the read happens at.
+type FlowRead struct {
+	Pos
+	Node int32
 }

@@ -50,6 +50,7 @@ const (
 	memoReturn
 	memoAnnot
 	memoClass
+	memoFlow // idx the symbol, node the flow node it is read at
 )
 
 type memoKey struct {
@@ -59,6 +60,7 @@ type memoKey struct {
 	// frame is the call-site frame (callsite.go) the entry was computed
 	// in, 0 none.
 	frame int32
+	node  int32
 }
 
 // query is one call into the evaluator: its depth, its step budget, and
@@ -92,6 +94,13 @@ func (q *query) enter(key memoKey) bool {
 	q.depth++
 	q.steps++
 	return true
+}
+
+// isActive reports whether key is being computed in this query (in the
+// call-site frame it would be computed in now).
+func (q *query) isActive(key memoKey) bool {
+	key.frame = q.frameOf(key)
+	return q.active[key]
 }
 
 func (q *query) leave(key memoKey) {

@@ -17,9 +17,12 @@ func (q *query) evalExpr(u Unit, e int32) Type {
 	x := &u.Summary().Exprs[e]
 	switch x.Op {
 	case navindex.ExprSym:
+		if x.B >= 0 {
+			return q.symAt(u, x.A, x.B)
+		}
 		return q.sym(u, x.A)
 	case navindex.ExprAttr:
-		return q.member(q.expr(u, x.A), x.Name).Type
+		return q.narrowedMember(u, x.A, x.Name, q.member(q.expr(u, x.A), x.Name))
 	case navindex.ExprCall:
 		return q.callWritten(q.expr(u, x.A), q.arguments(u, x))
 	case navindex.ExprSuper:
@@ -167,12 +170,49 @@ var binaryDunders = map[string][2]string{
 
 var unaryDunders = map[string]string{"-": "__neg__", "+": "__pos__", "~": "__invert__"}
 
+// expectedBy is t with an empty display's members (`{}`, `[]`, whose
+// arguments are Unknown) taken as the same class of expected, as
+// pyright infers them from the type expected (`x or {}` of a
+// dict[str, str] | None is dict[str, str]).
+func expectedBy(t, expected Type) Type {
+	var out []Type
+	for _, m := range t.Members() {
+		if m.Kind() == KindInstance && len(m.Args()) > 0 && allUnknown(m.Args()) {
+			for _, e := range expected.Members() {
+				if e.Kind() == KindInstance && e.Class() == m.Class() {
+					m = e
+					break
+				}
+			}
+		}
+		out = append(out, m)
+	}
+	return Union(out...)
+}
+
+func allUnknown(ts []Type) bool {
+	for _, t := range ts {
+		if !t.IsUnknown() {
+			return false
+		}
+	}
+	return true
+}
+
 func (q *query) operator(u Unit, x *navindex.Expr) Type {
 	switch x.Name {
 	case "not", "is", "is not", "in", "not in":
 		return q.instanceOf("bool")
 	case "and", "or":
-		return Union(q.expr(u, x.A), q.expr(u, x.B))
+		// `a or b` is a where it is true, else b (`x = x or {}`); `a and
+		// b` a where it is false, else b; the right operand is not
+		// reached when a cannot be false (or) or true (and).
+		a, or := q.expr(u, x.A), x.Name == "or"
+		left := q.narrowTruth(a, or)
+		if q.narrowTruth(a, !or).Kind() == KindNever {
+			return left
+		}
+		return Union(left, expectedBy(q.expr(u, x.B), left))
 	}
 	a := q.expr(u, x.A)
 	if x.B < 0 {

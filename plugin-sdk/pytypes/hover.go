@@ -34,6 +34,11 @@ func (e *Evaluator) hoverLine(u Unit, sym int32, def int32, at *navindex.Occ) st
 	}
 	if def >= 0 && validDef(u, def) {
 		d := &u.Summary().Defs[def]
+		if d.Kind == navindex.KindVariable && q.isParameter(u, sym) {
+			// A parameter assigned again: still a parameter, holding
+			// what is assigned (narrowed to its declared type).
+			return "(parameter) " + name + ": " + q.text(q.assigned(u, sym, def), 0)
+		}
 		if d.Kind != navindex.KindModule && !d.Import { // `from m import x` binds what m's x is
 			return q.hoverDef(u, def, name, q.def(u, def), false)
 		}
@@ -51,7 +56,10 @@ func (e *Evaluator) hoverLine(u Unit, sym int32, def int32, at *navindex.Occ) st
 		}
 		recv := q.expr(u, sy.Recv)
 		m := q.member(recv, sy.Name)
-		r, t = m.Ref, m.Type
+		r, t = m.Ref, q.narrowedMember(u, sy.Recv, sy.Name, m)
+		if at != nil {
+			t = q.storedMember(u, sy, *at, m, t)
+		}
 		if recv.Kind() == KindAny {
 			t = anyType
 		}
@@ -79,6 +87,9 @@ func (e *Evaluator) hoverLine(u Unit, sym int32, def int32, at *navindex.Occ) st
 		r = q.resolve(u, sym)
 		t = q.sym(u, sym)
 		if at != nil {
+			if n := flowAt(u, navindex.Pos{Line: at.Line, Col: at.Col}); n >= 0 {
+				t = q.symAt(u, sym, n) // narrowed where it is read
+			}
 			t = q.typeVarAt(u, *at, t)
 		}
 	}
@@ -192,7 +203,9 @@ func (q *query) hoverDef(u Unit, di int32, name string, t Type, use bool) string
 		// assignment, literal included, in a function; a class or module
 		// variable shows its declared, widened type unless a constant or
 		// Final.
-		if sym := d.Sym; q.annotated(u, sym) {
+		if sym := d.Sym; q.annotated(u, sym) && (q.inFunction(u, sym) || u.Summary().Syms[sym].Kind == navindex.SymMember) {
+			t = q.assigned(u, sym, di) // narrowed to the value assigned
+		} else if q.annotated(u, sym) {
 			t = q.sym(u, sym)
 			// Narrowed to a literal of the declared class assigned here:
 			// `y: int = 0` is Literal[0].

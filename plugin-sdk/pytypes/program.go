@@ -23,6 +23,7 @@
 //	ev.HoverAt(u, occ)           // the hover's first line, as pyright prints it
 //	ev.Definition(u, sym)        // resp.json -> Response.json (through types)
 //	ev.TypeDefinition(u, sym)    // the classes of the value a symbol holds
+//	ev.TypeAt(u, occ)            // a name's type where it is read (narrowed)
 //	ev.Print(ev.ExprType(u, e))  // any expression's type in pyright's notation
 //	ev.ConstructorLine(c)        // "class C(x: int)", for a class called
 //

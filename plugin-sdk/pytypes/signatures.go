@@ -196,11 +196,15 @@ func (q *query) signatures(t Type) []Signature {
 			return q.signatures(m.Type)
 		}
 	case KindUnion:
-		// Each callable member's, as pyright lists them; an Any or
-		// Unknown member offers none (`str | Any` helps as str).
+		// Each callable member's, as pyright lists them (a name bound to
+		// several callables where it is read, an import or its fallback
+		// class); an Any or Unknown member offers none (`str | Any`
+		// helps as str).
 		var out []Signature
-		for _, m := range t.Args() {
-			out = append(out, q.signatures(m)...)
+		for _, m := range t.Members() {
+			if m.Kind() != KindUnion {
+				out = append(out, q.signatures(m)...)
+			}
 		}
 		return out
 	}

@@ -36,7 +36,7 @@ func (q *query) sym(u Unit, s int32) Type {
 			if !validExpr(u, sy.Recv) {
 				return unknownType
 			}
-			return q.member(q.expr(u, sy.Recv), sy.Name).Type
+			return q.narrowedMember(u, sy.Recv, sy.Name, q.member(q.expr(u, sy.Recv), sy.Name))
 		case navindex.SymKeyword:
 			t, _ := q.keywordType(u, sy)
 			return t

@@ -46,6 +46,45 @@ func TestHoverMarkers(t *testing.T) {
 	}
 }
 
+// TestReadMarkers checks each `#@read NAME TEXT` marker of the fixtures
+// in testdata: the hover of the first read of NAME on the marker's line
+// is TEXT, the type narrowed where NAME is read.
+func TestReadMarkers(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "*.py"))
+	fixtures := map[string]string{}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fixtures[strings.TrimSuffix(filepath.Base(f), ".py")] = string(b)
+	}
+	p := newProgram(t, fixtures)
+	ev := pytypes.New(p, pytypes.Options{})
+	for mod, src := range fixtures {
+		u := p.unit(mod)
+		for i, line := range strings.Split(src, "\n") {
+			_, marker, ok := strings.Cut(line, "#@read ")
+			if !ok {
+				continue
+			}
+			name, want, _ := strings.Cut(strings.TrimSpace(marker), " ")
+			got, found := "", false
+			for _, o := range u.s.Occs {
+				if o.Line == int32(i) && o.Flags&navindex.OccDef == 0 && u.s.Syms[o.Sym].Name == name {
+					got, found = ev.HoverAt(u, o), true
+					break
+				}
+			}
+			if !found {
+				t.Errorf("%s.py:%d: no read of %s", mod, i+1, name)
+			} else if got != want {
+				t.Errorf("%s.py:%d:\n got %s\nwant %s", mod, i+1, got, want)
+			}
+		}
+	}
+}
+
 // markerOn is the hover a line's marker expects.
 func markerOn(line string) (string, bool) {
 	_, want, ok := strings.Cut(line, "#@hover ")

@@ -128,7 +128,7 @@ func (b *builder) val(n tree.Node) int32 {
 	}
 	switch k := b.kt.Of(n); k {
 	case kIdentifier:
-		return b.nameExpr(n.StartByte())
+		return b.flowNameExpr(n.StartByte())
 	case kAttribute:
 		attr := n.ChildByFieldID(b.f.attribute)
 		if attr.IsNull() {

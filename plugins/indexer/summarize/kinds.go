@@ -77,6 +77,17 @@ const (
 	kClassDef
 	kDecorated
 	kExprStatement
+
+	// Version 8: the statements the flow graph (flow.go) follows.
+	kFor
+	kAssert
+	kContinue
+	kMatch
+	kCaseClause
+	kAugAssign
+	kDelete
+	kForInClause
+	kIfClause
 )
 
 var kinds = tree.NewKindClasses(map[string]uint8{
@@ -152,6 +163,15 @@ var kinds = tree.NewKindClasses(map[string]uint8{
 	"class_definition":         kClassDef,
 	"decorated_definition":     kDecorated,
 	"expression_statement":     kExprStatement,
+	"for_statement":            kFor,
+	"assert_statement":         kAssert,
+	"continue_statement":       kContinue,
+	"match_statement":          kMatch,
+	"case_clause":              kCaseClause,
+	"augmented_assignment":     kAugAssign,
+	"delete_statement":         kDelete,
+	"for_in_clause":            kForInClause,
+	"if_clause":                kIfClause,
 })
 
 // fieldIDs are the tree's ids of the fields the builder reads.

@@ -110,6 +110,13 @@ type builder struct {
 	// interned are the expressions intern made, by key (keyBuf scratch).
 	interned map[string]int32
 	keyBuf   []byte
+	// readFlow is the flow node (+1) of each reference read with flow
+	// (by index in m.Refs), flowSyms the ExprSym of each (symbol, node),
+	// flowBindAt the binding (+1) whose name starts at each offset (see
+	// flow.go).
+	readFlow   []int32
+	flowSyms   map[[2]int32]int32
+	flowBindAt func(off int) int32
 }
 
 // occ is an occurrence before its position is known.
@@ -164,11 +171,13 @@ func FromModule(m *pysem.Module, platform string) *navindex.Summary {
 	for _, bd := range m.Bindings {
 		b.localSym(bd)
 	}
+	b.flow()
 	for _, bd := range m.Bindings {
 		b.symValue(bd)
 	}
 	b.memberSyms()
 	b.defs()
+	b.fixFlowDefs()
 	b.occurrences()
 	if m.Tree != nil {
 		b.callSites(m.Tree)

@@ -1,0 +1,574 @@
+package pytypes
+
+import (
+	"sort"
+
+	"github.com/pyws/pyws/plugin-sdk/navindex"
+)
+
+// Narrowing: the type of a name at a read is the union of what the
+// assignments reaching it give, each narrowed by the conditions between
+// (pyright's code flow), walked back lazily from the read's flow node
+// (navindex.FlowNode) and remembered per (symbol, node).
+
+// flowAt is the flow node of the read at p of u, -1 none.
+func flowAt(u Unit, p navindex.Pos) int32 {
+	rs := u.Summary().Reads
+	i := sort.Search(len(rs), func(i int) bool { return !rs[i].Pos.Less(p) })
+	if i < len(rs) && rs[i].Pos == p {
+		return rs[i].Node
+	}
+	return -1
+}
+
+func validFlow(u Unit, n int32) bool { return n >= 0 && int(n) < len(u.Summary().Flow) }
+
+// symAt is the type of symbol sym of u read at flow node node: its
+// type there, else (no assignment reaches the read in its scope's
+// code) its type anywhere.
+func (q *query) symAt(u Unit, sym, node int32) Type {
+	if !validSym(u, sym) || !validFlow(u, node) {
+		return q.sym(u, sym)
+	}
+	key := memoKey{what: memoFlow, unit: u, idx: sym, node: node}
+	if q.active[key] {
+		// Read again while its own type is computed (`i = i + 1` in a
+		// loop reads i where the loop's head is): walked once more, the
+		// assignment being computed adding nothing.
+		q.cuts++
+		return q.walkFlow(u, sym, node)
+	}
+	return q.memoised(key, func() Type { return q.walkFlow(u, sym, node) })
+}
+
+func (q *query) walkFlow(u Unit, sym, node int32) Type {
+	w := &flowWalk{q: q, u: u, sym: sym, memo: map[int32]flowResult{}, active: map[int32]bool{}}
+	r := w.at(node)
+	if !r.reached {
+		return q.sym(u, sym)
+	}
+	return r.t
+}
+
+type flowResult struct {
+	t       Type
+	reached bool // some assignment (or the scope's entry, for a name of another scope) reaches
+}
+
+// flowWalk is one reference's walk back from a read: symbol sym, or
+// its attribute attr (self.x) whose type is declared where nothing
+// narrows it; active are the joins on the way (a loop's back edge
+// reaching one adds nothing).
+type flowWalk struct {
+	q        *query
+	u        Unit
+	sym      int32
+	attr     string
+	declared Type
+	// explicit: the attribute's type is declared by an annotation, so a
+	// store narrows it only to what fits (else a store is what it holds).
+	explicit bool
+	memo     map[int32]flowResult
+	active   map[int32]bool
+	steps    int
+}
+
+// maxFlowSteps bounds one walk (a module of thousands of statements).
+const maxFlowSteps = 20000
+
+func (w *flowWalk) at(node int32) flowResult {
+	s := w.u.Summary()
+	for validFlow(w.u, node) {
+		if w.steps++; w.steps > maxFlowSteps {
+			return flowResult{}
+		}
+		n := &s.Flow[node]
+		switch n.Kind {
+		case navindex.FlowStart:
+			if w.attr != "" {
+				return flowResult{t: w.declared, reached: true}
+			}
+			if sy := &s.Syms[w.sym]; sy.Kind == navindex.SymLocal && sy.Scope == n.A {
+				return flowResult{} // unbound: read before any assignment
+			}
+			return flowResult{t: w.q.sym(w.u, w.sym), reached: true}
+		case navindex.FlowAssign:
+			if n.A != w.sym {
+				node = n.Prev
+				continue
+			}
+			if w.attr != "" {
+				return flowResult{t: w.declared, reached: true} // another object
+			}
+			if !validDef(w.u, n.B) {
+				return flowResult{}
+			}
+			if w.q.isActive(memoKey{what: memoDef, unit: w.u, idx: n.B}) {
+				// The assignment's value reads the name back through a
+				// loop (`i = i + 1`): this path adds nothing yet, as
+				// pyright's incomplete types.
+				w.q.cuts++
+				return flowResult{}
+			}
+			return flowResult{t: w.q.assigned(w.u, w.sym, n.B), reached: true}
+		case navindex.FlowAugAssign:
+			if n.A != w.sym {
+				node = n.Prev
+				continue
+			}
+			if w.attr != "" {
+				return flowResult{t: w.declared, reached: true}
+			}
+			if !validExpr(w.u, n.B) {
+				return flowResult{}
+			}
+			if w.q.isActive(memoKey{what: memoExpr, unit: w.u, idx: n.B}) {
+				w.q.cuts++ // `x += 1` in a loop, as an assignment above
+				return flowResult{}
+			}
+			return flowResult{t: w.q.expr(w.u, n.B), reached: true}
+		case navindex.FlowStore:
+			if w.attr == "" || !w.names(n.A) {
+				node = n.Prev
+				continue
+			}
+			// Narrowed to the value assigned when it fits the declared type.
+			if !validExpr(w.u, n.B) || w.q.isActive(memoKey{what: memoExpr, unit: w.u, idx: n.B}) {
+				return flowResult{t: w.declared, reached: true}
+			}
+			v := w.q.expr(w.u, n.B)
+			if !w.explicit && !v.IsUnknown() {
+				return flowResult{t: v, reached: true}
+			}
+			return flowResult{t: w.q.narrowToDeclared(v, w.declared), reached: true}
+		case navindex.FlowCond:
+			ref, ok := w.condRef(n.A)
+			if !ok {
+				node = n.Prev
+				continue
+			}
+			r := w.memoAt(n.Prev)
+			if r.reached {
+				r.t = w.q.narrow(w.u, r.t, n.A, n.B != 0, ref)
+			}
+			return r
+		case navindex.FlowJoin:
+			preds := s.Preds(n)
+			if len(preds) == 1 {
+				node = preds[0]
+				continue
+			}
+			if r, ok := w.memo[node]; ok {
+				return r
+			}
+			if w.active[node] {
+				return flowResult{}
+			}
+			w.active[node] = true
+			var ts []Type
+			var out flowResult
+			for _, p := range preds {
+				if r := w.memoAt(p); r.reached {
+					ts = append(ts, r.t)
+					out.reached = true
+				}
+			}
+			delete(w.active, node)
+			if out.reached {
+				out.t = Union(ts...)
+			}
+			w.memo[node] = out
+			return out
+		default:
+			return flowResult{}
+		}
+	}
+	return flowResult{}
+}
+
+// names reports whether expression e is the walk's reference: the name,
+// or its attribute.
+func (w *flowWalk) names(e int32) bool {
+	if !validExpr(w.u, e) {
+		return false
+	}
+	exprs := w.u.Summary().Exprs
+	x := &exprs[e]
+	if w.attr != "" {
+		if x.Op != navindex.ExprAttr || x.Name != w.attr || !validExpr(w.u, x.A) {
+			return false
+		}
+		x = &exprs[x.A]
+	}
+	return x.Op == navindex.ExprSym && x.A == w.sym
+}
+
+// condRef finds the walk's reference in condition cond: the operand
+// that names it.
+func (w *flowWalk) condRef(cond int32) (int32, bool) {
+	if !validExpr(w.u, cond) {
+		return -1, false
+	}
+	x := &w.u.Summary().Exprs[cond]
+	switch x.Op {
+	case navindex.ExprSym, navindex.ExprAttr:
+		return cond, w.names(cond)
+	case navindex.ExprOper:
+		switch x.Name {
+		case "is", "is not", "==", "!=":
+			if w.names(x.A) {
+				return x.A, true
+			}
+			if w.names(x.B) {
+				return x.B, true
+			}
+		}
+	case navindex.ExprCall:
+		if len(x.Args) >= 1 && w.names(x.Args[0]) && w.q.isBuiltinCall(w.u, x.A, "isinstance", "callable") {
+			return x.Args[0], true
+		}
+	}
+	return -1, false
+}
+
+// memberAt is attribute m.Name... of name sym of u read at flow node
+// node: m the member without narrowing.
+func (q *query) memberAt(u Unit, sym int32, attr string, node int32, m MemberInfo) Type {
+	if !validSym(u, sym) || !validFlow(u, node) || m.Type.Kind() == KindModule {
+		return m.Type
+	}
+	explicit := m.Ref.Unit != nil && validSym(m.Ref.Unit, m.Ref.Sym) && q.annotated(m.Ref.Unit, m.Ref.Sym)
+	w := &flowWalk{q: q, u: u, sym: sym, attr: attr, declared: m.Type, explicit: explicit, memo: map[int32]flowResult{}, active: map[int32]bool{}}
+	if r := w.at(node); r.reached {
+		return r.t
+	}
+	return m.Type
+}
+
+// storedMember is attribute sy at occurrence o, the target of a store
+// (self.x = v): what is stored (narrowed to the declared type when an
+// annotation declares it); t elsewhere.
+func (q *query) storedMember(u Unit, sy *navindex.Sym, o navindex.Occ, m MemberInfo, t Type) Type {
+	n := flowAt(u, navindex.Pos{Line: o.Line, Col: o.Col})
+	if n < 0 || !validExpr(u, sy.Recv) {
+		return t
+	}
+	x := &u.Summary().Exprs[sy.Recv]
+	if x.Op != navindex.ExprSym {
+		return t
+	}
+	return q.memberAt(u, x.A, sy.Name, n, m)
+}
+
+// narrowedMember is member m (attribute name of receiver expression
+// recv of u) narrowed where it is read, when recv is a name read with
+// flow.
+func (q *query) narrowedMember(u Unit, recv int32, name string, m MemberInfo) Type {
+	if !validExpr(u, recv) {
+		return m.Type
+	}
+	x := &u.Summary().Exprs[recv]
+	if x.Op != navindex.ExprSym || x.B < 0 {
+		return m.Type
+	}
+	return q.memberAt(u, x.A, name, x.B, m)
+}
+
+func (w *flowWalk) memoAt(node int32) flowResult {
+	if r, ok := w.memo[node]; ok {
+		return r
+	}
+	r := w.at(node)
+	w.memo[node] = r
+	return r
+}
+
+// assigned is the type def d of u gives sym where it binds it: a
+// declared variable's declared type narrowed to the value assigned when
+// the value fits it (`x: int | None = 3` holds Literal[3] after), else
+// what the binding gives.
+func (q *query) assigned(u Unit, sym, d int32) Type {
+	def := &u.Summary().Defs[d]
+	if def.Import {
+		return q.sym(u, sym) // what the import names
+	}
+	if def.Kind != navindex.KindVariable || def.Flags&navindex.DefTypeAlias != 0 {
+		return q.def(u, d)
+	}
+	if !q.annotated(u, sym) {
+		return q.def(u, d)
+	}
+	declared := q.sym(u, sym)
+	if !validExpr(u, def.Value) {
+		return declared
+	}
+	return q.narrowToDeclared(q.expr(u, def.Value), declared)
+}
+
+// narrowToDeclared is value v assigned where declared is declared: v when
+// it fits (an empty display taking the declared class's arguments, as
+// pyright infers `{}` from the type expected), else declared.
+func (q *query) narrowToDeclared(v, declared Type) Type {
+	if v.IsUnknown() || v.Kind() == KindAny || !q.assignable(v, declared) {
+		return declared
+	}
+	return expectedBy(v, declared)
+}
+
+// isBuiltinCall reports a callee that is one of the builtins names.
+func (q *query) isBuiltinCall(u Unit, callee int32, names ...string) bool {
+	if !validExpr(u, callee) {
+		return false
+	}
+	x := &u.Summary().Exprs[callee]
+	if x.Op != navindex.ExprSym || !validSym(u, x.A) {
+		return false
+	}
+	sy := &u.Summary().Syms[x.A]
+	if sy.Kind != navindex.SymBuiltin {
+		return false
+	}
+	for _, n := range names {
+		if sy.Name == n {
+			return true
+		}
+	}
+	return false
+}
+
+// narrow is t narrowed by condition cond of u being true (neg false) or
+// false, ref the operand that is the reference: the forms pyright
+// narrows a reference by.
+func (q *query) narrow(u Unit, t Type, cond int32, neg bool, ref int32) Type {
+	exprs := u.Summary().Exprs
+	if cond == ref {
+		return q.narrowTruth(t, !neg)
+	}
+	x := &exprs[cond]
+	switch x.Op {
+	case navindex.ExprOper:
+		other := x.B
+		if ref == x.B {
+			other = x.A
+		}
+		if !validExpr(u, other) || exprs[other].Op != navindex.ExprLit || exprs[other].Name != "None" {
+			return t
+		}
+		isNone := x.Name == "is" || x.Name == "=="
+		return narrowNone(t, isNone != neg)
+	case navindex.ExprCall:
+		if q.isBuiltinCall(u, x.A, "isinstance") && len(x.Args) == 2 {
+			return q.narrowInstance(u, t, x.Args[1], !neg)
+		}
+	}
+	return t
+}
+
+// narrowNone keeps None (isNone) or all but None.
+func narrowNone(t Type, isNone bool) Type {
+	var out []Type
+	for _, m := range t.Members() {
+		switch {
+		case m.Kind() == KindNone:
+			if isNone {
+				out = append(out, m)
+			}
+		case m.Kind() == KindUnknown, m.Kind() == KindAny:
+			if isNone {
+				out = append(out, noneType)
+			} else {
+				out = append(out, m)
+			}
+		case !isNone:
+			out = append(out, m)
+		}
+	}
+	return Union(out...)
+}
+
+// narrowTruth keeps the members that may be true (truth) or false.
+func (q *query) narrowTruth(t Type, truth bool) Type {
+	var out []Type
+	for _, m := range t.Members() {
+		if truth && q.canBeTruthy(m) || !truth && q.canBeFalsy(m) {
+			out = append(out, m)
+		}
+	}
+	return Union(out...)
+}
+
+func (q *query) canBeTruthy(t Type) bool {
+	switch t.Kind() {
+	case KindNone:
+		return false
+	case KindLiteral:
+		switch t.Text() {
+		case "False", "0", "''", `""`, "b''", `b""`:
+			return false
+		}
+	}
+	return true
+}
+
+// falsyBuiltins are the builtin classes whose instances may be false
+// (known without looking for __bool__ or __len__).
+var falsyBuiltins = map[string]bool{"int": true, "float": true, "complex": true, "bool": true, "str": true, "bytes": true,
+	"bytearray": true, "list": true, "dict": true, "set": true, "frozenset": true, "tuple": true, "range": true, "memoryview": true}
+
+func (q *query) canBeFalsy(t Type) bool {
+	switch t.Kind() {
+	case KindNone, KindUnknown, KindAny, KindTypeVar:
+		return true
+	case KindLiteral:
+		return !q.canBeTruthy(t)
+	case KindInstance, KindTuple:
+		if t.Kind() == KindTuple && len(t.Args()) > 0 && !t.Variadic() {
+			return false
+		}
+		if c := t.Class(); c.Valid() && c.Unit.ModuleName() == "builtins" && falsyBuiltins[c.Name()] {
+			return true
+		}
+		return q.member(t, "__bool__").Found() || q.member(t, "__len__").Found()
+	}
+	return false
+}
+
+// narrowInstance narrows t by isinstance(_, classes) being true (pos)
+// or false: classes is a class or a tuple of them.
+func (q *query) narrowInstance(u Unit, t Type, classes int32, pos bool) Type {
+	var filters []Class
+	x := &u.Summary().Exprs[classes]
+	args := []int32{classes}
+	if x.Op == navindex.ExprDisplay && x.Name == "tuple" {
+		args = x.Args
+	}
+	for _, a := range args {
+		cs, ok := filterClasses(q.expr(u, a))
+		if !ok {
+			return t // a filter that is not a known class narrows nothing
+		}
+		filters = append(filters, cs...)
+	}
+	var out []Type
+	for _, m := range t.Members() {
+		mc := m.Class()
+		switch {
+		case m.Kind() == KindNone:
+			mc = q.moduleClass("types", "NoneType")
+		case m.Kind() == KindUnknown, m.Kind() == KindAny:
+			if pos {
+				for _, f := range filters {
+					out = append(out, q.instanceOfClass(f))
+				}
+			} else {
+				out = append(out, m)
+			}
+			continue
+		case m.Kind() != KindInstance && m.Kind() != KindLiteral && m.Kind() != KindTuple:
+			out = append(out, m) // not narrowed
+			continue
+		}
+		if !mc.Valid() {
+			out = append(out, m)
+			continue
+		}
+		matched := false
+		for _, f := range filters {
+			if q.subclassOf(mc, f) {
+				matched = true
+				if pos {
+					out = append(out, m)
+				}
+				break
+			}
+		}
+		if matched || !pos {
+			if !matched {
+				out = append(out, m)
+			}
+			continue
+		}
+		for _, f := range filters {
+			if q.subclassOf(f, mc) {
+				out = append(out, q.instanceOfClass(f))
+			}
+		}
+	}
+	return Union(out...)
+}
+
+// filterClasses are the classes an isinstance filter of type t names:
+// a class object, or a tuple of them (`basestring = (str, bytes)`).
+func filterClasses(t Type) ([]Class, bool) {
+	switch {
+	case t.Kind() == KindClass && t.Class().Valid():
+		return []Class{t.Class()}, true
+	case t.Kind() == KindTuple && !t.Variadic() && len(t.Args()) > 0:
+		var out []Class
+		for _, e := range t.Args() {
+			cs, ok := filterClasses(e)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, cs...)
+		}
+		return out, true
+	}
+	return nil, false
+}
+
+// instanceOfClass is an instance of c, generic parameters Unknown.
+func (q *query) instanceOfClass(c Class) Type {
+	return Instance(c, q.padArgs(c, nil)...)
+}
+
+// subclassOf reports c is f or derives from it.
+func (q *query) subclassOf(c, f Class) bool {
+	if c == f {
+		return true
+	}
+	info := q.class(c)
+	return info != nil && mroHas(info.mro, f)
+}
+
+// TypeAt is the type of occurrence o's symbol where o stands: at a read
+// with flow, narrowed there; else SymType.
+func (e *Evaluator) TypeAt(u Unit, o navindex.Occ) Type {
+	if u == nil || !validSym(u, o.Sym) {
+		return unknownType
+	}
+	q := e.query()
+	if sy := &u.Summary().Syms[o.Sym]; sy.Kind == navindex.SymAttr && validExpr(u, sy.Recv) {
+		return q.storedMember(u, sy, o, q.member(q.expr(u, sy.Recv), sy.Name), q.sym(u, o.Sym))
+	}
+	if n := flowAt(u, navindex.Pos{Line: o.Line, Col: o.Col}); n >= 0 {
+		return q.symAt(u, o.Sym, n)
+	}
+	if d := e.defAt(u, o); d >= 0 && q.inFunction(u, o.Sym) {
+		return q.assigned(u, o.Sym, d)
+	}
+	return q.sym(u, o.Sym)
+}
+
+// defAt is the variable binding occurrence o is, -1 when none.
+func (e *Evaluator) defAt(u Unit, o navindex.Occ) int32 {
+	if o.Flags&navindex.OccDef == 0 {
+		return -1
+	}
+	for _, d := range e.index(u).defsOf[o.Sym] {
+		if df := &u.Summary().Defs[d]; df.Name == o.Span && df.Kind == navindex.KindVariable {
+			return d
+		}
+	}
+	return -1
+}
+
+// isParameter reports a symbol a parameter binds.
+func (q *query) isParameter(u Unit, sym int32) bool {
+	for _, d := range q.liveDefs(u, sym) {
+		if u.Summary().Defs[d].Kind == navindex.KindParameter {
+			return true
+		}
+	}
+	return false
+}
