@@ -56,6 +56,10 @@ type Config struct {
 	// StateDir holds the index's disk cache (index/, and stubs/ for
 	// typeshed's); "" keeps summaries in memory only.
 	StateDir string
+	// PreparedDir is a state directory made at build time (`pyws
+	// prepare`): its stubs/ summaries are read where StateDir's miss.
+	// "" none.
+	PreparedDir string
 	// Stubs is typeshed's verified stubs tree: navigation links the
 	// standard library into it, one copy per Python version and platform
 	// shared by every workspace. nil links none (external names stay
