@@ -147,13 +147,17 @@ func prepareCommand(args []string) error {
 	ctx := context.Background()
 	start := time.Now()
 	workers := runtime.GOMAXPROCS(0)
-	rt, err := plugins.Start(ctx, plugins.Config{Dirs: dirs, CacheDir: compileCacheDir(*out), Workers: workers, Logger: logger})
+	rt, err := startPlugins(ctx, plugins.Config{Dirs: dirs, CacheDir: compileCacheDir(*out), Workers: workers, Logger: logger})
 	if err != nil {
 		return err
 	}
 	defer rt.Close()
+	<-rt.Started()
+	if err := rt.Err(); err != nil {
+		return err
+	}
 	compiled := time.Since(start)
-	svc := service.New(service.Config{Plugins: pluginRuntime{rt: rt, wanted: workers}, StateDir: *out, Stubs: stubs, Logger: logger})
+	svc := service.New(service.Config{Plugins: rt, StateDir: *out, Stubs: stubs, Logger: logger})
 	defer svc.Close()
 	counts, err := svc.PrepareStubs(ctx, targets)
 	if err != nil {

@@ -1,13 +1,18 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/pyws/pyws/host/index"
+	"github.com/pyws/pyws/plugin-sdk/abi"
 )
 
 func TestSeedCompileCache(t *testing.T) {
@@ -66,4 +71,44 @@ func TestPrepareTargets(t *testing.T) {
 	if def, err := prepareTargets(""); err != nil || len(def) == 0 || def[0].Minor != index.DefaultTarget.Minor {
 		t.Errorf("default targets %v, %v: want the default target first", def, err)
 	}
+}
+
+// While the plugin runtime starts, the service is served from the
+// manifests: health says starting (degraded, not unhealthy), a call waits
+// for the start and fails with its error.
+func TestPluginRuntimeWhileStarting(t *testing.T) {
+	p := &pluginRuntime{tools: []string{"index_files"}, sha: map[string]string{"index_files": "abc"}, wanted: 2, ready: make(chan struct{})}
+	if h := p.Health(); !h.Starting || h.Problem != "" {
+		t.Errorf("health while starting = %+v", h)
+	}
+	if p.PluginSHA256("index_files") != "abc" || len(p.Tools()) != 1 {
+		t.Errorf("identity before the start: %q %v", p.PluginSHA256("index_files"), p.Tools())
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	if _, err := p.Call(ctx, "index_files", &abi.Request{}); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("a call while starting returned %v; it waits for the start or its deadline", err)
+	}
+	if st := p.stats(); st.Workers != 0 {
+		t.Errorf("stats before the start: %+v", st)
+	}
+
+	p.err = errors.New("plugin indexer: bad module")
+	close(p.ready)
+	if _, err := p.Call(context.Background(), "index_files", &abi.Request{}); err == nil || !strings.Contains(err.Error(), "bad module") {
+		t.Errorf("a call after a failed start returned %v", err)
+	}
+	if h := p.Health(); h.Starting || !strings.Contains(h.Problem, "bad module") {
+		t.Errorf("health after a failed start = %+v", h)
+	}
+	kn := &kernel{plugins: p}
+	select {
+	case err := <-kn.pluginFailure():
+		if !strings.Contains(err.Error(), "bad module") {
+			t.Errorf("failure %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Error("a failed start was not reported")
+	}
+	p.Close() // nothing started: returns
 }

@@ -83,9 +83,23 @@ func (k *kernelFlags) logger() (*slog.Logger, error) {
 // kernel is a running service and what it stands on; close releases them.
 type kernel struct {
 	root    string
+	plugins *pluginRuntime // still starting when start returns
 	svc     *service.Service
 	metrics *metrics.Recorder
 	closers []func()
+}
+
+// pluginFailure receives the plugin runtime's start error, if it fails
+// (the service runs meanwhile; a server without its plugins must stop).
+func (k *kernel) pluginFailure() <-chan error {
+	c := make(chan error, 1)
+	go func() {
+		<-k.plugins.Started()
+		if err := k.plugins.Err(); err != nil {
+			c <- fmt.Errorf("plugins: %w", err)
+		}
+	}()
+	return c
 }
 
 func (k *kernel) close() {
@@ -123,7 +137,7 @@ func (k *kernelFlags) start(ctx context.Context, logger *slog.Logger) (_ *kernel
 		return nil, err
 	}
 	seedCompileCache(*k.prepared, *k.state, logger)
-	rt, err := plugins.Start(ctx, plugins.Config{
+	rt, err := startPlugins(ctx, plugins.Config{
 		Dirs:                k.plugins,
 		CacheDir:            compileCacheDir(*k.state),
 		Workers:             *k.workers,
@@ -139,7 +153,8 @@ func (k *kernelFlags) start(ctx context.Context, logger *slog.Logger) (_ *kernel
 	if err != nil {
 		return nil, err
 	}
-	kn.closers = append(kn.closers, func() { rt.Close() })
+	kn.closers = append(kn.closers, rt.Close)
+	kn.plugins = rt
 	engine, err := edits.Open(filepath.Join(*k.state, "edits"))
 	if err != nil {
 		return nil, err
@@ -149,7 +164,7 @@ func (k *kernelFlags) start(ctx context.Context, logger *slog.Logger) (_ *kernel
 	registerPluginMetrics(rec, rt)
 	svc := service.New(service.Config{
 		DefaultWorkspace: kn.root,
-		Plugins:          pluginRuntime{rt: rt, wanted: *k.workers},
+		Plugins:          rt,
 		Edits:            engine,
 		Metrics:          rec,
 		Logger:           logger,
@@ -262,6 +277,9 @@ func serve(args []string) error {
 	logger.Info("serving", "addr", "http://"+*addr, "mcp", "http://"+*addr+api.MCPPath, "workspace", root)
 	select {
 	case err := <-errc:
+		return err
+	case err := <-kn.pluginFailure():
+		app.ShutdownWithTimeout(shutdownGrace)
 		return err
 	case <-ctx.Done():
 		logger.Info("shutting down")

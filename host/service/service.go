@@ -41,6 +41,9 @@ type PluginHealth struct {
 	WorkersWanted int
 	WorkersAlive  int
 	Problem       string // non-empty when something is wrong
+	// Starting: the runtime is still starting (calls wait for it), a
+	// degraded state rather than an unhealthy one.
+	Starting bool
 }
 
 // Config wires the service.
@@ -253,7 +256,10 @@ func (st *workspaceState) load(log *slog.Logger, delay time.Duration) {
 		log.Error("index build failed; navigation is unavailable", "root", st.root, "err", err)
 		st.idx.Store(nil)
 	} else {
-		log.Info("workspace indexed", "root", st.root, "files", x.FileCount(), "elapsed", time.Since(start).Round(time.Millisecond))
+		ph := x.Phases()
+		log.Info("workspace indexed", "root", st.root, "files", x.FileCount(), "elapsed", time.Since(start).Round(time.Millisecond),
+			"target", ph.Target.Round(time.Millisecond), "list", ph.List.Round(time.Millisecond), "summarize", ph.Summarize.Round(time.Millisecond),
+			"stubs", ph.Stubs.Round(time.Millisecond), "link", ph.Link.Round(time.Millisecond))
 	}
 	st.loaded.Store(true)
 }

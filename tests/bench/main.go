@@ -12,8 +12,8 @@
 // formatted and checked), PYWS_BENCH_QUERIES (200 reference positions),
 // PYWS_BENCH_PYRIGHT_BUDGET (3m of pyright queries), PYWS_BENCH_BIN
 // (bin/pyws), PYWS_PYRIGHT_SERVER and the anchors' variables in
-// anchors.go choose otherwise. Flags: -startup runs the start-up rows
-// only (pyws cold, unprepared, new workspace, early answer, restart;
+// anchors.go choose otherwise. Flags: -startup (or
+// PYWS_BENCH_ONLY=startup) runs the start-up rows only (pyws cold, unprepared, new workspace, early answer, restart;
 // pyright's first references), -runs N takes every start-up figure N
 // times and prints medians.
 package main
@@ -63,7 +63,7 @@ func run() error {
 		return fmt.Errorf("run from the repository root: %v", err)
 	}
 	cfg := config{repo: repo, bin: env("PYWS_BENCH_BIN", filepath.Join(repo, "bin", "pyws")), pyright: pyright.ServerPath(),
-		files: envInt("PYWS_BENCH_FILES", 300), queries: envInt("PYWS_BENCH_QUERIES", 200), runs: max(1, *runs), startupOnly: *startupOnly}
+		files: envInt("PYWS_BENCH_FILES", 300), queries: envInt("PYWS_BENCH_QUERIES", 200), runs: max(1, *runs), startupOnly: *startupOnly || os.Getenv("PYWS_BENCH_ONLY") == "startup"}
 	cfg.pyrightBudget, err = time.ParseDuration(env("PYWS_BENCH_PYRIGHT_BUDGET", "3m"))
 	if err != nil {
 		return err
