@@ -206,7 +206,7 @@ func (s *Service) openWorkspace(root string) (*workspaceState, error) {
 	if err != nil {
 		return nil, err
 	}
-	st := &workspaceState{root: root, ws: ws, diag: newDiagState(ws, s.cfg.Logger)}
+	st := &workspaceState{root: root, ws: ws, diag: newDiagState(ws, s.cfg.Logger, s.cfg.StateDir)}
 	if err := ws.Watch(); err != nil {
 		s.cfg.Logger.Warn("workspace watch unavailable; changes are seen through directory checks", "root", root, "err", err)
 	}
