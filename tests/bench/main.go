@@ -318,12 +318,16 @@ func measureCorpus(cfg config, c pyright.Corpus) (*corpusResult, error) {
 	return res, nil
 }
 
-// copyDirs copies the named subdirectories of src into dst.
+// copyDirs copies the named subdirectories of src into dst (those src
+// has).
 func copyDirs(src, dst string, names ...string) error {
 	if err := os.MkdirAll(dst, 0o700); err != nil {
 		return err
 	}
 	for _, n := range names {
+		if _, err := os.Stat(filepath.Join(src, n)); os.IsNotExist(err) {
+			continue
+		}
 		if out, err := exec.Command("cp", "-r", filepath.Join(src, n), filepath.Join(dst, n)).CombinedOutput(); err != nil {
 			return fmt.Errorf("copy %s: %v %s", n, err, out)
 		}

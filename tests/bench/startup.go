@@ -23,8 +23,9 @@ type startupRun struct {
 	// compiled and every stub summarized at start).
 	unprepared time.Duration
 	// newWorkspace: a new workspace on a warm host (the unprepared run's
-	// compiled plugins and summaries copied), early the same to the first
-	// get_definition answer (index.Early, during the build).
+	// compiled plugins, summaries and interpreter answers copied), early
+	// the same to the first get_definition answer (index.Early, during
+	// the build).
 	newWorkspace, early time.Duration
 	restart             time.Duration // on the cold run's state
 	build, newBuild     time.Duration // index builds logged by cold and newWorkspace
@@ -69,7 +70,7 @@ func measureStartup(cfg config, c pyright.Corpus, root, dir string, serving func
 		return r, err
 	}
 	for _, host := range []string{"host-early", "host"} {
-		if err := copyDirs(filepath.Join(dir, "unprepared"), filepath.Join(dir, host), "compile-cache", "stubs"); err != nil {
+		if err := copyDirs(filepath.Join(dir, "unprepared"), filepath.Join(dir, host), "compile-cache", "stubs", "interpreters"); err != nil {
 			return r, err
 		}
 	}
