@@ -2,6 +2,7 @@
 GO       ?= go
 BIN      := bin/pyws
 PLUGINS  := bin/plugins
+PREPARED := bin/prepared
 ADDR     ?= 127.0.0.1:8080
 WORKSPACE ?= examples/sample-project
 STATE    ?= .pyws-state
@@ -11,9 +12,9 @@ include wasm/parser.mk
 include plugin-sdk/typeshed/stubs.mk
 -include plugin-sdk/examples/c-wordcount/build.mk
 
-.PHONY: build binary plugins run test test-short bench soak fuzz vet clean
+.PHONY: build binary plugins prepared run test test-short bench soak fuzz vet clean
 
-build: stubs binary plugins
+build: stubs binary plugins prepared
 
 binary:
 	$(GO) build -ldflags "-X main.version=$(VERSION)" -o $(BIN) ./cmd/pyws
@@ -24,6 +25,12 @@ plugins: binary
 	@for m in plugins/*/manifest.json; do \
 		$(BIN) plugin pack $$(dirname $$m) $(PLUGINS) || exit 1; \
 	done
+
+# The plugins compiled and typeshed's stdlib summarized (for 3.12 and
+# python3 on PATH), beside the binary where `pyws serve` looks by default:
+# a fresh --state starts without compiling or summarizing them.
+prepared: plugins
+	$(BIN) prepare --out $(PREPARED)
 
 run: build
 	$(BIN) serve --workspace $(WORKSPACE) --addr $(ADDR) --state $(STATE) --dev-key

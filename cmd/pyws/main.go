@@ -25,6 +25,7 @@ usage:
   pyws keys list --keys FILE
   pyws keys revoke --keys FILE ID
   pyws plugin pack SRC_DIR PLUGINS_DIR
+  pyws prepare [--out DIR] [--python 3.11,3.12]   (make build: compiled plugins, typeshed summaries)
   pyws version
 
 Run 'pyws <command> -h' for the flags of a command.
@@ -53,6 +54,8 @@ func main() {
 		err = keysCommand(args, os.Stdout)
 	case "plugin":
 		err = pluginCommand(args)
+	case "prepare":
+		err = prepareCommand(args)
 	case "version", "--version":
 		fmt.Println("pyws", version)
 	case "help", "-h", "--help":

@@ -47,9 +47,21 @@ func mcpCommand(args []string) error {
 	limiter := ratelimit.New(nil, ratelimit.Options{OnDecision: kn.metrics.LimiterDecision, Logger: logger})
 	srv := api.NewMCPServer(api.Options{Service: kn.svc, Limiter: limiter, Logger: logger, RequestTimeout: *requestTimeout}, local)
 	logger.Info("serving MCP on stdio", "workspace", kn.root, "tier", tier)
-	err = srv.Run(ctx, &mcp.StdioTransport{})
+	runCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	go func() {
+		select {
+		case err := <-kn.pluginFailure():
+			cancel(err)
+		case <-runCtx.Done():
+		}
+	}()
+	err = srv.Run(runCtx, &mcp.StdioTransport{})
 	if ctx.Err() != nil {
 		return nil // interrupted: the agent went away
+	}
+	if cause := context.Cause(runCtx); runCtx.Err() != nil && cause != nil {
+		return cause
 	}
 	return err
 }

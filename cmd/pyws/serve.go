@@ -38,6 +38,7 @@ func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 // itself (serve, mcp): the workspace, plugins, stubs, state and logging.
 type kernelFlags struct {
 	workspace, state, python, logLevel, stubs *string
+	prepared                                  *string
 	workers, memMiB, perPlugin                *int
 	rssLimit, idleGrowth                      *int
 	timeout, idleAfter, idleRelease           *time.Duration
@@ -62,6 +63,7 @@ func addKernelFlags(fs *flag.FlagSet) *kernelFlags {
 	k.logLevel = fs.String("log-level", "info", "debug, info, warn or error (logs are JSON lines on stderr, one per request at info)")
 	k.indexDelay = fs.Duration("index-delay", 0, "wait this long before each workspace's first index build (testing aid: makes the indexing state observable)")
 	k.stubs = fs.String("stubs", "", "typeshed stubs directory, as 'make stubs' writes it (default: typeshed/ beside the binary)")
+	k.prepared = fs.String("prepared", defaultPreparedDir(), "prepared state from 'pyws prepare' (compiled plugins, typeshed summaries), used where --state has none yet; \"\" for none (default: prepared/ beside the binary)")
 	fs.Var(&k.plugins, "plugins", "plugin directory; repeatable, later directories override earlier ones per tool (default: plugins/ beside the binary)")
 	return k
 }
@@ -81,9 +83,23 @@ func (k *kernelFlags) logger() (*slog.Logger, error) {
 // kernel is a running service and what it stands on; close releases them.
 type kernel struct {
 	root    string
+	plugins *pluginRuntime // still starting when start returns
 	svc     *service.Service
 	metrics *metrics.Recorder
 	closers []func()
+}
+
+// pluginFailure receives the plugin runtime's start error, if it fails
+// (the service runs meanwhile; a server without its plugins must stop).
+func (k *kernel) pluginFailure() <-chan error {
+	c := make(chan error, 1)
+	go func() {
+		<-k.plugins.Started()
+		if err := k.plugins.Err(); err != nil {
+			c <- fmt.Errorf("plugins: %w", err)
+		}
+	}()
+	return c
 }
 
 func (k *kernel) close() {
@@ -120,9 +136,10 @@ func (k *kernelFlags) start(ctx context.Context, logger *slog.Logger) (_ *kernel
 	if err := os.MkdirAll(*k.state, 0o700); err != nil {
 		return nil, err
 	}
-	rt, err := plugins.Start(ctx, plugins.Config{
+	seedCompileCache(*k.prepared, *k.state, logger)
+	rt, err := startPlugins(ctx, plugins.Config{
 		Dirs:                k.plugins,
-		CacheDir:            filepath.Join(*k.state, "compile-cache"),
+		CacheDir:            compileCacheDir(*k.state),
 		Workers:             *k.workers,
 		DefaultTimeout:      *k.timeout,
 		MemoryLimitMiB:      *k.memMiB,
@@ -136,7 +153,8 @@ func (k *kernelFlags) start(ctx context.Context, logger *slog.Logger) (_ *kernel
 	if err != nil {
 		return nil, err
 	}
-	kn.closers = append(kn.closers, func() { rt.Close() })
+	kn.closers = append(kn.closers, rt.Close)
+	kn.plugins = rt
 	engine, err := edits.Open(filepath.Join(*k.state, "edits"))
 	if err != nil {
 		return nil, err
@@ -146,7 +164,7 @@ func (k *kernelFlags) start(ctx context.Context, logger *slog.Logger) (_ *kernel
 	registerPluginMetrics(rec, rt)
 	svc := service.New(service.Config{
 		DefaultWorkspace: kn.root,
-		Plugins:          pluginRuntime{rt: rt, wanted: *k.workers},
+		Plugins:          rt,
 		Edits:            engine,
 		Metrics:          rec,
 		Logger:           logger,
@@ -154,6 +172,7 @@ func (k *kernelFlags) start(ctx context.Context, logger *slog.Logger) (_ *kernel
 		EngineVersion:    "tree-sitter-python 0.25.0, parser sha256 " + wasm.ParserSHA256[:12],
 		PythonVersion:    pythonVersion(*k.python),
 		StateDir:         *k.state,
+		PreparedDir:      *k.prepared,
 		Stubs:            stubs,
 		IndexDelay:       *k.indexDelay,
 		IdleRelease:      *k.idleRelease,
@@ -259,6 +278,9 @@ func serve(args []string) error {
 	select {
 	case err := <-errc:
 		return err
+	case err := <-kn.pluginFailure():
+		app.ShutdownWithTimeout(shutdownGrace)
+		return err
 	case <-ctx.Done():
 		logger.Info("shutting down")
 		// Requests in flight get shutdownGrace to finish; a connection
@@ -300,13 +322,7 @@ func defaultStateDir() string {
 	return filepath.Join(os.TempDir(), "pyws")
 }
 
-func defaultPluginDir() string {
-	exe, err := os.Executable()
-	if err != nil {
-		return "plugins"
-	}
-	return filepath.Join(filepath.Dir(exe), "plugins")
-}
+func defaultPluginDir() string { return besideBinary("plugins") }
 
 // pythonVersion asks the interpreter for its version once at start; with
 // none installed it reports the version pyws's analyzers target.

@@ -11,13 +11,7 @@ import (
 
 // defaultStubsDir is typeshed/ beside the binary, where `make stubs` puts
 // the stubs next to bin/pyws, as plugins/ is found.
-func defaultStubsDir() string {
-	exe, err := os.Executable()
-	if err != nil {
-		return "typeshed"
-	}
-	return filepath.Join(filepath.Dir(exe), "typeshed")
-}
+func defaultStubsDir() string { return besideBinary("typeshed") }
 
 // openStubs verifies the typeshed stubs at start-up: a missing, truncated
 // or other-commit tree is an error naming the file and how to restore it.

@@ -174,6 +174,8 @@ type Index struct {
 
 	progress atomic.Int64 // 0..100
 	built    atomic.Bool
+	// phases are the first Build's parts, set before built.
+	phases BuildPhases
 	// early answers queries during the first build (Early); dropped
 	// when it is done.
 	earlyMu   sync.Mutex
@@ -356,6 +358,12 @@ type pending struct {
 func (x *Index) Build(ctx context.Context) error {
 	x.refreshMu.Lock()
 	defer x.refreshMu.Unlock()
+	mark := time.Now()
+	lap := func(d *time.Duration) {
+		now := time.Now()
+		*d, mark = now.Sub(mark), now
+	}
+	var ph BuildPhases
 	if !x.built.Load() {
 		x.target = x.cfg.Target
 		if x.cfg.TargetFunc != nil {
@@ -375,10 +383,12 @@ func (x *Index) Build(ctx context.Context) error {
 			x.site = x.cfg.Stubs.ForSite(x.target, site)
 		}
 	}
+	lap(&ph.Target)
 	paths, err := x.cfg.Files(ctx)
 	if err != nil {
 		return err
 	}
+	lap(&ph.List)
 	files, err := x.load(ctx, paths, nil, "", func(done, total int) {
 		if total > 0 {
 			x.progress.Store(int64(min(99, done*100/total)))
@@ -387,20 +397,42 @@ func (x *Index) Build(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	lap(&ph.Summarize)
 	stubs, err := x.loadStubs(ctx, files)
 	if err != nil {
 		return err
 	}
+	lap(&ph.Stubs)
 	x.mu.Lock()
 	x.files = files
 	x.relinkLocked(stubs)
 	x.mu.Unlock()
+	lap(&ph.Link)
+	if !x.built.Load() {
+		x.phases = ph
+	}
 	x.progress.Store(100)
 	x.built.Store(true)
 	x.earlyMu.Lock()
 	x.early = nil
 	x.earlyMu.Unlock()
 	return nil
+}
+
+// BuildPhases are the parts of a first Build, in order: asking the
+// target (the workspace's interpreter), listing the files, reading and
+// summarizing them, loading the stubs and installed packages they
+// import, and linking.
+type BuildPhases struct {
+	Target, List, Summarize, Stubs, Link time.Duration
+}
+
+// Phases returns the first Build's parts (zero before it is done).
+func (x *Index) Phases() BuildPhases {
+	if !x.built.Load() {
+		return BuildPhases{}
+	}
+	return x.phases
 }
 
 // load reads, hashes and summarizes paths, reusing old files whose size

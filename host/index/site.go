@@ -51,10 +51,7 @@ func (s *StubSets) ForSite(t Target, dirs []string) *StubSet {
 		set = &StubSet{cfg: s.cfg, target: t, version: typeshed.Version{Major: 3, Minor: t.Minor},
 			mods: map[string]*stubEntry{}, srcs: map[srcKey]*srcEntry{}, site: dirs, isSite: true,
 			depth: maxSiteDepth, maxModules: maxSiteModules}
-		if s.cfg.CacheDir != "" {
-			// Keys are content hashes and paths: one cache serves both.
-			set.dir = filepath.Join(s.cfg.CacheDir, cacheSubdir(s.cfg.Summarizer, t))
-		}
+		set.setDirs(t) // keys are content hashes and paths: one cache serves both
 		if s.sites == nil {
 			s.sites = map[siteKey]*StubSet{}
 		}

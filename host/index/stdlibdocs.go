@@ -109,10 +109,7 @@ func (s *StubSet) summarizeSource(ctx context.Context, dir, module string) (*Fil
 	f.Module = module
 	f.Hash = sha256.Sum256(text)
 	key := cacheKey(f.Hash, rel)
-	if s.dir != "" {
-		f.S = readCached(s.dir, key)
-	}
-	if f.S == nil {
+	if f.S = s.cached(key); f.S == nil {
 		job := s.summaryJob(&s.srcSummarized)
 		if err := job.run(ctx, []pending{{f: f, text: text, key: key}}); err != nil {
 			return nil, err

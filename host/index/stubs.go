@@ -33,6 +33,10 @@ type StubConfig struct {
 	// CacheDir holds stub summaries on disk (<state>/stubs); "" keeps
 	// them in memory only.
 	CacheDir string
+	// PreparedDir holds summaries made before the process started, laid
+	// out as CacheDir (`pyws prepare` at build time); read-only, looked
+	// up when CacheDir misses. "" none.
+	PreparedDir string
 	// Parallel is the number of concurrent summarizer calls (default
 	// GOMAXPROCS); BatchBytes bounds one call's sources (default 256 KiB).
 	Parallel   int
@@ -68,9 +72,7 @@ func (s *StubSets) For(t Target) *StubSet {
 	if set == nil {
 		set = &StubSet{cfg: s.cfg, target: t, version: typeshed.Version{Major: 3, Minor: t.Minor}, mods: map[string]*stubEntry{}, srcs: map[srcKey]*srcEntry{},
 			depth: maxStubDepth, maxModules: maxStubModules}
-		if s.cfg.CacheDir != "" {
-			set.dir = filepath.Join(s.cfg.CacheDir, cacheSubdir(s.cfg.Summarizer, t))
-		}
+		set.setDirs(t)
 		s.sets[t] = set
 	}
 	return set
@@ -83,6 +85,8 @@ type StubSet struct {
 	target  Target
 	version typeshed.Version
 	dir     string // disk cache, "" none
+	// prepared is the read-only cache made at build time, "" none.
+	prepared string
 	// site, for a set of installed packages (StubSets.ForSite), are the
 	// directories searched; nil for typeshed's stdlib (isSite tells).
 	site   []string
@@ -285,12 +289,10 @@ func (s *StubSet) fill(ctx context.Context, names []string, entries map[string]*
 		f.Module, f.typeshed = n, true
 		f.Hash = sha256.Sum256(text)
 		key := cacheKey(f.Hash, file)
-		if s.dir != "" {
-			if sum := readCached(s.dir, key); sum != nil {
-				f.S = sum
-				ready[n] = f
-				continue
-			}
+		if sum := s.cached(key); sum != nil {
+			f.S = sum
+			ready[n] = f
+			continue
 		}
 		todo = append(todo, pending{f: f, text: text, key: key})
 	}
@@ -335,6 +337,32 @@ func (s *StubSet) fill(ctx context.Context, names []string, entries map[string]*
 	for _, n := range names {
 		close(entries[n].done)
 	}
+}
+
+// setDirs places the set's disk caches for t: keyed by the summarizer's
+// build and the target, the entries by content hash and path.
+func (s *StubSet) setDirs(t Target) {
+	sub := cacheSubdir(s.cfg.Summarizer, t)
+	if s.cfg.CacheDir != "" {
+		s.dir = filepath.Join(s.cfg.CacheDir, sub)
+	}
+	if s.cfg.PreparedDir != "" {
+		s.prepared = filepath.Join(s.cfg.PreparedDir, sub)
+	}
+}
+
+// cached returns the summary stored under key in the disk cache, else in
+// the prepared one, nil in neither.
+func (s *StubSet) cached(key string) *navindex.Summary {
+	for _, dir := range []string{s.dir, s.prepared} {
+		if dir == "" {
+			continue
+		}
+		if sum := readCached(dir, key); sum != nil {
+			return sum
+		}
+	}
+	return nil
 }
 
 // find returns the file of module (its slash path in the set's tree,
@@ -407,4 +435,20 @@ func (x *Index) loadStubs(ctx context.Context, files map[string]*File) (map[stri
 		return out, err
 	}
 	return out, x.loadSite(ctx, mods, workspaceTops(files), out)
+}
+
+// LoadAll summarizes every stub module of t into the disk cache, what
+// any workspace's closure may need (`pyws prepare`, at build time), and
+// returns how many modules have a stub.
+func (s *StubSets) LoadAll(ctx context.Context, t Target) (int, error) {
+	set := s.For(t)
+	if set == nil {
+		return 0, errors.New("no stubs or no summarizer")
+	}
+	mods, err := s.cfg.Stubs.Modules(set.version)
+	if err != nil {
+		return 0, err
+	}
+	out, err := set.Load(ctx, mods)
+	return len(out), err
 }

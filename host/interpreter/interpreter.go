@@ -16,6 +16,8 @@ package interpreter
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -159,6 +161,7 @@ func Ask(path string, timeout time.Duration) (*Info, error) {
 type Prober struct {
 	ttl, timeout time.Duration
 	log          *slog.Logger
+	dir          string // remembered answers, "" none (SetCacheDir)
 
 	mu      sync.Mutex
 	entries map[string]*entry // by interpreter path
@@ -210,21 +213,32 @@ func (p *Prober) Info(path string) *Info {
 	defer e.mu.Unlock()
 	switch {
 	case e.asked.IsZero():
+		if info := p.remembered(path); info != nil {
+			// A previous process's answer, still matching the files it
+			// depends on: served now, confirmed in the background.
+			e.info, e.asked, e.running = info, time.Now(), true
+			go p.refresh(path, e)
+			break
+		}
 		e.info = p.ask(path)
 		e.asked = time.Now()
 	case time.Since(e.asked) > p.ttl && !e.running:
 		e.running = true
-		go func() {
-			info := p.ask(path)
-			e.mu.Lock()
-			if info != nil {
-				e.info = info
-			}
-			e.asked, e.running = time.Now(), false
-			e.mu.Unlock()
-		}()
+		go p.refresh(path, e)
 	}
 	return e.info
+}
+
+// refresh asks again and keeps the answer (the previous one when it
+// fails); e.running is set by the caller.
+func (p *Prober) refresh(path string, e *entry) {
+	info := p.ask(path)
+	e.mu.Lock()
+	if info != nil {
+		e.info = info
+	}
+	e.asked, e.running = time.Now(), false
+	e.mu.Unlock()
 }
 
 func (p *Prober) ask(path string) *Info {
@@ -233,7 +247,94 @@ func (p *Prober) ask(path string) *Info {
 		p.log.Warn("interpreter not usable for import-not-found", "python", path, "err", err)
 		return nil
 	}
+	p.remember(path, info)
 	return info
+}
+
+// SetCacheDir makes the prober remember answers in dir (under --state),
+// before its first use. Asking a Python process is 150 ms quiet, more on
+// a busy machine, and every start's first index build waits for the
+// answer (the target version); a remembered answer is served while the
+// interpreter is asked again in the background. It is used only while
+// what it depends on is unchanged (fingerprint): the interpreter file,
+// its standard library and search-path directories (installing a
+// package changes its directory), PYTHONPATH and PYTHONHOME.
+func (p *Prober) SetCacheDir(dir string) { p.dir = dir }
+
+type rememberedAnswer struct {
+	Fingerprint []string `json:"fingerprint"`
+	Info        *Info    `json:"info"`
+}
+
+func (p *Prober) rememberedFile(path string) string {
+	sum := sha256.Sum256([]byte(path))
+	return filepath.Join(p.dir, hex.EncodeToString(sum[:12])+".json")
+}
+
+// remembered returns the answer remembered for path when its
+// fingerprint still holds, nil otherwise.
+func (p *Prober) remembered(path string) *Info {
+	if p.dir == "" {
+		return nil
+	}
+	b, err := os.ReadFile(p.rememberedFile(path))
+	if err != nil {
+		return nil
+	}
+	var r rememberedAnswer
+	if json.Unmarshal(b, &r) != nil || r.Info == nil || !slices.Equal(r.Fingerprint, fingerprint(path, r.Info)) {
+		return nil
+	}
+	return r.Info
+}
+
+// remember writes info for path, atomically; failures only cost the next
+// start a wait.
+func (p *Prober) remember(path string, info *Info) {
+	if p.dir == "" {
+		return
+	}
+	b, _ := json.Marshal(rememberedAnswer{Fingerprint: fingerprint(path, info), Info: info})
+	if err := os.MkdirAll(p.dir, 0o700); err != nil {
+		return
+	}
+	tmp, err := os.CreateTemp(p.dir, ".answer-*")
+	if err != nil {
+		return
+	}
+	_, err = tmp.Write(b)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), p.rememberedFile(path))
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+	}
+}
+
+// fingerprint lists what an answer of the interpreter at path depends on:
+// the interpreter file (through symlinks: an upgrade changes it), the
+// directories it named, and the environment that extends its path.
+func fingerprint(path string, info *Info) []string {
+	fp := []string{"PYTHONPATH=" + os.Getenv("PYTHONPATH"), "PYTHONHOME=" + os.Getenv("PYTHONHOME")}
+	stamp := func(name string) {
+		fi, err := os.Stat(name)
+		if err != nil {
+			fp = append(fp, name+" absent")
+			return
+		}
+		fp = append(fp, fmt.Sprintf("%s %d %d", name, fi.Size(), fi.ModTime().UnixNano()))
+	}
+	stamp(path)
+	if info.Stdlib != "" {
+		stamp(info.Stdlib)
+	}
+	for _, d := range info.Site {
+		stamp(d)
+	}
+	return fp
 }
 
 // InstalledOf narrows the interpreter's top-level modules to those named

@@ -218,3 +218,57 @@ func TestInstalledOf(t *testing.T) {
 		t.Errorf("no imports: got %#v, want an empty, non-nil list", got)
 	}
 }
+
+// A prober with a cache directory serves a previous process's answer at
+// once and asks again in the background; the answer is not used once the
+// interpreter or a directory it named changed.
+func TestProberRemembers(t *testing.T) {
+	dir := t.TempDir()
+	site := filepath.Join(dir, "site-packages")
+	if err := os.Mkdir(site, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	calls := filepath.Join(dir, "calls")
+	reply := filepath.Join(dir, "reply")
+	write := func(version string) {
+		os.WriteFile(reply, []byte(`{"version": "`+version+`", "installed": ["numpy"], "site": ["`+site+`"]}`), 0o644)
+	}
+	write("3.11")
+	p := fakePython(t, dir, "python", `echo x >> `+calls+`; cat `+reply)
+	runs := func() int {
+		b, _ := os.ReadFile(calls)
+		return strings.Count(string(b), "x")
+	}
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	cache := filepath.Join(dir, "state", "interpreters")
+	prober := func() *Prober {
+		pr := NewProber(time.Hour, 5*time.Second, quiet)
+		pr.SetCacheDir(cache)
+		return pr
+	}
+
+	if got := prober().Info(p); got == nil || got.Version != "3.11" || runs() != 1 {
+		t.Fatalf("first answer %+v after %d runs", got, runs())
+	}
+	// The next process: the remembered answer at once, a refresh behind it.
+	write("3.12")
+	pr := prober()
+	if got := pr.Info(p); got == nil || got.Version != "3.11" {
+		t.Fatalf("the remembered answer was not served: %+v", got)
+	}
+	waitFor(t, func() bool { return runs() == 2 && pr.Info(p).Version == "3.12" })
+
+	// A package installed (the site directory changes): asked again first.
+	time.Sleep(10 * time.Millisecond) // a visible mtime step
+	if err := os.Mkdir(filepath.Join(site, "requests"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write("3.13")
+	if got := prober().Info(p); got == nil || got.Version != "3.13" || runs() != 3 {
+		t.Fatalf("after an install: %+v after %d runs; the remembered answer must not serve", got, runs())
+	}
+	// Without a cache directory nothing is remembered.
+	if got := NewProber(time.Hour, 5*time.Second, quiet).Info(p); got == nil || runs() != 4 {
+		t.Fatalf("a prober without a cache: %+v after %d runs", got, runs())
+	}
+}

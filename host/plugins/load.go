@@ -173,3 +173,21 @@ func orDefault(v, def int) int {
 	}
 	return v
 }
+
+// Resolve returns the manifest serving each tool of dirs, overrides
+// applied as Start applies them, without verifying or compiling anything:
+// what a caller can know of the plugins before Start returns.
+func Resolve(dirs []string, logger *slog.Logger) (map[string]*Manifest, error) {
+	if logger == nil {
+		logger = slog.Default()
+	}
+	owner, err := discover(dirs, logger)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]*Manifest, len(owner))
+	for t, c := range owner {
+		out[t] = c.manifest
+	}
+	return out, nil
+}

@@ -194,4 +194,17 @@ func TestLaterDirectoryOverridesTool(t *testing.T) {
 	if len(r.plugins) != 2 {
 		t.Errorf("loaded %d plugins, want 2", len(r.plugins))
 	}
+	// Resolve, from the manifests alone, agrees with the started runtime.
+	owners, err := Resolve([]string{filepath.Join(built, "echo"), filepath.Join(built, "loop"), override}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range r.Tools() {
+		if m := owners[tool]; m == nil || m.SHA256 != r.PluginSHA256(tool) {
+			t.Errorf("Resolve: %s served by %+v, the runtime's plugin has sha256 %s", tool, m, r.PluginSHA256(tool))
+		}
+	}
+	if len(owners) != len(r.Tools()) || owners["echo"].Name != "my-echo" {
+		t.Errorf("Resolve: %d tools, echo by %q; want %d, my-echo", len(owners), owners["echo"].Name, len(r.Tools()))
+	}
 }

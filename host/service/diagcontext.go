@@ -37,10 +37,14 @@ type diagState struct {
 	cache   *diagcache.Cache
 }
 
-func newDiagState(ws *workspace.Workspace, log *slog.Logger) *diagState {
+func newDiagState(ws *workspace.Workspace, log *slog.Logger, stateDir string) *diagState {
+	interps := interpreter.NewProber(0, 0, log)
+	if stateDir != "" {
+		interps.SetCacheDir(filepath.Join(stateDir, "interpreters"))
+	}
 	return &diagState{
 		config:  pyproject.Watch(ws, log),
-		interps: interpreter.NewProber(0, 0, log),
+		interps: interps,
 		cache:   diagcache.New(),
 	}
 }

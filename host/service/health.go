@@ -63,6 +63,8 @@ func runHealth(ctx context.Context, s *Session, a toolspec.Args) (any, error) {
 	if p := svc.cfg.Plugins; p != nil {
 		h := p.Health()
 		switch {
+		case h.Starting:
+			degraded = append(degraded, "plugin workers starting")
 		case h.WorkersAlive == 0 && h.WorkersWanted > 0:
 			unhealthy = append(unhealthy, "no plugin worker is running: "+h.Problem)
 		case h.Problem != "":

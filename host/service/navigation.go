@@ -5,6 +5,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"path/filepath"
 	"sort"
 	"time"
@@ -119,16 +121,40 @@ func (s *Service) newStubSets() *index.StubSets {
 	if s.cfg.Stubs == nil || !s.serves(IndexTool) {
 		return nil
 	}
-	cacheDir := ""
-	if s.cfg.StateDir != "" {
-		cacheDir = filepath.Join(s.cfg.StateDir, "stubs")
-	}
 	return index.NewStubSets(index.StubConfig{
-		Stubs:      s.cfg.Stubs,
-		Summarizer: pluginSummarizer{p: s.cfg.Plugins, version: s.indexerVersion(), metrics: s.cfg.Metrics},
-		CacheDir:   cacheDir,
-		Logger:     s.cfg.Logger,
+		Stubs:       s.cfg.Stubs,
+		Summarizer:  pluginSummarizer{p: s.cfg.Plugins, version: s.indexerVersion(), metrics: s.cfg.Metrics},
+		CacheDir:    stubsDir(s.cfg.StateDir),
+		PreparedDir: stubsDir(s.cfg.PreparedDir),
+		Logger:      s.cfg.Logger,
 	})
+}
+
+// stubsDir is where a state directory keeps typeshed's summaries, "" for
+// none.
+func stubsDir(state string) string {
+	if state == "" {
+		return ""
+	}
+	return filepath.Join(state, "stubs")
+}
+
+// PrepareStubs summarizes every typeshed stub module for each of targets
+// into StateDir (`pyws prepare`: a state made at build time, so that no
+// server summarizes them at start-up) and returns the modules per target.
+func (s *Service) PrepareStubs(ctx context.Context, targets []index.Target) ([]int, error) {
+	if s.stubs == nil {
+		return nil, errors.New("no typeshed stubs, or no plugin serves " + IndexTool)
+	}
+	counts := make([]int, len(targets))
+	for i, t := range targets {
+		n, err := s.stubs.LoadAll(ctx, t)
+		if err != nil {
+			return nil, fmt.Errorf("stubs for %s: %w", t, err)
+		}
+		counts[i] = n
+	}
+	return counts, nil
 }
 
 // indexTarget is the Python the workspace's index follows

@@ -41,6 +41,9 @@ type PluginHealth struct {
 	WorkersWanted int
 	WorkersAlive  int
 	Problem       string // non-empty when something is wrong
+	// Starting: the runtime is still starting (calls wait for it), a
+	// degraded state rather than an unhealthy one.
+	Starting bool
 }
 
 // Config wires the service.
@@ -56,6 +59,10 @@ type Config struct {
 	// StateDir holds the index's disk cache (index/, and stubs/ for
 	// typeshed's); "" keeps summaries in memory only.
 	StateDir string
+	// PreparedDir is a state directory made at build time (`pyws
+	// prepare`): its stubs/ summaries are read where StateDir's miss.
+	// "" none.
+	PreparedDir string
 	// Stubs is typeshed's verified stubs tree: navigation links the
 	// standard library into it, one copy per Python version and platform
 	// shared by every workspace. nil links none (external names stay
@@ -199,7 +206,7 @@ func (s *Service) openWorkspace(root string) (*workspaceState, error) {
 	if err != nil {
 		return nil, err
 	}
-	st := &workspaceState{root: root, ws: ws, diag: newDiagState(ws, s.cfg.Logger)}
+	st := &workspaceState{root: root, ws: ws, diag: newDiagState(ws, s.cfg.Logger, s.cfg.StateDir)}
 	if err := ws.Watch(); err != nil {
 		s.cfg.Logger.Warn("workspace watch unavailable; changes are seen through directory checks", "root", root, "err", err)
 	}
@@ -249,7 +256,10 @@ func (st *workspaceState) load(log *slog.Logger, delay time.Duration) {
 		log.Error("index build failed; navigation is unavailable", "root", st.root, "err", err)
 		st.idx.Store(nil)
 	} else {
-		log.Info("workspace indexed", "root", st.root, "files", x.FileCount(), "elapsed", time.Since(start).Round(time.Millisecond))
+		ph := x.Phases()
+		log.Info("workspace indexed", "root", st.root, "files", x.FileCount(), "elapsed", time.Since(start).Round(time.Millisecond),
+			"target", ph.Target.Round(time.Millisecond), "list", ph.List.Round(time.Millisecond), "summarize", ph.Summarize.Round(time.Millisecond),
+			"stubs", ph.Stubs.Round(time.Millisecond), "link", ph.Link.Round(time.Millisecond))
 	}
 	st.loaded.Store(true)
 }

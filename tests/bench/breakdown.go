@@ -146,7 +146,7 @@ func writeParts(w io.Writer, name string, p *parts, st serverTimes, workers int)
 		}
 		fmt.Fprintf(w, "| %s | %s | %s |\n", part, timed(d), share)
 	}
-	line("server: launch to a complete references answer, fresh --state", st.cold)
+	line("server: launch to a complete references answer, fresh --state, nothing prepared", st.cold)
 	line("server: the same on a warm host (plugins compiled, typeshed summarized)", st.newWorkspace)
 	if d := st.cold - st.newWorkspace; d > 0 {
 		line("server: compiling plugins and summarizing typeshed (the difference)", d)
@@ -164,7 +164,7 @@ func writeParts(w io.Writer, name string, p *parts, st serverTimes, workers int)
 	limit := p.parse / time.Duration(workers)
 	line(fmt.Sprintf("parse-only limit: wasm parse over %d workers", workers), limit)
 	if limit > 0 && st.newWorkspace > 0 {
-		fmt.Fprintf(w, "\nOn a warm host the cold start is %.1fx the parse-only limit; with a fresh --state %.1fx.\n",
+		fmt.Fprintf(w, "\nOn a warm host the cold start is %.1fx the parse-only limit; with a fresh --state and nothing prepared %.1fx.\n",
 			st.newWorkspace.Seconds()/limit.Seconds(), st.cold.Seconds()/limit.Seconds())
 	}
 }

@@ -12,16 +12,22 @@
 // formatted and checked), PYWS_BENCH_QUERIES (200 reference positions),
 // PYWS_BENCH_PYRIGHT_BUDGET (3m of pyright queries), PYWS_BENCH_BIN
 // (bin/pyws), PYWS_PYRIGHT_SERVER and the anchors' variables in
-// anchors.go choose otherwise.
+// anchors.go choose otherwise. Flags: -startup (or
+// PYWS_BENCH_ONLY=startup) runs the start-up rows only (pyws cold, unprepared, new workspace, early answer, restart;
+// pyright's first references), -runs N takes every start-up figure N
+// times and prints medians.
 package main
 
 import (
+	"cmp"
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -41,12 +47,16 @@ func main() {
 
 type config struct {
 	repo, bin, pyright, scratch string
-	files, queries              int
+	files, queries, runs        int
+	startupOnly                 bool
 	pyrightBudget               time.Duration
 	anchors                     anchors
 }
 
 func run() error {
+	startupOnly := flag.Bool("startup", false, "only the start-up rows: pyws cold, unprepared, new workspace, early answer and restart, and pyright's first references")
+	runs := flag.Int("runs", 1, "take each start-up figure this many times and print the medians")
+	flag.Parse()
 	repo, err := os.Getwd()
 	if err != nil {
 		return err
@@ -55,7 +65,7 @@ func run() error {
 		return fmt.Errorf("run from the repository root: %v", err)
 	}
 	cfg := config{repo: repo, bin: env("PYWS_BENCH_BIN", filepath.Join(repo, "bin", "pyws")), pyright: pyright.ServerPath(),
-		files: envInt("PYWS_BENCH_FILES", 300), queries: envInt("PYWS_BENCH_QUERIES", 200)}
+		files: envInt("PYWS_BENCH_FILES", 300), queries: envInt("PYWS_BENCH_QUERIES", 200), runs: max(1, *runs), startupOnly: *startupOnly || os.Getenv("PYWS_BENCH_ONLY") == "startup"}
 	cfg.pyrightBudget, err = time.ParseDuration(env("PYWS_BENCH_PYRIGHT_BUDGET", "3m"))
 	if err != nil {
 		return err
@@ -142,8 +152,9 @@ type corpusResult struct {
 }
 
 // serverTimes are the server's own figures the parts are set against:
-// launch to a complete answer with a fresh --state (cold) and on a warm
-// host (newWorkspace), and the index builds it logged in each.
+// launch to a complete answer with a fresh --state and nothing prepared
+// (cold) and on a warm host (newWorkspace), and the index builds it
+// logged in each.
 type serverTimes struct {
 	cold, build, newWorkspace, newBuild time.Duration
 }
@@ -163,7 +174,7 @@ func measureCorpus(cfg config, c pyright.Corpus) (*corpusResult, error) {
 
 	var samples []pyright.Sample
 	var files []string
-	if django {
+	if django && !cfg.startupOnly {
 		s, err := nativeindex.New(ctx)
 		if err != nil {
 			return nil, err
@@ -178,78 +189,67 @@ func measureCorpus(cfg config, c pyright.Corpus) (*corpusResult, error) {
 		files = sampleFiles(pythonSources(all), cfg.files, 1)
 	}
 
-	// pyws, fresh state: the clock runs from the process's launch to a
-	// complete references answer.
-	state := filepath.Join(dir, "state")
-	srv, err := startPyws(cfg.bin, root, state)
-	if err != nil {
-		return nil, err
-	}
-	cold, nrefs, err := srv.firstReferences(root, c, 10*time.Minute)
-	if err != nil {
-		srv.stop()
-		return nil, err
-	}
-	res.cold, res.build = cold, srv.indexBuild()
+	// pyws's start-up figures, cfg.runs times; the first cold server
+	// also serves the queries, formatting and diagnostics.
 	var pywsTimes []time.Duration
 	var fmtTime, diagTime time.Duration
 	var fmtNote, diagNote string
-	if django {
-		for _, smp := range samples {
-			start := time.Now()
-			if _, _, err := srv.call("get_references", position(root, smp.Rel, smp.Line, smp.Char)); err != nil {
-				srv.stop()
-				return nil, err
+	var rssServing float64
+	serving := func(srv *pywsServer) error {
+		if django {
+			for _, smp := range samples {
+				start := time.Now()
+				if _, _, err := srv.call("get_references", position(root, smp.Rel, smp.Line, smp.Char)); err != nil {
+					return err
+				}
+				pywsTimes = append(pywsTimes, time.Since(start))
 			}
-			pywsTimes = append(pywsTimes, time.Since(start))
 		}
+		rssServing = srv.rss.Peak()
+		if django {
+			fmtTime, fmtNote = srv.perFile("format_document", files)
+			diagTime, diagNote = srv.perFile("get_diagnostics", files)
+		}
+		return nil
 	}
-	rssServing := srv.rss.Peak()
-	if django {
-		fmtTime, fmtNote = srv.perFile("format_document", files)
-		diagTime, diagNote = srv.perFile("get_diagnostics", files)
+	if cfg.startupOnly {
+		serving = nil
 	}
-	srv.stop()
-
-	// pyws on a new workspace of a running host: plugins compiled and
-	// typeshed summarized in --state already, the workspace never seen.
-	hostState := filepath.Join(dir, "host-state")
-	if err := copyDirs(state, hostState, "compile-cache", "stubs"); err != nil {
-		return nil, err
+	var runs []startupRun
+	for i := range cfg.runs {
+		fmt.Fprintf(os.Stderr, "bench: %s: pyws start-up, run %d of %d...\n", c.Name, i+1, cfg.runs)
+		r, err := measureStartup(cfg, c, root, filepath.Join(dir, fmt.Sprint("run", i)), serving)
+		if err != nil {
+			return nil, err
+		}
+		runs = append(runs, r)
+		serving = nil
 	}
-	if srv, err = startPyws(cfg.bin, root, hostState); err != nil {
-		return nil, err
-	}
-	res.newWorkspace, _, err = srv.firstReferences(root, c, 10*time.Minute)
-	res.newBuild = srv.indexBuild()
-	srv.stop()
-	if err != nil {
-		return nil, err
-	}
-
-	// pyws restarted on the state the first run left.
-	srv, err = startPyws(cfg.bin, root, state)
-	if err != nil {
-		return nil, err
-	}
-	warm, _, err := srv.firstReferences(root, c, 10*time.Minute)
-	srv.stop()
-	if err != nil {
-		return nil, err
+	st := medianRun(runs)
+	res.serverTimes = serverTimes{cold: st.unprepared, build: st.build, newWorkspace: st.newWorkspace, newBuild: st.newBuild}
+	noted := func(f func(startupRun) time.Duration) figure {
+		fig := timed(f(st))
+		fig.note = spread(runs, f)
+		return fig
 	}
 
-	// pyright on the same copy.
-	var pyCold, pyRSS figure
+	// pyright on the same copy, cfg.runs times; its queries after the
+	// first.
+	var pyCold, pyFirst, pyRSS figure
 	var pyTimes []time.Duration
 	if cfg.pyright == "" {
-		pyCold, pyRSS = missing("pyright not installed"), missing("pyright not installed")
-	} else {
+		pyCold, pyFirst, pyRSS = missing("pyright not installed"), missing("pyright not installed"), missing("pyright not installed")
+	}
+	var pyRuns []pyright.Timing
+	for i := 0; cfg.pyright != "" && i < cfg.runs; i++ {
+		fmt.Fprintf(os.Stderr, "bench: %s: pyright, run %d of %d...\n", c.Name, i+1, cfg.runs)
 		tm, client, err := pyright.FirstReferences(cfg.pyright, root, c)
 		if err != nil {
-			pyCold, pyRSS = missing(err.Error()), missing("no run")
-		} else {
-			pyCold = timed(tm.Complete)
-			pyCold.note = fmt.Sprintf("%d refs; its first answer %s with %d", tm.Count, timed(tm.First), tm.FirstCount)
+			pyCold, pyFirst, pyRSS = missing(err.Error()), missing(err.Error()), missing("no run")
+			break
+		}
+		pyRuns = append(pyRuns, tm)
+		if i == 0 && !cfg.startupOnly {
 			rss := watchRSS(client.Pid())
 			deadline := time.Now().Add(cfg.pyrightBudget)
 			for _, smp := range samples {
@@ -261,17 +261,38 @@ func measureCorpus(cfg config, c pyright.Corpus) (*corpusResult, error) {
 				pyTimes = append(pyTimes, time.Since(start))
 			}
 			pyRSS = mebibytes(rss.Stop())
-			client.Close()
+		}
+		client.Close()
+	}
+	if len(pyRuns) > 0 {
+		var first []time.Duration
+		for _, tm := range pyRuns {
+			first = append(first, tm.First)
+		}
+		// The counts are the median run's: on a busy machine a run may
+		// call an early, short list complete.
+		slices.SortFunc(pyRuns, func(a, b pyright.Timing) int { return cmp.Compare(a.Complete, b.Complete) })
+		tm := pyRuns[len(pyRuns)/2]
+		pyCold, pyFirst = timed(tm.Complete), timed(median(first))
+		pyCold.note = fmt.Sprintf("%d refs; its first answer %s with %d", tm.Count, pyFirst, tm.FirstCount)
+		pyFirst.note = fmt.Sprintf("%d of %d refs", tm.FirstCount, tm.Count)
+		if len(pyRuns) > 1 {
+			pyCold.note += fmt.Sprintf("; median of %d", len(pyRuns))
 		}
 	}
 
-	coldFig := timed(cold)
-	coldFig.note = fmt.Sprintf("%d refs", nrefs)
+	coldFig := noted(func(r startupRun) time.Duration { return r.cold })
+	coldFig.note = strings.TrimSuffix(fmt.Sprintf("%d refs; %s", st.refs, coldFig.note), "; ")
 	res.rows = append(res.rows,
-		row{title + ", cold start to first complete get_references answer", coldFig, "pyright", pyCold},
-		row{title + ", new workspace on a warm host (plugins compiled, typeshed summarized)", timed(res.newWorkspace), "pyright", pyCold},
-		row{title + ", warm restart (persisted index) to a references answer", timed(warm), "pyright cold (it persists nothing)", pyCold},
+		row{title + ", cold start to first complete get_references answer (fresh --state, `make build`'s prepared state)", coldFig, "pyright", pyCold},
+		row{title + ", the same with nothing prepared (--prepared \"\": plugins compiled, typeshed summarized at start)", noted(func(r startupRun) time.Duration { return r.unprepared }), "pyright", pyCold},
+		row{title + ", new workspace on a warm host (plugins compiled, typeshed summarized)", noted(func(r startupRun) time.Duration { return r.newWorkspace }), "pyright", pyCold},
+		row{title + ", new workspace on a warm host to a first get_definition answer (" + earlyQueried[c.Name] + ", during the build)", noted(func(r startupRun) time.Duration { return r.early }), "pyright's first references answer", pyFirst},
+		row{title + ", warm restart (persisted index) to a references answer", noted(func(r startupRun) time.Duration { return r.restart }), "pyright cold (it persists nothing)", pyCold},
 	)
+	if cfg.startupOnly {
+		return res, nil
+	}
 	if django {
 		p50, p99 := percentiles(pywsTimes)
 		q50, q99 := percentiles(pyTimes)
@@ -302,12 +323,16 @@ func measureCorpus(cfg config, c pyright.Corpus) (*corpusResult, error) {
 	return res, nil
 }
 
-// copyDirs copies the named subdirectories of src into dst.
+// copyDirs copies the named subdirectories of src into dst (those src
+// has).
 func copyDirs(src, dst string, names ...string) error {
 	if err := os.MkdirAll(dst, 0o700); err != nil {
 		return err
 	}
 	for _, n := range names {
+		if _, err := os.Stat(filepath.Join(src, n)); os.IsNotExist(err) {
+			continue
+		}
 		if out, err := exec.Command("cp", "-r", filepath.Join(src, n), filepath.Join(dst, n)).CombinedOutput(); err != nil {
 			return fmt.Errorf("copy %s: %v %s", n, err, out)
 		}

@@ -30,9 +30,9 @@ type pywsServer struct {
 
 const benchKey = "pyws-bench-dev-key-0123456789abcdef"
 
-// startPyws runs bin serve on root with state as its --state directory;
-// the clock starts when the process is launched.
-func startPyws(bin, root, state string) (*pywsServer, error) {
+// startPyws runs bin serve on root with state as its --state directory
+// and args; the clock starts when the process is launched.
+func startPyws(bin, root, state string, args ...string) (*pywsServer, error) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err
@@ -40,7 +40,7 @@ func startPyws(bin, root, state string) (*pywsServer, error) {
 	addr := l.Addr().String()
 	l.Close()
 	s := &pywsServer{base: "http://" + addr, key: benchKey}
-	s.cmd = exec.Command(bin, "serve", "--workspace", root, "--addr", addr, "--state", state, "--dev-key", "--log-level", "info")
+	s.cmd = exec.Command(bin, append([]string{"serve", "--workspace", root, "--addr", addr, "--state", state, "--dev-key", "--log-level", "info"}, args...)...)
 	s.cmd.Env = append(os.Environ(), "PYWS_API_KEY="+benchKey)
 	s.cmd.Stdout = io.Discard
 	s.cmd.Stderr = &lockedBuffer{mu: &s.mu, b: &s.logs}

@@ -16,6 +16,7 @@ import (
 	"github.com/pyws/pyws/host/index"
 	"github.com/pyws/pyws/plugin-sdk/navindex"
 	"github.com/pyws/pyws/plugin-sdk/pytypes"
+	"github.com/pyws/pyws/plugin-sdk/typeshed"
 	"github.com/pyws/pyws/tests/internal/nativeindex"
 	"github.com/pyws/pyws/tests/internal/teststubs"
 )
@@ -184,6 +185,56 @@ func TestStubSetDiskCache(t *testing.T) {
 	}
 	if _, err := navindex.Decode(b); err != nil {
 		t.Errorf("the corrupt cache file was not rewritten: %v", err)
+	}
+}
+
+// A prepared state (`pyws prepare`: LoadAll at build time) serves a
+// fresh cache: nothing is summarized and nothing is written beside it; a
+// target it lacks is summarized.
+func TestStubSetPreparedState(t *testing.T) {
+	ctx := context.Background()
+	prepared := t.TempDir()
+	c1 := newFileCounter(t)
+	n, err := newStubSets(t, c1, prepared).LoadAll(ctx, linux312)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree, err := teststubs.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, err := tree.Modules(typeshed.Version{Major: 3, Minor: linux312.Minor})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != len(all) || c1.total() != n {
+		t.Fatalf("LoadAll: %d modules, %d files summarized; the version has %d", n, c1.total(), len(all))
+	}
+
+	fresh := t.TempDir()
+	c2 := newFileCounter(t)
+	sets := index.NewStubSets(index.StubConfig{Stubs: tree, Summarizer: c2, CacheDir: fresh, PreparedDir: prepared, Parallel: 2})
+	got, err := sets.For(linux312).Load(ctx, []string{"builtins", "os"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c2.total() != 0 {
+		t.Errorf("with a prepared state, %d files summarized: %v", c2.total(), c2.n)
+	}
+	if entries, _ := os.ReadDir(fresh); len(entries) != 0 {
+		t.Errorf("the fresh cache holds %d entries; prepared summaries are read in place", len(entries))
+	}
+	for _, m := range []string{"builtins", "os", "os.path", "typing"} {
+		if u := got[m]; u == nil || len(u.Summary().Syms) == 0 {
+			t.Errorf("%s: not loaded from the prepared state, or empty", m)
+		}
+	}
+
+	if _, err := sets.For(index.Target{Minor: 11, Platform: "linux"}).Load(ctx, []string{"builtins"}); err != nil {
+		t.Fatal(err)
+	}
+	if c2.total() == 0 {
+		t.Error("a target the prepared state lacks was not summarized")
 	}
 }
 
