@@ -235,10 +235,8 @@ func (p *workerPool) idleLongerThan(d time.Duration) []*worker {
 
 // starved reports whether more waiting calls could run now than there
 // are idle workers and spares on their way (a call over its plugin's
-// bound could not run).
+// bound could not run). The caller holds p.mu.
 func (p *workerPool) starved() bool {
-	p.mu.Lock()
-	defer p.mu.Unlock()
 	supply := len(p.idle) + p.sparesComing
 	extra := map[string]int{} // runnable calls counted per plugin so far
 	for _, lane := range p.lanes {
@@ -255,12 +253,18 @@ func (p *workerPool) starved() bool {
 	return false
 }
 
-// expectSpare records a spare worker on its way; arriveSpare delivers it
-// (nil: it never started).
-func (p *workerPool) expectSpare() {
+// reserveSpare records a spare worker on its way when calls are starved
+// and claim grants one, in one step: two overrunning calls that see the
+// same waiting call must not both send for a spare. arriveSpare delivers
+// it (nil: it never started).
+func (p *workerPool) reserveSpare(claim func() bool) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if !p.starved() || !claim() {
+		return false
+	}
 	p.sparesComing++
+	return true
 }
 
 func (p *workerPool) arriveSpare(w *worker) {

@@ -38,7 +38,7 @@ func (r *Runtime) watchOverrun(p *plugin, w *worker) *overrunWatch {
 		if ov.ended {
 			return
 		}
-		if r.pool.starved() && r.claimSpare() {
+		if r.pool.reserveSpare(r.claimSpare) {
 			ov.spared = true
 			r.log.Info("plugin call overran while calls wait for a worker: a spare worker stands in",
 				"plugin", p.manifest.Name, "pid", w.pid, "after", after)
@@ -79,14 +79,15 @@ func (r *Runtime) claimSpare() bool {
 	}
 }
 
-// startSpare starts a worker in the background that joins the pool.
+// startSpare starts the worker reserveSpare reserved, in the background;
+// it joins the pool.
 func (r *Runtime) startSpare() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.ctx.Err() != nil {
+		r.pool.arriveSpare(nil)
 		return
 	}
-	r.pool.expectSpare()
 	r.wg.Add(1)
 	go func() {
 		defer r.wg.Done()

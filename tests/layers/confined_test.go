@@ -56,6 +56,8 @@ var rawAccessAllowed = []allowedAccess{
 	{"host/index/site.go", []string{"readSiteSource"}, "installed packages under the interpreter's search directories (sys.path without the standard library, as its probe reported it), read for their types; only dotted-identifier module names, regular files under 4 MiB"},
 	{"host/interpreter/interpreter.go", []string{"Find"}, "looks for a virtual environment's python executable to run it; reads nothing from it"},
 	{"host/pyproject/watched.go", []string{"Watched.Config"}, "stats pyproject.toml (size and modification time) to notice a change; its bytes come through host/workspace"},
+	{"host/interpreter/interpreter.go", []string{"Prober.remembered", "fingerprint"}, "the interpreter's remembered answer under --state/interpreters, and stats of the interpreter file and the directories it named (size and modification time), never workspace files"},
+	{"cmd/pyws/prepare.go", []string{"seedCompileCache", "sameDir", "copyFileAtomic"}, "copies the prepared compiled plugins (--prepared, beside the binary) into --state's compilation cache"},
 }
 
 type allowedAccess struct {
