@@ -10,6 +10,12 @@ package parsertest
 import (
 	"context"
 	"errors"
+	"io/fs"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
 	"sync"
 	"testing"
 
@@ -83,3 +89,35 @@ func StdlibBench(b *testing.B) (paths []string, srcs [][]byte, total int64) {
 	b.Helper()
 	return stdlibcorpus.Bench(b)
 }
+
+// DjangoSample is the seeded sample of n of Debian's Django .py files
+// that tests/bench formats and checks (the harness's 300 by default):
+// paths sorted, and their sources. It skips tb without python3-django.
+func DjangoSample(tb testing.TB, n int) (paths []string, srcs [][]byte) {
+	tb.Helper()
+	filepath.WalkDir(DjangoRoot, func(p string, e fs.DirEntry, err error) error {
+		if err == nil && !e.IsDir() && strings.HasSuffix(p, ".py") {
+			paths = append(paths, p)
+		}
+		return nil
+	})
+	if len(paths) == 0 {
+		tb.Skip("python3-django is not installed")
+	}
+	sort.Strings(paths)
+	r := rand.New(rand.NewSource(1))
+	r.Shuffle(len(paths), func(i, j int) { paths[i], paths[j] = paths[j], paths[i] })
+	paths = paths[:min(n, len(paths))]
+	sort.Strings(paths)
+	for _, p := range paths {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		srcs = append(srcs, src)
+	}
+	return paths, srcs
+}
+
+// DjangoRoot is where Debian's python3-django installs the package.
+const DjangoRoot = "/usr/lib/python3/dist-packages/django"

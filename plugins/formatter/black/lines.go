@@ -87,7 +87,7 @@ type leaf struct {
 	orphan      bool // no parent in Black's tree (synthesized comma, clone)
 	atomLeaves  int  // for invisible rpar: leaves in its atom
 
-	node         *tree.Node
+	node         tree.Node // null for synthesized leaves
 	noSpaceAfter bool
 	sliceColon   bool
 
@@ -546,13 +546,39 @@ func (ln *line) String() string {
 		return "\n"
 	}
 	var b strings.Builder
+	b.Grow(ln.renderedLen() + 1)
 	ln.render(&b)
 	b.WriteByte('\n')
 	return b.String()
 }
 
+// renderedLen is the length render writes, so String allocates once.
+func (ln *line) renderedLen() int {
+	n := 4 * ln.depth
+	for _, l := range ln.leaves {
+		n += len(l.prefix) + len(l.value)
+	}
+	for _, k := range ln.commentKeys {
+		for _, c := range ln.comments[k] {
+			n += len(c.prefix) + len(c.value)
+		}
+	}
+	return n
+}
+
+// indents holds the indentation of the shallower depths, so rendering a
+// line does not allocate it.
+var indents = strings.Repeat("    ", 32)
+
+func indentOf(depth int) string {
+	if 4*depth <= len(indents) {
+		return indents[:4*depth]
+	}
+	return strings.Repeat("    ", depth)
+}
+
 func (ln *line) render(b *strings.Builder) {
-	indent := strings.Repeat("    ", ln.depth)
+	indent := indentOf(ln.depth)
 	if len(ln.leaves) > 0 {
 		first := ln.leaves[0]
 		b.WriteString(first.prefix)
