@@ -9,7 +9,9 @@
 //	go run ./tests/bench            (from the repository root)
 //
 // PYWS_BENCH_CORPORA (django,stdlib), PYWS_BENCH_FILES (300 files
-// formatted and checked), PYWS_BENCH_QUERIES (200 reference positions),
+// formatted and checked), PYWS_BENCH_ONLY=guests (only the
+// format_document and get_diagnostics rows, against their anchors),
+// PYWS_BENCH_QUERIES (200 reference positions),
 // PYWS_BENCH_PYRIGHT_BUDGET (3m of pyright queries), PYWS_BENCH_BIN
 // (bin/pyws), PYWS_PYRIGHT_SERVER and the anchors' variables in
 // anchors.go choose otherwise.
@@ -42,6 +44,7 @@ func main() {
 type config struct {
 	repo, bin, pyright, scratch string
 	files, queries              int
+	guestsOnly                  bool // PYWS_BENCH_ONLY=guests
 	pyrightBudget               time.Duration
 	anchors                     anchors
 }
@@ -56,6 +59,13 @@ func run() error {
 	}
 	cfg := config{repo: repo, bin: env("PYWS_BENCH_BIN", filepath.Join(repo, "bin", "pyws")), pyright: pyright.ServerPath(),
 		files: envInt("PYWS_BENCH_FILES", 300), queries: envInt("PYWS_BENCH_QUERIES", 200)}
+	switch only := os.Getenv("PYWS_BENCH_ONLY"); only {
+	case "":
+	case "guests":
+		cfg.guestsOnly = true
+	default:
+		return fmt.Errorf("PYWS_BENCH_ONLY=%q: the only part that runs alone is \"guests\"", only)
+	}
 	cfg.pyrightBudget, err = time.ParseDuration(env("PYWS_BENCH_PYRIGHT_BUDGET", "3m"))
 	if err != nil {
 		return err
@@ -88,6 +98,9 @@ func run() error {
 		c, ok := pyright.CorpusNamed(name)
 		if !ok {
 			return fmt.Errorf("unknown corpus %q", name)
+		}
+		if cfg.guestsOnly && name != "django" {
+			continue // the analyzers' rows are Django's
 		}
 		if !c.Installed() {
 			fmt.Printf("skipped %s: %s is not installed\n", name, c.Src)
@@ -163,7 +176,7 @@ func measureCorpus(cfg config, c pyright.Corpus) (*corpusResult, error) {
 
 	var samples []pyright.Sample
 	var files []string
-	if django {
+	if django && !cfg.guestsOnly {
 		s, err := nativeindex.New(ctx)
 		if err != nil {
 			return nil, err
@@ -171,6 +184,8 @@ func measureCorpus(cfg config, c pyright.Corpus) (*corpusResult, error) {
 		if samples, err = pyright.Samples(ctx, s, root, cfg.queries, 1); err != nil {
 			return nil, err
 		}
+	}
+	if django {
 		all, err := nativeindex.PythonFiles(filepath.Join(root, c.Sub))(ctx)
 		if err != nil {
 			return nil, err
@@ -191,6 +206,14 @@ func measureCorpus(cfg config, c pyright.Corpus) (*corpusResult, error) {
 		return nil, err
 	}
 	res.cold, res.build = cold, srv.indexBuild()
+	if cfg.guestsOnly {
+		// Only the analyzers' rows: the server indexed first, as in the
+		// full run, so the requests find the same warm workspace.
+		fmtTime, fmtNote := srv.perFile("format_document", files)
+		diagTime, diagNote := srv.perFile("get_diagnostics", files)
+		srv.stop()
+		return &corpusResult{rows: guestRows(cfg, files, dir, fmtTime, fmtNote, diagTime, diagNote)}, nil
+	}
 	var pywsTimes []time.Duration
 	var fmtTime, diagTime time.Duration
 	var fmtNote, diagNote string
@@ -284,15 +307,7 @@ func measureCorpus(cfg config, c pyright.Corpus) (*corpusResult, error) {
 			row{"get_references p50, Django (over HTTP; LSP for pyright)", n(timed(p50), len(pywsTimes)), "pyright", pyP50},
 			row{"get_references p99, Django", n(timed(p99), len(pywsTimes)), "pyright", pyP99},
 		)
-		fmtFig, diagFig := timed(fmtTime), timed(diagTime)
-		fmtFig.note, diagFig.note = fmtNote, diagNote
-		label := fmt.Sprintf("%d Django files", len(files))
-		res.rows = append(res.rows,
-			row{"format_document, " + label + " (one request at a time)", fmtFig, "Black (one worker)", cfg.anchors.blackFormat(files, dir)},
-			row{"format_document, " + label, fmtFig, "Ruff format (wasm, one thread)", cfg.anchors.ruff(cfg.repo, "format", files, dir)},
-			row{"get_diagnostics, " + label + " (one request at a time)", diagFig, "pyflakes (one process)", cfg.anchors.pyflakes(files)},
-			row{"get_diagnostics, " + label, diagFig, "Ruff check (wasm, one thread)", cfg.anchors.ruff(cfg.repo, "check", files, dir)},
-		)
+		res.rows = append(res.rows, guestRows(cfg, files, dir, fmtTime, fmtNote, diagTime, diagNote)...)
 	}
 	res.rows = append(res.rows, row{"peak RSS serving " + title + " (server + workers, VmHWM)", mebibytes(rssServing), "pyright (node)", pyRSS})
 
@@ -300,6 +315,20 @@ func measureCorpus(cfg config, c pyright.Corpus) (*corpusResult, error) {
 		fmt.Fprintf(os.Stderr, "bench: %s: cold start parts: %v\n", c.Name, err)
 	}
 	return res, nil
+}
+
+// guestRows are the format_document and get_diagnostics rows, each
+// against its anchors run on the same files.
+func guestRows(cfg config, files []string, dir string, fmtTime time.Duration, fmtNote string, diagTime time.Duration, diagNote string) []row {
+	fmtFig, diagFig := timed(fmtTime), timed(diagTime)
+	fmtFig.note, diagFig.note = fmtNote, diagNote
+	label := fmt.Sprintf("%d Django files", len(files))
+	return []row{
+		{"format_document, " + label + " (one request at a time)", fmtFig, "Black (one worker)", cfg.anchors.blackFormat(files, dir)},
+		{"format_document, " + label, fmtFig, "Ruff format (wasm, one thread)", cfg.anchors.ruff(cfg.repo, "format", files, dir)},
+		{"get_diagnostics, " + label + " (one request at a time)", diagFig, "pyflakes (one process)", cfg.anchors.pyflakes(files)},
+		{"get_diagnostics, " + label, diagFig, "Ruff check (wasm, one thread)", cfg.anchors.ruff(cfg.repo, "check", files, dir)},
+	}
 }
 
 // copyDirs copies the named subdirectories of src into dst.
@@ -321,7 +350,8 @@ func copyDirs(src, dst string, names ...string) error {
 func (s *pywsServer) perFile(tool string, files []string) (time.Duration, string) {
 	var total time.Duration
 	failed := 0
-	cpu := cpuTime(s.cmd.Process.Pid)
+	pid := s.cmd.Process.Pid
+	cpu, own := cpuTime(pid), serverCPU(pid)
 	for _, f := range files {
 		start := time.Now()
 		status, _, err := s.call(tool, map[string]any{"uri": "file://" + f})
@@ -330,7 +360,8 @@ func (s *pywsServer) perFile(tool string, files []string) (time.Duration, string
 			failed++
 		}
 	}
-	note := cpuNote(cpuTime(s.cmd.Process.Pid) - cpu)
+	all, server := cpuTime(pid)-cpu, serverCPU(pid)-own
+	note := fmt.Sprintf("%s: server %.2f s, workers %.2f s", cpuNote(all), server.Seconds(), (all - server).Seconds())
 	if failed > 0 {
 		note += fmt.Sprintf(", %d not 200", failed)
 	}

@@ -3,6 +3,7 @@ package e2e
 import (
 	"bytes"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -22,7 +23,7 @@ import (
 // guest, its decoding, the work and the answer): the guests' share of
 // the harness's rows.
 func BenchmarkGuestDjango(b *testing.B) {
-	build(b)
+	dir := guestDir(b)
 	paths, srcs := parsertest.DjangoSample(b, 300)
 	blobs := make([][]byte, len(srcs))
 	for i, src := range srcs {
@@ -81,7 +82,7 @@ func BenchmarkGuestDjango(b *testing.B) {
 		msgs   [][]byte
 	}{{"formatter", formatMsgs}, {"diagnostics", diagMsgs}} {
 		b.Run(c.plugin, func(b *testing.B) {
-			mod, call := loadGuest(b, filepath.Join(pluginsDir, c.plugin, "plugin.wasm"))
+			mod, call := loadGuest(b, filepath.Join(dir, c.plugin, "plugin.wasm"))
 			call(c.msgs[0])
 			startCPU()
 			for b.Loop() {
@@ -93,6 +94,17 @@ func BenchmarkGuestDjango(b *testing.B) {
 			b.ReportMetric(float64(mod.Memory().Size())/(1<<20), "MiB")
 		})
 	}
+}
+
+// guestDir is where the benchmarks take the packed plugins from:
+// PYWS_BENCH_PLUGINS_DIR when set (to compare builds of the same plugin,
+// e.g. other compiler flags, in one run), else this tree's, packed.
+func guestDir(b *testing.B) string {
+	if d := os.Getenv("PYWS_BENCH_PLUGINS_DIR"); d != "" {
+		return d
+	}
+	build(b)
+	return pluginsDir
 }
 
 // processCPU is the user and system time this process has used.
@@ -111,9 +123,9 @@ func processCPU() time.Duration {
 // is left of the harness's per-file time is HTTP, the pipes to the
 // worker and the kernel's own work.
 func BenchmarkFormatRequestDjango(b *testing.B) {
-	build(b)
+	dir := guestDir(b)
 	paths, srcs := parsertest.DjangoSample(b, 300)
-	_, call := loadGuest(b, filepath.Join(pluginsDir, "formatter", "plugin.wasm"))
+	_, call := loadGuest(b, filepath.Join(dir, "formatter", "plugin.wasm"))
 	cfg := abi.FormatConfig{LineLength: 88, IsortLineLength: 88, TabSize: 4, InsertSpaces: true}
 	var parseCPU time.Duration
 	phaseCPU := map[string]time.Duration{}

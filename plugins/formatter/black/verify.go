@@ -23,6 +23,9 @@ var pyOps = []string{
 	"+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "@=",
 }
 
+// pyOpStarts are the first bytes of pyOps: other bytes need no search.
+const pyOpStarts = "*/><.-:=!+%&|^@"
+
 func isIdentStart(r rune) bool { return r == '_' || unicode.IsLetter(r) || r >= 0x80 }
 func isIdentPart(r rune) bool  { return isIdentStart(r) || unicode.IsDigit(r) || r >= 0x80 }
 
@@ -81,10 +84,12 @@ func scanPython(src string) (toks []vtok, comments []string, ok bool) {
 				continue
 			}
 			op := ""
-			for _, o := range pyOps {
-				if strings.HasPrefix(src[i:], o) {
-					op = o
-					break
+			if strings.IndexByte(pyOpStarts, c) >= 0 {
+				for _, o := range pyOps {
+					if strings.HasPrefix(src[i:], o) {
+						op = o
+						break
+					}
 				}
 			}
 			if op == "" {
@@ -103,8 +108,12 @@ func scanPython(src string) (toks []vtok, comments []string, ok bool) {
 // scanString returns the end of the string literal whose quote is at q.
 func scanString(src string, q int) (int, bool) {
 	quote := src[q : q+1]
-	if strings.HasPrefix(src[q:], strings.Repeat(quote, 3)) {
-		quote = strings.Repeat(quote, 3)
+	triple := `"""`
+	if quote == "'" {
+		triple = "'''"
+	}
+	if strings.HasPrefix(src[q:], triple) {
+		quote = triple
 	}
 	i := q + len(quote)
 	for i < len(src) {
