@@ -51,7 +51,7 @@ type Sig struct {
 // Signature returns t's signature. The tree may contain errors; callers
 // check HasError first.
 func Signature(t *tree.Tree) Sig {
-	w := &writer{h: sha256.New(), src: string(t.Source()), buf: make([]byte, 0, flushAt+1<<10)}
+	w := &writer{h: sha256.New(), src: string(t.Source()), buf: make([]byte, 0, 2*flushAt)}
 	w.node(t.Root())
 	w.h.Write(w.buf)
 	return Sig{Hash: hex.EncodeToString(w.h.Sum(nil)), Items: w.n}
@@ -82,7 +82,7 @@ type writer struct {
 	buf []byte
 }
 
-const flushAt = 32 << 10
+const flushAt = 4 << 10
 
 // emit writes one item, the concatenation of parts.
 func (w *writer) emit(parts ...string) {
