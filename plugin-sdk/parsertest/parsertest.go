@@ -9,6 +9,7 @@ package parsertest
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io/fs"
 	"math/rand"
@@ -22,6 +23,7 @@ import (
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 
+	"github.com/pyws/pyws/plugin-sdk/abi"
 	"github.com/pyws/pyws/plugin-sdk/tree"
 	"github.com/pyws/pyws/wasm/parser"
 	"github.com/pyws/pyws/wasm/stdlibcorpus"
@@ -121,3 +123,34 @@ func DjangoSample(tb testing.TB, n int) (paths []string, srcs [][]byte) {
 
 // DjangoRoot is where Debian's python3-django installs the package.
 const DjangoRoot = "/usr/lib/python3/dist-packages/django"
+
+// Message is the request message the kernel sends a plugin for tool on
+// one file: args, and the file with its source and its tree parsed here.
+func Message(tb testing.TB, tool string, args any, path string, src []byte) []byte {
+	tb.Helper()
+	blob, err := Blob(src)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	raw, err := json.Marshal(args)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	msg, err := abi.EncodeRequest(&abi.Request{Tool: tool, Arguments: raw,
+		Files: []abi.File{{URI: "file://" + path, Path: path, Source: src, Tree: blob}}})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return msg
+}
+
+// RunMessages is a benchmark's loop: every message through handle (a
+// plugin's sdk.HandleMessage), reported in ms per file of files.
+func RunMessages(b *testing.B, handle func([]byte) []byte, msgs [][]byte, files int) {
+	for b.Loop() {
+		for _, msg := range msgs {
+			handle(msg)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N*files), "ms/file")
+}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 
@@ -20,21 +19,10 @@ func BenchmarkDiagnosticsDjango(b *testing.B) {
 	paths, srcs := parsertest.DjangoSample(b, 300)
 	msgs := make([][]byte, len(srcs))
 	for i, src := range srcs {
-		blob, err := parsertest.Blob(src)
-		if err != nil {
-			b.Fatal(err)
-		}
 		mod := strings.TrimSuffix(strings.TrimPrefix(paths[i], "/usr/lib/python3/dist-packages/"), ".py")
 		pyws := abi.DiagnosticsContext{Config: map[string]any{}, PythonVersion: "3.11", Module: strings.ReplaceAll(mod, "/", "."),
 			Installed: []string{}, Imports: map[string]int{}, Context: []abi.DiagnosticsContextFile{}}
-		args, _ := json.Marshal(map[string]any{"uri": "file://" + paths[i], "pyws": pyws})
-		msgs[i], _ = abi.EncodeRequest(&abi.Request{Tool: "get_diagnostics", Arguments: args,
-			Files: []abi.File{{URI: "file://" + paths[i], Path: paths[i], Source: src, Tree: blob}}})
+		msgs[i] = parsertest.Message(b, "get_diagnostics", map[string]any{"uri": "file://" + paths[i], "pyws": pyws}, paths[i], src)
 	}
-	for b.Loop() {
-		for _, msg := range msgs {
-			sdk.HandleMessage(handle, msg)
-		}
-	}
-	b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N*len(msgs)), "ms/file")
+	parsertest.RunMessages(b, func(msg []byte) []byte { return sdk.HandleMessage(handle, msg) }, msgs, len(srcs))
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"testing"
 
 	sdk "github.com/pyws/pyws/plugin-sdk"
@@ -22,14 +21,7 @@ func BenchmarkFormatPhaseDjango(b *testing.B) {
 	paths, srcs := parsertest.DjangoSample(b, 300)
 	cfg := abi.FormatConfig{LineLength: 88, IsortLineLength: 88, TabSize: 4, InsertSpaces: true}
 	message := func(i int, phase string, text []byte) []byte {
-		blob, err := parsertest.Blob(text)
-		if err != nil {
-			b.Fatal(err)
-		}
-		args, _ := json.Marshal(Args{URI: "file://" + paths[i], Phase: phase, Config: cfg})
-		msg, _ := abi.EncodeRequest(&abi.Request{Tool: "format_document", Arguments: args,
-			Files: []abi.File{{URI: "file://" + paths[i], Path: paths[i], Source: text, Tree: blob}}})
-		return msg
+		return parsertest.Message(b, "format_document", Args{URI: "file://" + paths[i], Phase: phase, Config: cfg}, paths[i], text)
 	}
 	var formats, all [][]byte
 	for i, src := range srcs {
@@ -57,12 +49,7 @@ func BenchmarkFormatPhaseDjango(b *testing.B) {
 		msgs [][]byte
 	}{{"format", formats}, {"request", all}} {
 		b.Run(c.name, func(b *testing.B) {
-			for b.Loop() {
-				for _, msg := range c.msgs {
-					sdk.HandleMessage(handle, msg)
-				}
-			}
-			b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N*len(srcs)), "ms/file")
+			parsertest.RunMessages(b, func(msg []byte) []byte { return sdk.HandleMessage(handle, msg) }, c.msgs, len(srcs))
 		})
 	}
 }
