@@ -29,9 +29,15 @@ const pyOpStarts = "*/><.-:=!+%&|^@"
 func isIdentStart(r rune) bool { return r == '_' || unicode.IsLetter(r) || r >= 0x80 }
 func isIdentPart(r rune) bool  { return isIdentStart(r) || unicode.IsDigit(r) || r >= 0x80 }
 
+// isASCIIIdentPart is isIdentPart for a byte below utf8.RuneSelf.
+func isASCIIIdentPart(b byte) bool {
+	return b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
+}
+
 // scanPython splits Python source into verification tokens; ok is false
 // when the text cannot be tokenized (an unterminated string).
 func scanPython(src string) (toks []vtok, comments []string, ok bool) {
+	toks = make([]vtok, 0, len(src)/6) // about a token per 6 bytes of Python
 	i := 0
 	n := len(src)
 	for i < n {
@@ -55,6 +61,13 @@ func scanPython(src string) (toks []vtok, comments []string, ok bool) {
 			if isIdentStart(r) {
 				j := i
 				for j < n {
+					if b := src[j]; b < utf8.RuneSelf { // ASCII: no decoding
+						if !isASCIIIdentPart(b) {
+							break
+						}
+						j++
+						continue
+					}
 					r2, s2 := utf8.DecodeRuneInString(src[j:])
 					if !isIdentPart(r2) {
 						break
