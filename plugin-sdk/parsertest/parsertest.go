@@ -9,13 +9,21 @@ package parsertest
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"io/fs"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
 	"sync"
 	"testing"
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 
+	"github.com/pyws/pyws/plugin-sdk/abi"
 	"github.com/pyws/pyws/plugin-sdk/tree"
 	"github.com/pyws/pyws/wasm/parser"
 	"github.com/pyws/pyws/wasm/stdlibcorpus"
@@ -82,4 +90,67 @@ func StdlibFiles(tb testing.TB) []string {
 func StdlibBench(b *testing.B) (paths []string, srcs [][]byte, total int64) {
 	b.Helper()
 	return stdlibcorpus.Bench(b)
+}
+
+// DjangoSample is the seeded sample of n of Debian's Django .py files
+// that tests/bench formats and checks (the harness's 300 by default):
+// paths sorted, and their sources. It skips tb without python3-django.
+func DjangoSample(tb testing.TB, n int) (paths []string, srcs [][]byte) {
+	tb.Helper()
+	filepath.WalkDir(DjangoRoot, func(p string, e fs.DirEntry, err error) error {
+		if err == nil && !e.IsDir() && strings.HasSuffix(p, ".py") {
+			paths = append(paths, p)
+		}
+		return nil
+	})
+	if len(paths) == 0 {
+		tb.Skip("python3-django is not installed")
+	}
+	sort.Strings(paths)
+	r := rand.New(rand.NewSource(1))
+	r.Shuffle(len(paths), func(i, j int) { paths[i], paths[j] = paths[j], paths[i] })
+	paths = paths[:min(n, len(paths))]
+	sort.Strings(paths)
+	for _, p := range paths {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		srcs = append(srcs, src)
+	}
+	return paths, srcs
+}
+
+// DjangoRoot is where Debian's python3-django installs the package.
+const DjangoRoot = "/usr/lib/python3/dist-packages/django"
+
+// Message is the request message the kernel sends a plugin for tool on
+// one file: args, and the file with its source and its tree parsed here.
+func Message(tb testing.TB, tool string, args any, path string, src []byte) []byte {
+	tb.Helper()
+	blob, err := Blob(src)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	raw, err := json.Marshal(args)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	msg, err := abi.EncodeRequest(&abi.Request{Tool: tool, Arguments: raw,
+		Files: []abi.File{{URI: "file://" + path, Path: path, Source: src, Tree: blob}}})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return msg
+}
+
+// RunMessages is a benchmark's loop: every message through handle (a
+// plugin's sdk.HandleMessage), reported in ms per file of files.
+func RunMessages(b *testing.B, handle func([]byte) []byte, msgs [][]byte, files int) {
+	for b.Loop() {
+		for _, msg := range msgs {
+			handle(msg)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N*files), "ms/file")
 }

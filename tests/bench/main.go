@@ -9,7 +9,9 @@
 //	go run ./tests/bench            (from the repository root)
 //
 // PYWS_BENCH_CORPORA (django,stdlib), PYWS_BENCH_FILES (300 files
-// formatted and checked), PYWS_BENCH_QUERIES (200 reference positions),
+// formatted and checked), PYWS_BENCH_ONLY=guests (only the
+// format_document and get_diagnostics rows, against their anchors),
+// PYWS_BENCH_QUERIES (200 reference positions),
 // PYWS_BENCH_PYRIGHT_BUDGET (3m of pyright queries), PYWS_BENCH_BIN
 // (bin/pyws), PYWS_PYRIGHT_SERVER and the anchors' variables in
 // anchors.go choose otherwise. Flags: -startup (or
@@ -49,6 +51,7 @@ type config struct {
 	repo, bin, pyright, scratch string
 	files, queries, runs        int
 	startupOnly                 bool
+	guestsOnly                  bool // PYWS_BENCH_ONLY=guests
 	pyrightBudget               time.Duration
 	anchors                     anchors
 }
@@ -65,7 +68,16 @@ func run() error {
 		return fmt.Errorf("run from the repository root: %v", err)
 	}
 	cfg := config{repo: repo, bin: env("PYWS_BENCH_BIN", filepath.Join(repo, "bin", "pyws")), pyright: pyright.ServerPath(),
-		files: envInt("PYWS_BENCH_FILES", 300), queries: envInt("PYWS_BENCH_QUERIES", 200), runs: max(1, *runs), startupOnly: *startupOnly || os.Getenv("PYWS_BENCH_ONLY") == "startup"}
+		files: envInt("PYWS_BENCH_FILES", 300), queries: envInt("PYWS_BENCH_QUERIES", 200), runs: max(1, *runs), startupOnly: *startupOnly}
+	switch only := os.Getenv("PYWS_BENCH_ONLY"); only {
+	case "":
+	case "startup":
+		cfg.startupOnly = true
+	case "guests":
+		cfg.guestsOnly = true
+	default:
+		return fmt.Errorf("PYWS_BENCH_ONLY=%q: the parts that run alone are \"startup\" and \"guests\"", only)
+	}
 	cfg.pyrightBudget, err = time.ParseDuration(env("PYWS_BENCH_PYRIGHT_BUDGET", "3m"))
 	if err != nil {
 		return err
@@ -98,6 +110,9 @@ func run() error {
 		c, ok := pyright.CorpusNamed(name)
 		if !ok {
 			return fmt.Errorf("unknown corpus %q", name)
+		}
+		if cfg.guestsOnly && name != "django" {
+			continue // the analyzers' rows are Django's
 		}
 		if !c.Installed() {
 			fmt.Printf("skipped %s: %s is not installed\n", name, c.Src)
@@ -174,7 +189,7 @@ func measureCorpus(cfg config, c pyright.Corpus) (*corpusResult, error) {
 
 	var samples []pyright.Sample
 	var files []string
-	if django && !cfg.startupOnly {
+	if django && !cfg.startupOnly && !cfg.guestsOnly {
 		s, err := nativeindex.New(ctx)
 		if err != nil {
 			return nil, err
@@ -182,6 +197,8 @@ func measureCorpus(cfg config, c pyright.Corpus) (*corpusResult, error) {
 		if samples, err = pyright.Samples(ctx, s, root, cfg.queries, 1); err != nil {
 			return nil, err
 		}
+	}
+	if django && !cfg.startupOnly {
 		all, err := nativeindex.PythonFiles(filepath.Join(root, c.Sub))(ctx)
 		if err != nil {
 			return nil, err
@@ -214,6 +231,19 @@ func measureCorpus(cfg config, c pyright.Corpus) (*corpusResult, error) {
 	}
 	if cfg.startupOnly {
 		serving = nil
+	}
+	if cfg.guestsOnly {
+		// Only the analyzers' rows: one server, indexed first as in the
+		// full run, so the requests find the same warm workspace.
+		serving = func(srv *pywsServer) error {
+			fmtTime, fmtNote = srv.perFile("format_document", files)
+			diagTime, diagNote = srv.perFile("get_diagnostics", files)
+			return nil
+		}
+		if _, err := measureStartup(cfg, c, root, filepath.Join(dir, "run0"), serving); err != nil {
+			return nil, err
+		}
+		return &corpusResult{rows: guestRows(cfg, files, dir, fmtTime, fmtNote, diagTime, diagNote)}, nil
 	}
 	var runs []startupRun
 	for i := range cfg.runs {
@@ -305,15 +335,7 @@ func measureCorpus(cfg config, c pyright.Corpus) (*corpusResult, error) {
 			row{"get_references p50, Django (over HTTP; LSP for pyright)", n(timed(p50), len(pywsTimes)), "pyright", pyP50},
 			row{"get_references p99, Django", n(timed(p99), len(pywsTimes)), "pyright", pyP99},
 		)
-		fmtFig, diagFig := timed(fmtTime), timed(diagTime)
-		fmtFig.note, diagFig.note = fmtNote, diagNote
-		label := fmt.Sprintf("%d Django files", len(files))
-		res.rows = append(res.rows,
-			row{"format_document, " + label + " (one request at a time)", fmtFig, "Black (one worker)", cfg.anchors.blackFormat(files, dir)},
-			row{"format_document, " + label, fmtFig, "Ruff format (wasm, one thread)", cfg.anchors.ruff(cfg.repo, "format", files, dir)},
-			row{"get_diagnostics, " + label + " (one request at a time)", diagFig, "pyflakes (one process)", cfg.anchors.pyflakes(files)},
-			row{"get_diagnostics, " + label, diagFig, "Ruff check (wasm, one thread)", cfg.anchors.ruff(cfg.repo, "check", files, dir)},
-		)
+		res.rows = append(res.rows, guestRows(cfg, files, dir, fmtTime, fmtNote, diagTime, diagNote)...)
 	}
 	res.rows = append(res.rows, row{"peak RSS serving " + title + " (server + workers, VmHWM)", mebibytes(rssServing), "pyright (node)", pyRSS})
 
@@ -321,6 +343,20 @@ func measureCorpus(cfg config, c pyright.Corpus) (*corpusResult, error) {
 		fmt.Fprintf(os.Stderr, "bench: %s: cold start parts: %v\n", c.Name, err)
 	}
 	return res, nil
+}
+
+// guestRows are the format_document and get_diagnostics rows, each
+// against its anchors run on the same files.
+func guestRows(cfg config, files []string, dir string, fmtTime time.Duration, fmtNote string, diagTime time.Duration, diagNote string) []row {
+	fmtFig, diagFig := timed(fmtTime), timed(diagTime)
+	fmtFig.note, diagFig.note = fmtNote, diagNote
+	label := fmt.Sprintf("%d Django files", len(files))
+	return []row{
+		{"format_document, " + label + " (one request at a time)", fmtFig, "Black (one worker)", cfg.anchors.blackFormat(files, dir)},
+		{"format_document, " + label, fmtFig, "Ruff format (wasm, one thread)", cfg.anchors.ruff(cfg.repo, "format", files, dir)},
+		{"get_diagnostics, " + label + " (one request at a time)", diagFig, "pyflakes (one process)", cfg.anchors.pyflakes(files)},
+		{"get_diagnostics, " + label, diagFig, "Ruff check (wasm, one thread)", cfg.anchors.ruff(cfg.repo, "check", files, dir)},
+	}
 }
 
 // copyDirs copies the named subdirectories of src into dst (those src
@@ -346,7 +382,8 @@ func copyDirs(src, dst string, names ...string) error {
 func (s *pywsServer) perFile(tool string, files []string) (time.Duration, string) {
 	var total time.Duration
 	failed := 0
-	cpu := cpuTime(s.cmd.Process.Pid)
+	pid := s.cmd.Process.Pid
+	cpu, own := cpuTime(pid), serverCPU(pid)
 	for _, f := range files {
 		start := time.Now()
 		status, _, err := s.call(tool, map[string]any{"uri": "file://" + f})
@@ -355,7 +392,8 @@ func (s *pywsServer) perFile(tool string, files []string) (time.Duration, string
 			failed++
 		}
 	}
-	note := cpuNote(cpuTime(s.cmd.Process.Pid) - cpu)
+	all, server := cpuTime(pid)-cpu, serverCPU(pid)-own
+	note := fmt.Sprintf("%s: server %.2f s, workers %.2f s", cpuNote(all), server.Seconds(), (all - server).Seconds())
 	if failed > 0 {
 		note += fmt.Sprintf(", %d not 200", failed)
 	}

@@ -90,25 +90,38 @@ func treeOf(root int) []int {
 func cpuTime(root int) time.Duration {
 	var ticks int
 	for i, pid := range treeOf(root) {
-		b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-		if err != nil {
-			continue
-		}
-		line := string(b)
-		f := strings.Fields(line[strings.LastIndexByte(line, ')')+1:])
-		if len(f) < 15 {
-			continue
-		}
-		last := 12 // utime, stime
-		if i == 0 {
-			last = 14 // and cutime, cstime: workers replaced meanwhile
-		}
-		for _, v := range f[11 : last+1] {
-			n, _ := strconv.Atoi(v)
-			ticks += n
-		}
+		ticks += statTicks(pid, i == 0) // the root's reaped children: workers replaced meanwhile
 	}
 	return time.Duration(ticks) * time.Second / clockTicks
+}
+
+// serverCPU is the root process's own CPU time, without its workers'.
+func serverCPU(root int) time.Duration {
+	return time.Duration(statTicks(root, false)) * time.Second / clockTicks
+}
+
+// statTicks is a process's utime + stime from /proc/PID/stat, and with
+// reaped its reaped children's too (cutime, cstime).
+func statTicks(pid int, reaped bool) int {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0
+	}
+	line := string(b)
+	f := strings.Fields(line[strings.LastIndexByte(line, ')')+1:])
+	if len(f) < 15 {
+		return 0
+	}
+	last := 12 // utime, stime
+	if reaped {
+		last = 14
+	}
+	ticks := 0
+	for _, v := range f[11 : last+1] {
+		n, _ := strconv.Atoi(v)
+		ticks += n
+	}
+	return ticks
 }
 
 // clockTicks is USER_HZ, the unit of /proc/PID/stat's times (100 on

@@ -48,8 +48,9 @@ func BenchmarkGuest5000Lines(b *testing.B) {
 }
 
 // loadGuest instantiates a plugin module with the imports a worker gives
-// it and returns a function making one pyws_alloc + pyws_handle call.
-func loadGuest(b *testing.B, path string) (api.Module, func([]byte)) {
+// it and returns a function making one pyws_alloc + pyws_handle call and
+// returning the response message (valid until the next call).
+func loadGuest(b *testing.B, path string) (api.Module, func([]byte) []byte) {
 	wasm, err := os.ReadFile(path)
 	if err != nil {
 		b.Fatal(err)
@@ -71,7 +72,7 @@ func loadGuest(b *testing.B, path string) (api.Module, func([]byte)) {
 		b.Fatal(err)
 	}
 	alloc, handle := mod.ExportedFunction(abi.ExportAlloc), mod.ExportedFunction(abi.ExportHandle)
-	return mod, func(msg []byte) {
+	return mod, func(msg []byte) []byte {
 		res, err := alloc.Call(ctx, uint64(len(msg)))
 		if err != nil {
 			b.Fatal(err)
@@ -85,5 +86,6 @@ func loadGuest(b *testing.B, path string) (api.Module, func([]byte)) {
 		if len(out) < 10 || string(out[:9]) != `{"result"` {
 			b.Fatalf("plugin answered %.200s", out)
 		}
+		return out
 	}
 }

@@ -15,11 +15,15 @@ type tokInfo struct {
 
 // gen walks the tree-sitter tree and produces Black's logical lines.
 type gen struct {
-	f     *formatter
-	src   []byte
-	toks  []tokInfo
-	tokAt map[int]int // node index -> token index
-	cur   int         // next token index
+	f    *formatter
+	src  []byte
+	text string // src as a string, which leaves' values and prefixes slice
+	toks []tokInfo
+	// tokAt maps a node index to its token index + 1 (0: not a token); a
+	// slice, not a map: collect fills it for every token of the file, and
+	// a map's growth was the formatter's largest allocation.
+	tokAt []int32
+	cur   int // next token index
 
 	prefix    []string // per token, comments/newlines before it (blib2to3 prefix)
 	nlPrefix  []string // per token, prefix of a NEWLINE right after it
@@ -52,7 +56,8 @@ const (
 func isStringNode(n tree.Node) bool { return n.Kind() == "string" && n.IsNamed() }
 
 func (g *gen) collect(root tree.Node) {
-	g.tokAt = map[int]int{}
+	g.tokAt = make([]int32, root.Tree().NodeCount())
+	g.toks = make([]tokInfo, 0, root.Tree().NodeCount()/2)
 	var walk func(n tree.Node)
 	walk = func(n tree.Node) {
 		for c := range n.Children() {
@@ -64,7 +69,7 @@ func (g *gen) collect(root tree.Node) {
 				if c.EndByte() == c.StartByte() {
 					continue
 				}
-				g.tokAt[c.Index()] = len(g.toks)
+				g.tokAt[c.Index()] = int32(len(g.toks) + 1)
 				g.toks = append(g.toks, tokInfo{c, c.StartByte(), c.EndByte()})
 				continue
 			}
@@ -72,6 +77,16 @@ func (g *gen) collect(root tree.Node) {
 		}
 	}
 	walk(root)
+}
+
+// tokIndex returns the token index of node n, if n is a token.
+func (g *gen) tokIndex(n tree.Node) (int, bool) {
+	x := n.Index()
+	if x < 0 || x >= len(g.tokAt) {
+		return 0, false
+	}
+	i := int(g.tokAt[x]) - 1
+	return i, i >= 0
 }
 
 func (g *gen) lineOf(off int) int {
@@ -131,7 +146,7 @@ func (g *gen) computePrefixes() {
 		if i < n {
 			start = g.toks[i].start
 		}
-		gap := gapPrefix(string(g.src[prevEnd:start]))
+		gap := gapPrefix(g.text[prevEnd:start])
 		if i > 0 && depth == 0 {
 			// a NEWLINE token ends the logical line after token i-1, unless
 			// the next token continues it on the same line (";" or more code)
@@ -163,7 +178,7 @@ func (g *gen) computePrefixes() {
 		prevEnd = g.toks[i].end
 	}
 	if n == 0 {
-		g.endPrefix = gapPrefix(string(g.src))
+		g.endPrefix = gapPrefix(g.text)
 	}
 }
 
@@ -350,7 +365,7 @@ func (g *gen) appendLeaf(l *leaf) {
 // takeTok consumes token n (which must be next), handling the comments in
 // its prefix, and returns its index.
 func (g *gen) takeTok(n tree.Node) int {
-	i, ok := g.tokAt[n.Index()]
+	i, ok := g.tokIndex(n)
 	if !ok {
 		panic(refuse("token out of order"))
 	}

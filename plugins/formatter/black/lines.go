@@ -85,11 +85,12 @@ type leaf struct {
 	annParen    bool // invisible paren around a return annotation
 	isImport    bool // "import"/"from" starting an import statement
 	orphan      bool // no parent in Black's tree (synthesized comma, clone)
-	atomLeaves  int  // for invisible rpar: leaves in its atom
-
-	node         *tree.Node
+	// (the flags side by side: 128 bytes a leaf, not 144)
 	noSpaceAfter bool
 	sliceColon   bool
+	atomLeaves   int // for invisible rpar: leaves in its atom
+
+	node tree.Node // null for synthesized leaves
 
 	// bracket tracking (mutable, as in Black)
 	depth   int
@@ -111,7 +112,7 @@ type bracketKey struct {
 
 type bracketTracker struct {
 	depth          int
-	bracketMatch   map[bracketKey]*leaf
+	bracketMatch   openBrackets
 	delimiters     map[*leaf]int
 	previous       *leaf
 	forLoopDepths  []int
@@ -124,7 +125,7 @@ func (bt *bracketTracker) mark(l *leaf) {
 		return
 	}
 	if bt.depth == 0 && l.typ.closing() {
-		if _, ok := bt.bracketMatch[bracketKey{0, l.typ}]; !ok {
+		if _, ok := bt.bracketMatch.get(bracketKey{0, l.typ}); !ok {
 			return
 		}
 	}
@@ -140,11 +141,11 @@ func (bt *bracketTracker) mark(l *leaf) {
 	if l.typ.closing() {
 		bt.depth--
 		k := bracketKey{bt.depth, l.typ}
-		op, ok := bt.bracketMatch[k]
+		op, ok := bt.bracketMatch.get(k)
 		if !ok {
 			panic(errBracketMatch)
 		}
-		delete(bt.bracketMatch, k)
+		bt.bracketMatch.remove(k)
 		l.opening = op
 		if l.value == "" {
 			bt.invisible = append(bt.invisible, l)
@@ -166,10 +167,7 @@ func (bt *bracketTracker) mark(l *leaf) {
 		}
 	}
 	if l.typ.opening() {
-		if bt.bracketMatch == nil {
-			bt.bracketMatch = map[bracketKey]*leaf{}
-		}
-		bt.bracketMatch[bracketKey{bt.depth, closingFor(l.typ)}] = l
+		bt.bracketMatch.put(bracketKey{bt.depth, closingFor(l.typ)}, l)
 		bt.depth++
 		if l.value == "" {
 			bt.invisible = append(bt.invisible, l)
@@ -183,6 +181,45 @@ func (bt *bracketTracker) mark(l *leaf) {
 	if l.typ == tNAME && l.value == "for" {
 		bt.depth++
 		bt.forLoopDepths = append(bt.forLoopDepths, bt.depth)
+	}
+}
+
+// openBrackets maps a bracket's depth and closing type to its opening
+// leaf, as Black's bracket_match dict does. A line has few brackets open
+// at once, so a slice searched from the end costs less than a map, which
+// every line would allocate.
+type openBrackets []openBracket
+
+type openBracket struct {
+	key     bracketKey
+	opening *leaf
+}
+
+func (o openBrackets) get(k bracketKey) (*leaf, bool) {
+	for i := len(o) - 1; i >= 0; i-- {
+		if o[i].key == k {
+			return o[i].opening, true
+		}
+	}
+	return nil, false
+}
+
+func (o *openBrackets) put(k bracketKey, l *leaf) {
+	for i := len(*o) - 1; i >= 0; i-- {
+		if (*o)[i].key == k {
+			(*o)[i].opening = l
+			return
+		}
+	}
+	*o = append(*o, openBracket{k, l})
+}
+
+func (o *openBrackets) remove(k bracketKey) {
+	for i := len(*o) - 1; i >= 0; i-- {
+		if (*o)[i].key == k {
+			*o = append((*o)[:i], (*o)[i+1:]...)
+			return
+		}
 	}
 }
 
@@ -546,13 +583,39 @@ func (ln *line) String() string {
 		return "\n"
 	}
 	var b strings.Builder
+	b.Grow(ln.renderedLen() + 1)
 	ln.render(&b)
 	b.WriteByte('\n')
 	return b.String()
 }
 
+// renderedLen is the length render writes, so String allocates once.
+func (ln *line) renderedLen() int {
+	n := 4 * ln.depth
+	for _, l := range ln.leaves {
+		n += len(l.prefix) + len(l.value)
+	}
+	for _, k := range ln.commentKeys {
+		for _, c := range ln.comments[k] {
+			n += len(c.prefix) + len(c.value)
+		}
+	}
+	return n
+}
+
+// indents holds the indentation of the shallower depths, so rendering a
+// line does not allocate it.
+var indents = strings.Repeat("    ", 32)
+
+func indentOf(depth int) string {
+	if 4*depth <= len(indents) {
+		return indents[:4*depth]
+	}
+	return strings.Repeat("    ", depth)
+}
+
 func (ln *line) render(b *strings.Builder) {
-	indent := strings.Repeat("    ", ln.depth)
+	indent := indentOf(ln.depth)
 	if len(ln.leaves) > 0 {
 		first := ln.leaves[0]
 		b.WriteString(first.prefix)

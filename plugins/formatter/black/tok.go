@@ -119,10 +119,8 @@ func (g *gen) newLeaf(n tree.Node, i int) *leaf {
 	k := n.Kind()
 	p := n.Parent()
 	pk := p.Kind()
-	l := &leaf{typ: tokTypeOf(k), value: string(n.Text())}
+	l := &leaf{typ: tokTypeOf(k), value: g.text[n.StartByte():n.EndByte()], node: n}
 	l.lineno = g.lineOf(n.StartByte())
-	nn := n
-	l.node = &nn
 	switch {
 	case pk == "unary_operator" && n.FieldName() == "operator":
 		l.noSpaceAfter = true
@@ -255,14 +253,14 @@ func (g *gen) ws(l *leaf) string {
 	if prev == nil || prev.typ.opening() {
 		return ""
 	}
-	if l.node == nil {
+	if l.node.IsNull() {
 		// synthesized parens
 		if prev.noSpaceAfter {
 			return ""
 		}
 		return " "
 	}
-	n := *l.node
+	n := l.node
 	k := n.Kind()
 	p := n.Parent()
 	pk := p.Kind()
@@ -356,7 +354,7 @@ func (g *gen) sliceComplex(n tree.Node) bool {
 }
 
 func (g *gen) sliceComplexOf(colon *leaf) bool {
-	if colon.node == nil {
+	if colon.node.IsNull() {
 		return false
 	}
 	return g.sliceComplex(colon.node.Parent())

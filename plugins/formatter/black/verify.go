@@ -23,12 +23,21 @@ var pyOps = []string{
 	"+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "@=",
 }
 
+// pyOpStarts are the first bytes of pyOps: other bytes need no search.
+const pyOpStarts = "*/><.-:=!+%&|^@"
+
 func isIdentStart(r rune) bool { return r == '_' || unicode.IsLetter(r) || r >= 0x80 }
 func isIdentPart(r rune) bool  { return isIdentStart(r) || unicode.IsDigit(r) || r >= 0x80 }
+
+// isASCIIIdentPart is isIdentPart for a byte below utf8.RuneSelf.
+func isASCIIIdentPart(b byte) bool {
+	return b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
+}
 
 // scanPython splits Python source into verification tokens; ok is false
 // when the text cannot be tokenized (an unterminated string).
 func scanPython(src string) (toks []vtok, comments []string, ok bool) {
+	toks = make([]vtok, 0, len(src)/6) // about a token per 6 bytes of Python
 	i := 0
 	n := len(src)
 	for i < n {
@@ -52,6 +61,13 @@ func scanPython(src string) (toks []vtok, comments []string, ok bool) {
 			if isIdentStart(r) {
 				j := i
 				for j < n {
+					if b := src[j]; b < utf8.RuneSelf { // ASCII: no decoding
+						if !isASCIIIdentPart(b) {
+							break
+						}
+						j++
+						continue
+					}
 					r2, s2 := utf8.DecodeRuneInString(src[j:])
 					if !isIdentPart(r2) {
 						break
@@ -81,10 +97,12 @@ func scanPython(src string) (toks []vtok, comments []string, ok bool) {
 				continue
 			}
 			op := ""
-			for _, o := range pyOps {
-				if strings.HasPrefix(src[i:], o) {
-					op = o
-					break
+			if strings.IndexByte(pyOpStarts, c) >= 0 {
+				for _, o := range pyOps {
+					if strings.HasPrefix(src[i:], o) {
+						op = o
+						break
+					}
 				}
 			}
 			if op == "" {
@@ -103,8 +121,12 @@ func scanPython(src string) (toks []vtok, comments []string, ok bool) {
 // scanString returns the end of the string literal whose quote is at q.
 func scanString(src string, q int) (int, bool) {
 	quote := src[q : q+1]
-	if strings.HasPrefix(src[q:], strings.Repeat(quote, 3)) {
-		quote = strings.Repeat(quote, 3)
+	triple := `"""`
+	if quote == "'" {
+		triple = "'''"
+	}
+	if strings.HasPrefix(src[q:], triple) {
+		quote = triple
 	}
 	i := q + len(quote)
 	for i < len(src) {

@@ -2,6 +2,7 @@ package black
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/pyws/pyws/plugin-sdk/tree"
 )
@@ -10,7 +11,7 @@ import (
 // tree-sitter tree.
 
 func kids(n tree.Node) []tree.Node {
-	var out []tree.Node
+	out := make([]tree.Node, 0, n.ChildCount())
 	for c := range n.Children() {
 		if c.IsExtra() && (c.Kind() == "comment" || c.Kind() == "line_continuation") {
 			continue
@@ -21,7 +22,7 @@ func kids(n tree.Node) []tree.Node {
 }
 
 func isTok(g *gen, n tree.Node) bool {
-	_, ok := g.tokAt[n.Index()]
+	_, ok := g.tokIndex(n)
 	return ok
 }
 
@@ -125,7 +126,7 @@ func isStubBody(stmts []tree.Node) bool {
 
 func (g *gen) column(off int) int {
 	ls := g.lineStarts[g.lineOf(off)-1]
-	return len([]rune(string(g.src[ls:off])))
+	return utf8.RuneCountInString(g.text[ls:off])
 }
 
 func (g *gen) firstTokIndex(n tree.Node) int {
