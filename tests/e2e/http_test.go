@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -68,6 +69,13 @@ func TestLyingContentLengthsCostNothing(t *testing.T) {
 	ws := t.TempDir()
 	s := startServer(t, ws, "--body-timeout", "1s")
 	key := s.addKey("free", "")
+	// The plugin runtime starts in the background (compiling or loading
+	// the plugins in the server): measure once it has.
+	eventually(t, 2*time.Minute, "plugin workers started", func() bool {
+		r := s.tool(key, "health_check", map[string]any{})
+		problems, _ := r.Body["problems"].([]any)
+		return r.Status == 200 && !slices.Contains(problems, any("plugin workers starting"))
+	})
 	const sockets = 40
 	tests := []struct {
 		name     string
