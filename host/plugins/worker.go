@@ -29,6 +29,7 @@ const workerEnv = "PYWS_PLUGIN_WORKER"
 type workerInit struct {
 	CacheDir string      `json:"cacheDir"`
 	Guests   []guestSpec `json:"guests"`
+	Warm     []int       `json:"warm,omitempty"` // guests to load before ready: those called already; the rest load at their first call
 }
 
 // faultJSON carries a *fault.Error across the pipe.
@@ -124,8 +125,14 @@ func startEngine(ctx context.Context, logger *slog.Logger, r *bufio.Reader) (*en
 	if err != nil {
 		return nil, err
 	}
-	// Instantiate now, so a worker that says ready serves at full speed.
-	for _, g := range eng.guests {
+	// Instantiate the plugins in use now, so a worker that says ready
+	// serves them at full speed.
+	for _, i := range init.Warm {
+		if i < 0 || i >= len(eng.guests) {
+			eng.close(ctx)
+			return nil, fmt.Errorf("init: no guest %d to warm", i)
+		}
+		g := eng.guests[i]
 		if _, err := g.instantiate(ctx); err != nil {
 			eng.close(ctx)
 			return nil, fmt.Errorf("plugin %s: instantiate: %w", g.spec.Name, err)

@@ -11,7 +11,8 @@
 // PYWS_BENCH_CORPORA (django,stdlib), PYWS_BENCH_FILES (300 files
 // formatted and checked), PYWS_BENCH_QUERIES (200 reference positions),
 // PYWS_BENCH_PYRIGHT_BUDGET (3m of pyright queries), PYWS_BENCH_BIN
-// (bin/pyws), PYWS_PYRIGHT_SERVER and the anchors' variables in
+// (bin/pyws), PYWS_BENCH_ONLY=memory (the peak RSS rows alone, with
+// each process's peak), PYWS_PYRIGHT_SERVER and the anchors' variables in
 // anchors.go choose otherwise.
 package main
 
@@ -94,6 +95,12 @@ func run() error {
 			continue
 		}
 		fmt.Fprintf(os.Stderr, "bench: %s...\n", name)
+		if os.Getenv("PYWS_BENCH_ONLY") == "memory" {
+			if err := measureMemory(cfg, c); err != nil {
+				return fmt.Errorf("%s: %w", name, err)
+			}
+			continue
+		}
 		res, err := measureCorpus(cfg, c)
 		if err != nil {
 			return fmt.Errorf("%s: %w", name, err)
