@@ -10,6 +10,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"runtime/debug"
 	"time"
 
 	"github.com/tetratelabs/wazero"
@@ -42,9 +43,21 @@ type faultJSON struct {
 // WorkerMain runs a plugin worker on stdin/stdout and exits the process.
 // It never returns.
 func WorkerMain() {
+	boundWorkerHeap()
 	out := os.Stdout
 	os.Stdout = os.Stderr // a stray print must not corrupt the frames
 	os.Exit(serveWorker(os.Stdin, out, os.Stderr))
+}
+
+// boundWorkerHeap sets a soft limit on a worker's Go heap unless
+// GOMEMLIMIT says otherwise: the tree cache (blobs, no pointers to scan)
+// and the messages of one call, garbage once answered, so a full cache
+// and a large batch together stay near the cache plus 64 MiB instead of
+// twice the live heap.
+func boundWorkerHeap() {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(defaultTreeCacheBytes + 64<<20)
+	}
 }
 
 // RunWorkerIfRequested runs WorkerMain when this process was started as a
