@@ -258,7 +258,7 @@ func (x *Index) callers(c *callScan, f *File, sym int32, add func(g *File, sym i
 // function, method or class (nested defs have their own).
 func (x *Index) callees(c *callScan, f *File, sym int32, add func(g *File, sym int32, site Location)) {
 	body := int32(-1)
-	for _, d := range f.defs[sym] {
+	for _, d := range f.defs.of(sym) {
 		if df := f.S.Defs[d]; df.Body >= 0 && callable(df.Kind) {
 			body = df.Body
 			break

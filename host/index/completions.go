@@ -215,7 +215,7 @@ func (q *completionQuery) describe(it *Completion) {
 
 func (q *completionQuery) primaryDef(g *File, sym int32) (navindex.Def, bool) {
 	var imp *navindex.Def
-	for _, d := range g.defs[sym] {
+	for _, d := range g.defs.of(sym) {
 		df := &g.S.Defs[d]
 		if !df.Import {
 			return *df, true

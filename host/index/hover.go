@@ -141,7 +141,7 @@ func guessKind(name string) string {
 // signature wins when the source has none annotated.
 func (x *Index) primaryDef(t target) (navindex.Def, bool) {
 	pick := func(f *File, sym int32) (navindex.Def, bool) {
-		for _, d := range f.defs[sym] {
+		for _, d := range f.defs.of(sym) {
 			if df := f.S.Defs[d]; !df.Import {
 				return df, true
 			}
@@ -164,7 +164,7 @@ func (x *Index) primaryDef(t target) (navindex.Def, bool) {
 	if df, ok := pick(t.f, t.sym); ok {
 		return df, true
 	}
-	for _, d := range t.f.defs[t.sym] {
+	for _, d := range t.f.defs.of(t.sym) {
 		return t.f.S.Defs[d], true
 	}
 	return navindex.Def{}, false

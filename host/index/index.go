@@ -156,7 +156,7 @@ type File struct {
 
 	quals   map[string]int32    // Qual -> symbol
 	locals  map[scopeName]int32 // (scope, name) -> SymLocal
-	defs    map[int32][]int32   // symbol -> definitions
+	defs    symDefs             // symbol -> definitions
 	members map[int32]int32     // class symbol -> body scope
 	occKeys []int32             // per occurrence: linked key id, -1 none
 	order   int                 // position in the sorted file list

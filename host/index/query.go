@@ -199,12 +199,12 @@ func (x *Index) defLocations(t target) []Location {
 	if own := x.realDefs(f, sym); len(own) > 0 || len(locs) > 0 {
 		return append(locs, own...)
 	}
-	if y := f.S.Syms[sym]; y.Kind == navindex.SymLocal && y.Scope == 0 && len(f.defs[sym]) == 0 {
+	if y := f.S.Syms[sym]; y.Kind == navindex.SymLocal && y.Scope == 0 && len(f.defs.of(sym)) == 0 {
 		// An implicit module global (__name__, __doc__): the module.
 		return []Location{{Abs: f.Abs, Rel: f.Rel}}
 	}
 	var out []Location
-	for _, d := range f.defs[sym] {
+	for _, d := range f.defs.of(sym) {
 		out = append(out, x.loc(f, f.S.Defs[d].Name))
 	}
 	return out
@@ -212,7 +212,7 @@ func (x *Index) defLocations(t target) []Location {
 
 func (x *Index) realDefs(f *File, sym int32) []Location {
 	var out []Location
-	for _, d := range f.defs[sym] {
+	for _, d := range f.defs.of(sym) {
 		df := f.S.Defs[d]
 		if !df.Import {
 			out = append(out, x.loc(f, df.Name))
@@ -441,7 +441,7 @@ func declOf(f *File, sym int32) (navindex.Span, string) {
 	f.prepare()
 	var best navindex.Span
 	kind, found := "variable", false
-	for _, d := range f.defs[sym] {
+	for _, d := range f.defs.of(sym) {
 		df := f.S.Defs[d]
 		if found && !spanBefore(df.Name, best) {
 			continue

@@ -105,7 +105,7 @@ func (x *Index) signatureDoc(s pytypes.Signature) (doc, mod string) {
 	}
 	if g, ok := s.Class.Unit.(*File); ok && s.Class.Valid() {
 		from = append(from, described{g, s.Class.Sym})
-		for _, d := range g.defs[s.Class.Sym] {
+		for _, d := range g.defs.of(s.Class.Sym) {
 			if doc = g.S.Defs[d].Doc; doc != "" && g.S.Defs[d].Kind == navindex.KindClass {
 				return doc, ""
 			}

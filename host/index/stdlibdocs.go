@@ -157,7 +157,7 @@ func sourceDoc(f *File, qual string) string {
 	if !ok {
 		return ""
 	}
-	for _, d := range f.defs[sym] {
+	for _, d := range f.defs.of(sym) {
 		if df := f.S.Defs[d]; !df.Import && df.Doc != "" {
 			return df.Doc
 		}

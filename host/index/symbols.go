@@ -71,7 +71,7 @@ func fileSymbols(f *File) []Symbol {
 
 // firstDef is the first definition of sym that is not an import.
 func firstDef(f *File, sym int32) (navindex.Def, bool) {
-	for _, d := range f.defs[sym] {
+	for _, d := range f.defs.of(sym) {
 		if df := f.S.Defs[d]; !df.Import && df.Kind != navindex.KindParameter {
 			return df, true
 		}

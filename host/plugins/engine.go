@@ -51,8 +51,9 @@ type engine struct {
 type guest struct {
 	spec     guestSpec
 	logger   *slog.Logger
-	rt       wazero.Runtime
-	compiled wazero.CompiledModule
+	opt      engineOptions
+	rt       wazero.Runtime        // nil until load
+	compiled wazero.CompiledModule // nil until load
 	inst     *instance
 	output   *cappedBuffer
 	logged   int // pyws_v1.log lines in the current call
@@ -73,12 +74,8 @@ func newEngine(ctx context.Context, logger *slog.Logger, specs []guestSpec, opt 
 	e := &engine{logger: logger}
 	needTrees := false
 	for _, s := range specs {
-		g, err := newGuest(ctx, logger, s, opt)
-		if err != nil {
-			e.close(ctx)
-			return nil, fmt.Errorf("plugin %s: %w", s.Name, err)
-		}
-		e.guests = append(e.guests, g)
+		e.guests = append(e.guests, &guest{spec: s, logger: logger.With("plugin", s.Name), opt: opt,
+			output: &cappedBuffer{max: guestOutputCap}})
 		needTrees = needTrees || s.NeedsTree
 	}
 	if needTrees {
@@ -92,37 +89,46 @@ func newEngine(ctx context.Context, logger *slog.Logger, specs []guestSpec, opt 
 	return e, nil
 }
 
-func newGuest(ctx context.Context, logger *slog.Logger, s guestSpec, opt engineOptions) (*guest, error) {
-	wasm, err := os.ReadFile(s.Path)
-	if err != nil {
-		return nil, err
+// load compiles the guest's module (from the disk cache in a worker).
+// A worker loads a plugin when it is first called, or at start when the
+// kernel says the plugin is in use: a plugin's compiled code is about
+// 22 MiB of each worker's memory, and a workspace that only navigates
+// never calls the formatter.
+func (g *guest) load(ctx context.Context) error {
+	if g.compiled != nil {
+		return nil
 	}
-	if got := sha256Hex(wasm); got != s.SHA256 {
-		return nil, fmt.Errorf("%s changed since it was loaded (sha256 %s, manifest says %s)", s.Path, got, s.SHA256)
+	wasm, err := os.ReadFile(g.spec.Path)
+	if err != nil {
+		return err
+	}
+	if got := sha256Hex(wasm); got != g.spec.SHA256 {
+		return fmt.Errorf("%s changed since it was loaded (sha256 %s, manifest says %s)", g.spec.Path, got, g.spec.SHA256)
 	}
 	cfg := wazero.NewRuntimeConfigCompiler().
-		WithMemoryLimitPages(s.MemoryLimitPages).
-		WithCloseOnContextDone(opt.closeOnDone)
-	if opt.cache != nil {
-		cfg = cfg.WithCompilationCache(opt.cache)
+		WithMemoryLimitPages(g.spec.MemoryLimitPages).
+		WithCloseOnContextDone(g.opt.closeOnDone)
+	if g.opt.cache != nil {
+		cfg = cfg.WithCompilationCache(g.opt.cache)
 	}
-	g := &guest{spec: s, logger: logger.With("plugin", s.Name), rt: wazero.NewRuntimeWithConfig(ctx, cfg),
-		output: &cappedBuffer{max: guestOutputCap}}
-	if _, err := wasi_snapshot_preview1.Instantiate(ctx, g.rt); err != nil {
-		g.close(ctx)
-		return nil, err
+	rt := wazero.NewRuntimeWithConfig(ctx, cfg)
+	if _, err := wasi_snapshot_preview1.Instantiate(ctx, rt); err != nil {
+		rt.Close(ctx)
+		return err
 	}
-	if _, err := g.rt.NewHostModuleBuilder(abi.ModuleName).
+	if _, err := rt.NewHostModuleBuilder(abi.ModuleName).
 		NewFunctionBuilder().WithGoModuleFunction(api.GoModuleFunc(g.hostLog), []api.ValueType{i32, i32, i32}, nil).Export(abi.ImportLog).
 		Instantiate(ctx); err != nil {
-		g.close(ctx)
-		return nil, err
+		rt.Close(ctx)
+		return err
 	}
-	if g.compiled, err = compileChecked(ctx, g.rt, wasm); err != nil {
-		g.close(ctx)
-		return nil, err
+	compiled, err := compileChecked(ctx, rt, wasm)
+	if err != nil {
+		rt.Close(ctx)
+		return err
 	}
-	return g, nil
+	g.rt, g.compiled = rt, compiled
+	return nil
 }
 
 // maxLogLines and maxLogBytes bound what one call may send to the log.
@@ -146,6 +152,9 @@ func (g *guest) hostLog(ctx context.Context, m api.Module, stack []uint64) {
 func (g *guest) instantiate(ctx context.Context) (*instance, error) {
 	if g.inst != nil {
 		return g.inst, nil
+	}
+	if err := g.load(ctx); err != nil {
+		return nil, err
 	}
 	cfg := wazero.NewModuleConfig().
 		WithName("").         // anonymous: a recycled instance may overlap its successor
@@ -178,7 +187,9 @@ func (g *guest) discard(ctx context.Context) {
 
 func (g *guest) close(ctx context.Context) {
 	g.discard(ctx)
-	g.rt.Close(ctx)
+	if g.rt != nil {
+		g.rt.Close(ctx)
+	}
 }
 
 // callError is a kernel error from running a guest; trapped says the

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/tetratelabs/wazero"
@@ -23,6 +24,7 @@ type plugin struct {
 	tools    []string // the tools it actually serves, after overrides
 	timeout  time.Duration
 	spec     guestSpec
+	called   atomic.Bool // once: new workers load it before they say ready
 }
 
 // candidate is a manifest found on disk, before overrides are resolved.

@@ -170,7 +170,6 @@ type Runtime struct {
 	log     *slog.Logger
 	plugins []*plugin
 	tools   map[string]*plugin
-	init    []byte // init frame payload, the same for every worker
 
 	pool   workerPool
 	ctx    context.Context // canceled by Close
@@ -200,12 +199,7 @@ func Start(ctx context.Context, cfg Config) (*Runtime, error) {
 	if err != nil {
 		return nil, err
 	}
-	init := workerInit{CacheDir: cfg.CacheDir}
-	for _, p := range plugins {
-		init.Guests = append(init.Guests, p.spec)
-	}
-	initJSON, _ := json.Marshal(init)
-	r := &Runtime{cfg: cfg, log: cfg.Logger, plugins: plugins, tools: tools, init: initJSON,
+	r := &Runtime{cfg: cfg, log: cfg.Logger, plugins: plugins, tools: tools,
 		live: map[*worker]struct{}{}}
 	r.pool.maxPerPlugin = cfg.MaxWorkersPerPlugin
 	r.ctx, r.cancel = context.WithCancel(context.Background())
@@ -313,6 +307,7 @@ func (r *Runtime) Call(ctx context.Context, tool string, req *abi.Request) (json
 		return nil, fault.New(fault.ServerUnavailable, fault.Details{"tool": tool, "reason": "no plugin serves this tool"}, "no plugin serves tool %q", tool)
 	}
 	r.calls.Add(1)
+	p.called.Store(true)
 	deadline := arrival.Add(p.timeout)
 	if dl, ok := ctx.Deadline(); ok && dl.Before(deadline) {
 		deadline = dl
@@ -717,7 +712,7 @@ func (r *Runtime) startWorker(ctx context.Context) (*worker, error) {
 	defer stop()
 	timer := time.AfterFunc(2*time.Minute, w.kill)
 	defer timer.Stop()
-	if err := writeFrame(w.inBuf, frameInit, r.init); err != nil {
+	if err := writeFrame(w.inBuf, frameInit, r.initFrame()); err != nil {
 		w.retire()
 		return nil, fmt.Errorf("plugin worker %d: send init: %w", w.pid, err)
 	}
@@ -736,6 +731,21 @@ func (r *Runtime) startWorker(ctx context.Context) (*worker, error) {
 	}
 	w.readyRSS, _ = residentBytes(w.pid)
 	return w, nil
+}
+
+// initFrame is a new worker's init payload: every plugin, those called
+// already loaded before the worker says ready (a replacement serves them
+// at full speed), the others at their first call.
+func (r *Runtime) initFrame() []byte {
+	init := workerInit{CacheDir: r.cfg.CacheDir}
+	for _, p := range r.plugins {
+		init.Guests = append(init.Guests, p.spec)
+		if p.called.Load() {
+			init.Warm = append(init.Warm, p.index)
+		}
+	}
+	b, _ := json.Marshal(init)
+	return b
 }
 
 func (w *worker) kill() {

@@ -108,3 +108,30 @@ func TestParseBudgetIsParseError(t *testing.T) {
 		t.Fatalf("next call: %v", err)
 	}
 }
+
+// A worker loads a plugin at its first call; a worker started after a
+// plugin was called loads it before it says ready.
+func TestWorkersLoadPluginsInUse(t *testing.T) {
+	r := startRuntime(t, 1, "echo", "loop")
+	warm := func() []int {
+		var init workerInit
+		if err := json.Unmarshal(r.initFrame(), &init); err != nil {
+			t.Fatal(err)
+		}
+		return init.Warm
+	}
+	if got := warm(); len(got) != 0 {
+		t.Fatalf("warm before any call = %v, want none", got)
+	}
+	if _, err := r.Call(context.Background(), "echo", &abi.Request{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := warm(); len(got) != 1 || got[0] != r.tools["echo"].index {
+		t.Fatalf("warm after an echo call = %v, want [%d]", got, r.tools["echo"].index)
+	}
+	w, err := r.startWorker(context.Background())
+	if err != nil {
+		t.Fatalf("a worker warming echo: %v", err)
+	}
+	w.retire()
+}

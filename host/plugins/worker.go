@@ -10,6 +10,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"runtime/debug"
 	"time"
 
 	"github.com/tetratelabs/wazero"
@@ -29,6 +30,7 @@ const workerEnv = "PYWS_PLUGIN_WORKER"
 type workerInit struct {
 	CacheDir string      `json:"cacheDir"`
 	Guests   []guestSpec `json:"guests"`
+	Warm     []int       `json:"warm,omitempty"` // guests to load before ready: those called already; the rest load at their first call
 }
 
 // faultJSON carries a *fault.Error across the pipe.
@@ -41,9 +43,21 @@ type faultJSON struct {
 // WorkerMain runs a plugin worker on stdin/stdout and exits the process.
 // It never returns.
 func WorkerMain() {
+	boundWorkerHeap()
 	out := os.Stdout
 	os.Stdout = os.Stderr // a stray print must not corrupt the frames
 	os.Exit(serveWorker(os.Stdin, out, os.Stderr))
+}
+
+// boundWorkerHeap sets a soft limit on a worker's Go heap unless
+// GOMEMLIMIT says otherwise: the tree cache (blobs, no pointers to scan)
+// and the messages of one call, garbage once answered, so a full cache
+// and a large batch together stay near the cache plus 64 MiB instead of
+// twice the live heap.
+func boundWorkerHeap() {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(defaultTreeCacheBytes + 64<<20)
+	}
 }
 
 // RunWorkerIfRequested runs WorkerMain when this process was started as a
@@ -124,8 +138,14 @@ func startEngine(ctx context.Context, logger *slog.Logger, r *bufio.Reader) (*en
 	if err != nil {
 		return nil, err
 	}
-	// Instantiate now, so a worker that says ready serves at full speed.
-	for _, g := range eng.guests {
+	// Instantiate the plugins in use now, so a worker that says ready
+	// serves them at full speed.
+	for _, i := range init.Warm {
+		if i < 0 || i >= len(eng.guests) {
+			eng.close(ctx)
+			return nil, fmt.Errorf("init: no guest %d to warm", i)
+		}
+		g := eng.guests[i]
 		if _, err := g.instantiate(ctx); err != nil {
 			eng.close(ctx)
 			return nil, fmt.Errorf("plugin %s: instantiate: %w", g.spec.Name, err)

@@ -13,11 +13,13 @@
 // format_document and get_diagnostics rows, against their anchors),
 // PYWS_BENCH_QUERIES (200 reference positions),
 // PYWS_BENCH_PYRIGHT_BUDGET (3m of pyright queries), PYWS_BENCH_BIN
-// (bin/pyws), PYWS_PYRIGHT_SERVER and the anchors' variables in
+// (bin/pyws), PYWS_BENCH_ONLY=memory (the peak RSS rows alone, with
+// each process's peak), PYWS_PYRIGHT_SERVER and the anchors' variables in
 // anchors.go choose otherwise. Flags: -startup (or
-// PYWS_BENCH_ONLY=startup) runs the start-up rows only (pyws cold, unprepared, new workspace, early answer, restart;
-// pyright's first references), -runs N takes every start-up figure N
-// times and prints medians.
+// PYWS_BENCH_ONLY=startup) runs the start-up rows only (pyws cold,
+// unprepared, new workspace, early answer, restart; pyright's first
+// references), -runs N takes every start-up figure N times and prints
+// medians.
 package main
 
 import (
@@ -75,8 +77,9 @@ func run() error {
 		cfg.startupOnly = true
 	case "guests":
 		cfg.guestsOnly = true
+	case "memory": // measureMemory, per corpus
 	default:
-		return fmt.Errorf("PYWS_BENCH_ONLY=%q: the parts that run alone are \"startup\" and \"guests\"", only)
+		return fmt.Errorf("PYWS_BENCH_ONLY=%q: the parts that run alone are \"startup\", \"guests\" and \"memory\"", only)
 	}
 	cfg.pyrightBudget, err = time.ParseDuration(env("PYWS_BENCH_PYRIGHT_BUDGET", "3m"))
 	if err != nil {
@@ -119,6 +122,12 @@ func run() error {
 			continue
 		}
 		fmt.Fprintf(os.Stderr, "bench: %s...\n", name)
+		if os.Getenv("PYWS_BENCH_ONLY") == "memory" {
+			if err := measureMemory(cfg, c); err != nil {
+				return fmt.Errorf("%s: %w", name, err)
+			}
+			continue
+		}
 		res, err := measureCorpus(cfg, c)
 		if err != nil {
 			return fmt.Errorf("%s: %w", name, err)

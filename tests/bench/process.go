@@ -17,11 +17,12 @@ type rssWatch struct {
 	stop chan struct{}
 	done chan struct{}
 	mu   sync.Mutex
-	peak float64 // MiB
+	peak float64         // MiB
+	each map[int]float64 // each process's own peak, MiB
 }
 
 func watchRSS(pid int) *rssWatch {
-	w := &rssWatch{pid: pid, stop: make(chan struct{}), done: make(chan struct{})}
+	w := &rssWatch{pid: pid, stop: make(chan struct{}), done: make(chan struct{}), each: map[int]float64{}}
 	go func() {
 		defer close(w.done)
 		t := time.NewTicker(100 * time.Millisecond)
@@ -40,12 +41,14 @@ func watchRSS(pid int) *rssWatch {
 
 func (w *rssWatch) sample() {
 	var sum float64
-	for _, pid := range treeOf(w.pid) {
-		sum += statusKiB(pid, "VmHWM:") / 1024
-	}
 	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, pid := range treeOf(w.pid) {
+		p := statusKiB(pid, "VmHWM:") / 1024
+		sum += p
+		w.each[pid] = max(w.each[pid], p)
+	}
 	w.peak = max(w.peak, sum)
-	w.mu.Unlock()
 }
 
 // Peak samples once more and returns the largest sum seen, MiB.

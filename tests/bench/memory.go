@@ -1,0 +1,73 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/pyws/pyws/tests/differential/pyright"
+	"github.com/pyws/pyws/tests/internal/nativeindex"
+)
+
+// measureMemory is PYWS_BENCH_ONLY=memory: the peak RSS rows alone, a
+// fresh --state start to a complete references answer and the reference
+// queries (Django), with each process's own peak, so a change to memory
+// can be measured in a minute instead of the whole run's seven.
+func measureMemory(cfg config, c pyright.Corpus) error {
+	ctx := context.Background()
+	dir := filepath.Join(cfg.scratch, c.Name)
+	root, err := c.CopyTo(filepath.Join(dir, "workspace"))
+	if err != nil {
+		return err
+	}
+	var samples []pyright.Sample
+	if c.Name == "django" {
+		s, err := nativeindex.New(ctx)
+		if err != nil {
+			return err
+		}
+		if samples, err = pyright.Samples(ctx, s, root, cfg.queries, 1); err != nil {
+			return err
+		}
+	}
+	srv, err := startPyws(cfg.bin, root, filepath.Join(dir, "state"))
+	if err != nil {
+		return err
+	}
+	defer srv.stop()
+	cold, _, err := srv.firstReferences(root, c, 10*time.Minute)
+	if err != nil {
+		return err
+	}
+	for _, smp := range samples {
+		if _, _, err := srv.call("get_references", position(root, smp.Rel, smp.Line, smp.Char)); err != nil {
+			return err
+		}
+	}
+	fmt.Printf("%s: complete references after %s; peak RSS (sum of VmHWM, server + workers) %.0f MiB; each process's peak: %s\n",
+		c.Name, timed(cold), srv.rss.Peak(), srv.rss.processes())
+	return nil
+}
+
+// processes lists each process's own peak seen (VmHWM, MiB), the root
+// first, then its descendants, largest first.
+func (w *rssWatch) processes() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var rest []float64
+	for pid, p := range w.each {
+		if pid != w.pid {
+			rest = append(rest, p)
+		}
+	}
+	sort.Sort(sort.Reverse(sort.Float64Slice(rest)))
+	parts := []string{fmt.Sprintf("server %.0f", w.each[w.pid])}
+	for _, p := range rest {
+		parts = append(parts, fmt.Sprintf("%.0f", p))
+	}
+	return strings.Join(parts, ", ") + " MiB"
+}
