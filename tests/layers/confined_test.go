@@ -43,7 +43,7 @@ var rawAccessAllowed = []allowedAccess{
 	{"host/plugins/load.go", []string{"pluginDirs", "plugin.verify"}, "plugin directories (--plugins) and their modules"},
 	{"cmd/pyws/stubs.go", []string{"openStubs"}, "the typeshed stubs directory (--stubs), read through plugin-sdk/typeshed"},
 	{"host/plugins/manifest.go", []string{"ReadManifest"}, "a plugin's manifest.json"},
-	{"host/plugins/engine.go", []string{"newGuest"}, "a plugin's wasm module, in the worker"},
+	{"host/plugins/engine.go", []string{"guest.load"}, "a plugin's wasm module, in the worker (loaded at the plugin's first call)"},
 	{"host/plugins/pack.go", []string{"Pack", "Seal", "seal"}, "`plugin pack`: the analyzer's source directory and the plugins directory it writes"},
 	{"host/plugins/rss_linux.go", []string{"residentBytes"}, "/proc/<pid>/statm of a worker"},
 	{"host/index/index.go", []string{"readCached"}, "the summaries cached under --state/index (workspace files) and --state/stubs (typeshed's stubs, whose own bytes come through plugin-sdk/typeshed's fs.FS, opened by openStubs)"},
