@@ -10,10 +10,10 @@ import (
 	"github.com/pyws/pyws/plugin-sdk/pytypes"
 )
 
-// TestHoverMarkers checks each `#@hover TEXT` marker of the fixtures in
-// testdata (one per evaluation rule): the hover line of the first name
-// bound on the marker's line is TEXT, exactly as pyright prints it.
-func TestHoverMarkers(t *testing.T) {
+// loadFixtures reads testdata's fixtures by module name, with the
+// program they make and an evaluator over it.
+func loadFixtures(t *testing.T) (map[string]string, *program, *pytypes.Evaluator) {
+	t.Helper()
 	files, _ := filepath.Glob(filepath.Join("testdata", "*.py"))
 	fixtures := map[string]string{}
 	for _, f := range files {
@@ -24,7 +24,14 @@ func TestHoverMarkers(t *testing.T) {
 		fixtures[strings.TrimSuffix(filepath.Base(f), ".py")] = string(b)
 	}
 	p := newProgram(t, fixtures)
-	ev := pytypes.New(p, pytypes.Options{})
+	return fixtures, p, pytypes.New(p, pytypes.Options{})
+}
+
+// TestHoverMarkers checks each `#@hover TEXT` marker of the fixtures in
+// testdata (one per evaluation rule): the hover line of the first name
+// bound on the marker's line is TEXT, exactly as pyright prints it.
+func TestHoverMarkers(t *testing.T) {
+	fixtures, p, ev := loadFixtures(t)
 	for mod, src := range fixtures {
 		u := p.unit(mod)
 		t.Run(mod, func(t *testing.T) {
@@ -50,17 +57,7 @@ func TestHoverMarkers(t *testing.T) {
 // in testdata: the hover of the first read of NAME on the marker's line
 // is TEXT, the type narrowed where NAME is read.
 func TestReadMarkers(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join("testdata", "*.py"))
-	fixtures := map[string]string{}
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		fixtures[strings.TrimSuffix(filepath.Base(f), ".py")] = string(b)
-	}
-	p := newProgram(t, fixtures)
-	ev := pytypes.New(p, pytypes.Options{})
+	fixtures, p, ev := loadFixtures(t)
 	for mod, src := range fixtures {
 		u := p.unit(mod)
 		for i, line := range strings.Split(src, "\n") {
