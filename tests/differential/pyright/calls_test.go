@@ -46,10 +46,7 @@ func TestCallAgreement(t *testing.T) {
 	for _, p := range outlineProjects {
 		t.Run(p.name, func(t *testing.T) {
 			golden := filepath.Join("testdata", "calls_"+p.name+".json")
-			found, err := ProjectFiles(distPackages, p.name)
-			if err != nil || len(found) == 0 {
-				t.Skipf("%s: %s is not installed; apt-get install %s", p.name, p.pkg, p.pkg)
-			}
+			found := installedProject(t, p.name, p.pkg)
 			root, x := projectIndex(t, s, distPackages, found)
 			var g CallsGolden
 			if record[p.name] {
