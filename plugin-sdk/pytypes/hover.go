@@ -46,7 +46,7 @@ func (e *Evaluator) hoverLine(u Unit, sym int32, def int32, at *navindex.Occ) st
 	// A use, or an import binding: what the name refers to.
 	sy := &u.Summary().Syms[sym]
 	if sy.Kind == navindex.SymKeyword {
-		return q.keywordHover(u, sy)
+		return q.keywordHover(u, sy, at)
 	}
 	var t Type
 	var r Ref
@@ -281,8 +281,8 @@ func (e *Evaluator) ConstructorLine(c Class) string {
 // **kwargs takes, or of a callee nothing is known of) has no
 // declaration: pyright's fallback label, `(function) stream: bool`,
 // with **kwargs's declared type when it has one.
-func (q *query) keywordHover(u Unit, sy *navindex.Sym) string {
-	t, named, ok := q.keyword(u, sy)
+func (q *query) keywordHover(u Unit, sy *navindex.Sym, at *navindex.Occ) string {
+	t, named, ok := q.keyword(u, sy, at)
 	if !ok {
 		return ""
 	}
@@ -297,13 +297,14 @@ func (q *query) keywordHover(u Unit, sy *navindex.Sym) string {
 // of the callee's parameter, else the type of the argument passed; ok
 // false when neither is known.
 func (q *query) keywordType(u Unit, sy *navindex.Sym) (Type, bool) {
-	t, _, ok := q.keyword(u, sy)
+	t, _, ok := q.keyword(u, sy, nil)
 	return t, ok
 }
 
 // keyword is keywordType, and whether a parameter of the callee has the
-// keyword's name.
-func (q *query) keyword(u Unit, sy *navindex.Sym) (t Type, named, ok bool) {
+// keyword's name; at (nil: unknown) is the keyword's occurrence, which
+// picks its own call among alike ones.
+func (q *query) keyword(u Unit, sy *navindex.Sym, at *navindex.Occ) (t Type, named, ok bool) {
 	if !validExpr(u, sy.Recv) {
 		return Type{}, false, false
 	}
@@ -336,7 +337,10 @@ func (q *query) keyword(u Unit, sy *navindex.Sym) (t Type, named, ok bool) {
 	// A class's keyword no __init__ declares is a field its generated
 	// constructor takes (a dataclass's): the linker's answer, not the
 	// argument's type.
-	c := q.e.calleeCallWith(u, sy.Recv, sy.Name)
+	c := callAround(u, at, sy.Recv)
+	if c < 0 {
+		c = q.e.calleeCallWith(u, sy.Recv, sy.Name)
+	}
 	if c < 0 || construct {
 		return Type{}, named, false
 	}
@@ -434,6 +438,26 @@ func callAfter(u Unit, o *navindex.Occ, callee func(*navindex.Expr) bool) int32 
 		return -1
 	}
 	return calls[i].Expr
+}
+
+// callAround is the innermost call of callee expression callee whose
+// argument list holds occurrence o, -1 none.
+func callAround(u Unit, o *navindex.Occ, callee int32) int32 {
+	if o == nil {
+		return -1
+	}
+	p := navindex.Pos{Line: o.Line, Col: o.Col}
+	calls := u.Summary().Calls
+	for i := len(calls) - 1; i >= 0; i-- {
+		c := &calls[i]
+		if p.Less(c.Open) || c.Close.Less(p) || !validExpr(u, c.Expr) {
+			continue
+		}
+		if x := &u.Summary().Exprs[c.Expr]; x.Op == navindex.ExprCall && x.A == callee {
+			return c.Expr
+		}
+	}
+	return -1
 }
 
 // firstOverload is the first overload of t whose receiver annotation

@@ -127,3 +127,29 @@ def pick(flag: bool):
 		}
 	}
 }
+
+// TestKeywordHoverOwnCall: a keyword argument of a callee that declares
+// no such parameter hovers with the value its own call passes, not the
+// first alike call's (summaries share one callee expression among them).
+func TestKeywordHoverOwnCall(t *testing.T) {
+	root := t.TempDir()
+	src := "def kw(**opts):\n    return opts\nkw(a=1)\nkw(a=\"x\")\n"
+	abs := filepath.Join(root, "m.py")
+	if err := os.WriteFile(abs, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	x := newTestIndex(t, root, "")
+	for _, c := range []struct {
+		line int
+		want string
+	}{{2, "(function) a: Literal[1]"}, {3, "(function) a: Literal['x']"}} {
+		h := x.At(abs, c.line, 3)
+		if h == nil {
+			t.Fatalf("m.py:%d: nothing at the keyword", c.line+1)
+		}
+		md, err := x.Hover(context.Background(), h)
+		if err != nil || !strings.Contains(md, c.want) {
+			t.Errorf("m.py:%d: hover %q (%v), want %s", c.line+1, md, err, c.want)
+		}
+	}
+}
