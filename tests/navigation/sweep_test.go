@@ -136,3 +136,44 @@ func withWatchdog(t *testing.T, where string, fn func()) {
 		t.Fatalf("query at %s still running after a minute:\n%s", where, buf[:runtime.Stack(buf, true)])
 	}
 }
+
+// TestSweepAdversarial sweeps code written to make an evaluator loop or
+// recurse without end: cycles through bases, aliases, imports, calls and
+// decorators, self-referential generics, chains thousands long, loops
+// whose assignments feed each other. Every query must come back.
+func TestSweepAdversarial(t *testing.T) {
+	chain := func(head, link string, n int) string { return head + strings.Repeat(link, n) }
+	nestedDefs := ""
+	for i := range 120 {
+		nestedDefs += strings.Repeat("    ", i) + fmt.Sprintf("def f%d(x%d):\n", i, i)
+	}
+	nestedDefs += strings.Repeat("    ", 120) + "return x0.y\n"
+	files := map[string]string{
+		"bases.py":      "class A(B):\n    pass\n\n\nclass B(A):\n    pass\n\n\nclass C(C):\n    pass\n\n\nA().x.y\nB.mro()\nC().z\n",
+		"aliases.py":    "A = B\nB = A\nC = C\nA.x\nB().y\nD = list[D]\nd: D = []\nd[0][0].append(d)\n",
+		"cycle_a.py":    "from cycle_b import x, y\nfrom cycle_b import *\n\nz = x.attr\n",
+		"cycle_b.py":    "from cycle_a import x, z\nfrom cycle_a import *\n\ny = z.attr\n",
+		"calls.py":      "def f(x):\n    return g(x) + 1\n\n\ndef g(x):\n    return f([x])\n\n\ndef h(n):\n    return h(h(n))\n\n\nf(1).real\nh(0).bit_length()\nk = lambda: k()\nk().x\n",
+		"decorators.py": "def d(fn):\n    return d(fn)\n\n\n@d\n@d\ndef g(a: int) -> int:\n    return a\n\n\ng(1)\n\n\ndef wrap(fn):\n    def inner(*args, **kwargs):\n        return wrap(fn)(*args, **kwargs)\n    return inner\n\n\n@wrap\ndef w(x):\n    return w(x)\n\n\nw(2).q\n",
+		"generics.py": "from typing import Generic, TypeVar\n\nT = TypeVar('T')\nJ = int | list['J'] | dict[str, 'J']\n\n\nclass Node(Generic[T]):\n    def next(self) -> 'Node[Node[T]]':\n        return Node()\n\n    def get(self) -> T:\n        ...\n\n\nn: Node[int] = Node()\n" +
+			chain("n", ".next()", 60) + ".get()\nj: J = 1\nj[0]\n",
+		"getattr.py": "class A:\n    def __getattr__(self, name):\n        return self\n\n    def __getitem__(self, k):\n        return self[k]\n\n    def __call__(self):\n        return self()\n\n\na = A()\n" +
+			chain("a", ".b", 600) + "\n" + chain("a", "()", 300) + "\n" + chain("a", "[0]", 300) + "\n",
+		"loops.py": "x = 0\ny = ''\nfor i in range(10):\n    x = [x, y]\n    y = (y, x)\n    x += x\n    while x:\n        if isinstance(x, list):\n            x = x[0]\n        elif x is None:\n            x = y\n        else:\n            y = x.attr if x else y\n\nx.real\ny.upper()\n",
+		"nesting.py": nestedDefs + "(" + strings.Repeat("[", 800) + "1" + strings.Repeat("]", 800) + ")\n" +
+			"v = " + strings.Repeat("1 if v else (", 300) + "2" + strings.Repeat(")", 300) + "\nv.real\n",
+		"meta.py":   "class M(type, metaclass=M):\n    pass\n\n\nclass K(metaclass=K):\n    pass\n\n\nclass P:\n    @property\n    def p(self):\n        return self.p.p\n\n\nP().p.q\nM.x\nK().y\n",
+		"broken.py": "def f(a, b=:\n    return a.\n\nclass (\nx = [1, 2\nf(1, \nimport\nfrom . import\nlambda: (yield)\n",
+	}
+	root := t.TempDir()
+	write(t, root, files)
+	x := newTestIndex(t, root, t.TempDir())
+	for rel := range files {
+		abs := filepath.Join(root, rel)
+		t.Run(rel, func(t *testing.T) {
+			if n := sweepFile(t, x, abs, []byte(files[rel]), 1); n == 0 {
+				t.Fatal("no position asked")
+			}
+		})
+	}
+}
