@@ -1,7 +1,6 @@
 package pyright
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -38,19 +37,7 @@ func TestTypeAgreementHeldOut(t *testing.T) {
 	var names []string
 	for _, p := range typeProjects {
 		t.Run(p.name, func(t *testing.T) {
-			golden := filepath.Join("testdata", "types_"+p.name+".seed2.json")
-			found := installedProject(t, p.name, p.pkg)
-			var g *TypeGolden
-			if record[p.name] {
-				g = &TypeGolden{Project: p.name, Package: debianVersion(p.pkg), Seed: heldOutSeed, Files: found}
-			} else {
-				var err error
-				if g, err = ReadTypeGolden(golden); err != nil {
-					t.Fatalf("%v (record with PYWS_PYRIGHT_UPDATE=1 PYWS_PYRIGHT=%s -run TestTypeAgreementHeldOut)", err, p.name)
-				}
-				skipUnlessRecorded(t, p.name, g.Package, g.Files, found)
-			}
-			scores[p.name] = typeRun(t, s, distPackages, golden, g, p.samples)
+			scores[p.name] = projectTypes(t, s, p.name, p.pkg, "types_"+p.name+".seed2.json", heldOutSeed, p.samples, record[p.name])
 			names = append(names, p.name)
 		})
 	}

@@ -65,19 +65,7 @@ func TestTypeAgreement(t *testing.T) {
 			if testing.Short() && !record[p.name] {
 				t.Skipf("%s: not in -short mode", p.name)
 			}
-			golden := filepath.Join("testdata", "types_"+p.name+".json")
-			found := installedProject(t, p.name, p.pkg)
-			var g *TypeGolden
-			if record[p.name] {
-				g = &TypeGolden{Project: p.name, Package: debianVersion(p.pkg), Seed: typeSeed, Files: found}
-			} else {
-				var err error
-				if g, err = ReadTypeGolden(golden); err != nil {
-					t.Fatalf("%v (record with PYWS_PYRIGHT_UPDATE=1 PYWS_PYRIGHT=%s)", err, p.name)
-				}
-				skipUnlessRecorded(t, p.name, g.Package, g.Files, found)
-			}
-			scores[p.name] = typeRun(t, s, distPackages, golden, g, p.samples)
+			scores[p.name] = projectTypes(t, s, p.name, p.pkg, "types_"+p.name+".json", typeSeed, p.samples, record[p.name])
 			projects = append(projects, p.name)
 		})
 	}
@@ -154,6 +142,26 @@ func typeRun(t *testing.T, s *nativeindex.Summarizer, src, golden string, g *Typ
 	}
 	root, x := projectIndex(t, s, src, g.Files)
 	return replayTypes(t, s, root, x, g)
+}
+
+// projectTypes scores project name (Debian package pkg) against its
+// golden testdata/<file>, recording it first (n samples with seed) when
+// record is set; a project not installed or not the recorded one skips.
+func projectTypes(t *testing.T, s *nativeindex.Summarizer, name, pkg, file string, seed int64, n int, record bool) *TypeScore {
+	t.Helper()
+	golden := filepath.Join("testdata", file)
+	found := installedProject(t, name, pkg)
+	var g *TypeGolden
+	if record {
+		g = &TypeGolden{Project: name, Package: debianVersion(pkg), Seed: seed, Files: found}
+	} else {
+		var err error
+		if g, err = ReadTypeGolden(golden); err != nil {
+			t.Fatalf("%v (record with PYWS_PYRIGHT_UPDATE=1 PYWS_PYRIGHT=%s -run %s)", err, name, t.Name())
+		}
+		skipUnlessRecorded(t, name, g.Package, g.Files, found)
+	}
+	return typeRun(t, s, distPackages, golden, g, n)
 }
 
 func checkFloors(t *testing.T, name string, s *TypeScore) {
