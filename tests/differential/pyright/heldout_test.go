@@ -1,6 +1,7 @@
 package pyright
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -69,5 +70,71 @@ func TestTypeAgreementHeldOut(t *testing.T) {
 	}
 	if len(names) == len(typeProjects) {
 		check("total")
+	}
+}
+
+// heldOutSigFloors are TestSignatureAgreementHeldOut's floors, the
+// figures at recording (agreeing / compared) minus a margin.
+var heldOutSigFloors = map[string]map[string]float64{
+	"requests": {"label": 0.87, "param": 0.96, "none": 0.78}, // 228/254, 249/254, 37/46
+	"flask":    {"label": 0.87, "param": 0.95, "none": 0.95}, // 209/234, 226/234, 65/66
+	"django":   {"label": 0.78, "param": 0.95, "none": 0.92}, // 330/413, 398/413, 82/87
+	"total":    {"label": 0.84, "param": 0.96, "none": 0.91}, // 767/901, 873/901, 184/199
+}
+
+// TestSignatureAgreementHeldOut is TestSignatureAgreement at a second
+// sample of call positions (testdata/signatures_<project>.seed2.json,
+// seed 2): how the signature rules generalize. Re-record with
+// PYWS_PYRIGHT_UPDATE=1 PYWS_PYRIGHT=<projects> -run TestSignatureAgreementHeldOut.
+func TestSignatureAgreementHeldOut(t *testing.T) {
+	if testing.Short() {
+		t.Skip("not in -short mode")
+	}
+	s := summarizer(t)
+	_, record := recording()
+	scores := map[string]*SigScore{}
+	var names []string
+	for _, p := range typeProjects {
+		t.Run(p.name, func(t *testing.T) {
+			golden := filepath.Join("testdata", "signatures_"+p.name+".seed2.json")
+			found := installedProject(t, p.name, p.pkg)
+			g := &SigGolden{Project: p.name, Package: debianVersion(p.pkg), Seed: heldOutSeed, Files: found}
+			if !record[p.name] {
+				var err error
+				if g, err = ReadSigGolden(golden); err != nil {
+					t.Fatalf("%v (record with PYWS_PYRIGHT_UPDATE=1 PYWS_PYRIGHT=%s -run %s)", err, p.name, t.Name())
+				}
+				skipUnlessRecorded(t, p.name, g.Package, g.Files, found)
+			}
+			scores[p.name] = sigRun(t, s, distPackages, golden, g, p.samples)
+			names = append(names, p.name)
+		})
+	}
+	if len(names) == 0 {
+		return
+	}
+	total := &SigScore{}
+	for _, n := range names {
+		total.Merge(scores[n])
+	}
+	scores["total"] = total
+	var sb strings.Builder
+	WriteSigTable(&sb, append(names, "total"), scores)
+	t.Logf("pyws's signature help against pyright's recorded answers at held-out positions (seed %d):\n%s", heldOutSeed, sb.String())
+	if len(names) == len(typeProjects) {
+		names = append(names, "total")
+	}
+	for _, n := range names {
+		fl, ok := heldOutSigFloors[n]
+		if !ok {
+			t.Errorf("%s: no held-out floors recorded", n)
+			continue
+		}
+		sc := scores[n]
+		for fig, r := range map[string]Ratio{"label": sc.Label, "param": sc.Param, "none": sc.None} {
+			if r.Value() < fl[fig] {
+				t.Errorf("%s (held out): %s agreement %.3f (%d/%d) < floor %.3f", n, fig, r.Value(), r.OK, r.N, fl[fig])
+			}
+		}
 	}
 }
