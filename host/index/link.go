@@ -86,31 +86,12 @@ type linker struct {
 }
 
 func (f *File) prepare() {
-	if f.quals != nil {
+	if f.prepared {
 		return
 	}
 	s := f.S
-	f.quals = map[string]int32{}
-	f.locals = make(map[scopeName]int32, len(s.Syms))
+	f.indexSymbols()
 	f.members = map[int32]int32{}
-	for i, y := range s.Syms {
-		switch y.Kind {
-		case navindex.SymLocal:
-			f.locals[scopeName{y.Scope, y.Name}] = int32(i)
-			if y.Qual != "" {
-				if _, dup := f.quals[y.Qual]; !dup {
-					f.quals[y.Qual] = int32(i)
-				}
-			}
-		case navindex.SymMember:
-			if y.Qual != "" {
-				if _, dup := f.quals[y.Qual]; !dup {
-					f.quals[y.Qual] = int32(i)
-				}
-			}
-			f.locals[scopeName{-2 - y.Class, y.Name}] = int32(i)
-		}
-	}
 	f.defs = newSymDefs(len(s.Syms), s.Defs)
 	for _, d := range s.Defs {
 		if d.Kind == navindex.KindClass && d.Body >= 0 {
@@ -119,6 +100,7 @@ func (f *File) prepare() {
 			}
 		}
 	}
+	f.prepared = true
 }
 
 // symDefs lists each symbol's definitions, in the summary's order: a
@@ -287,7 +269,7 @@ func withStub(t, st target) target {
 func (l *linker) builtinTarget(name string) target {
 	t := target{kind: tBuiltin, name: name}
 	if b := l.mods.stubs["builtins"]; b != nil {
-		if s, ok := b.quals[name]; ok {
+		if s, ok := b.qual(name); ok {
 			return withStub(t, l.symTarget(b, s))
 		}
 	}
@@ -308,7 +290,7 @@ func (l *linker) moduleMember(mod, name string, depth int, inStubs bool) target 
 	}
 	for _, g := range files {
 		g.prepare()
-		if s, ok := g.quals[name]; ok {
+		if s, ok := g.qual(name); ok {
 			if t := l.symTarget(g, s); t.kind != tNone && !(t.kind == tSym && t.f == g && t.sym == s && g.S.Syms[s].Target >= 0) {
 				return t
 			}
@@ -537,13 +519,13 @@ func (l *linker) classMember(g *File, csym int32, name string, depth int) target
 	}
 	g.prepare()
 	if body, ok := g.members[csym]; ok {
-		if s, ok := g.locals[scopeName{body, name}]; ok {
+		if s, ok := g.local(body, name); ok {
 			if t := l.symTarget(g, s); t.kind != tNone {
 				return t
 			}
 		}
 	}
-	if s, ok := g.locals[scopeName{-2 - csym, name}]; ok {
+	if s, ok := g.local(-2-csym, name); ok {
 		return target{kind: tSym, f: g, sym: s}
 	}
 	return l.baseMember(g, csym, name, depth)
@@ -624,7 +606,7 @@ func (l *linker) keywordTarget(v value, name string) target {
 			return target{}
 		}
 		v.f.prepare()
-		if s, ok := v.f.quals[y.Qual+"("+name]; ok {
+		if s, ok := v.f.qual(y.Qual + "(" + name); ok {
 			return target{kind: tSym, f: v.f, sym: s}
 		}
 	case vClass:
@@ -712,7 +694,7 @@ func (x *Index) intern(k string) int32 {
 func (x *Index) relinkLocked(stubs map[string]*File) {
 	x.sorted = make([]*File, 0, len(x.files)) // never reuse: statChanged reads the old one unlocked
 	for _, f := range x.files {
-		f.quals = nil
+		f.prepared = false
 		f.prepare()
 		x.sorted = append(x.sorted, f)
 	}

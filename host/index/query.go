@@ -180,7 +180,7 @@ func (x *Index) stubSource(t target) (target, bool) {
 		if g.stub {
 			continue
 		}
-		if s, ok := g.quals[y.Qual]; ok {
+		if s, ok := g.qual(y.Qual); ok {
 			return target{kind: tSym, f: g, sym: s}, true
 		}
 	}
@@ -479,7 +479,7 @@ func conflictWith(newName string, f *File, sym int32, why string) error {
 // f (the scope's own name when the summary has no symbol for it).
 func conflictScope(newName string, f *File, s int32, why string) error {
 	f.prepare()
-	if sym, ok := f.locals[scopeName{s, newName}]; ok {
+	if sym, ok := f.local(s, newName); ok {
 		return conflictWith(newName, f, sym, why)
 	}
 	return fault.New(fault.NameConflict, fault.Details{"newName": newName, "kind": "variable", "path": f.Abs, "relativePath": f.Rel, "reason": why},
