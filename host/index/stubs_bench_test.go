@@ -134,8 +134,9 @@ func warmDjango(b *testing.B, s Summarizer, stubs *typeshed.Stubs, stubCache str
 // heap on Django (issue 13 allows 60 MB), each figure the live heap
 // after a step less index-MiB, the index without stubs: stubs-MiB after
 // a build linked into typeshed's stubs (their summaries, links and the
-// evaluator made for them), hover-MiB after hovers at 200 sampled
-// positions, findings-MiB after the type findings of every file
+// evaluator made for them), references-MiB after get_references at 200
+// sampled positions (which types the attributes of the name asked
+// about), hover-MiB after hovers at the same positions, findings-MiB after the type findings of every file
 // (get_diagnostics' type checks on all of Django: the most the
 // evaluator's memo holds).
 func BenchmarkTypeModelHeap(b *testing.B) {
@@ -153,7 +154,16 @@ func BenchmarkTypeModelHeap(b *testing.B) {
 		runtime.KeepAlive(x)
 		x = warmDjango(b, s, stubs, cache, true) // the first one dropped
 		typed := liveMiB()
-		for _, hp := range sampleHits(x, 200, 1) {
+		hits := sampleHits(x, 200, 1)
+		for _, hp := range hits {
+			if h := x.At(hp[0].(string), hp[1].(int), hp[2].(int)); h != nil {
+				if _, err := x.References(ctx, h, true); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+		referenced := liveMiB()
+		for _, hp := range hits {
 			if h := x.At(hp[0].(string), hp[1].(int), hp[2].(int)); h != nil {
 				if _, err := x.Hover(ctx, h); err != nil {
 					b.Fatal(err)
@@ -167,6 +177,7 @@ func BenchmarkTypeModelHeap(b *testing.B) {
 		checked := liveMiB()
 		b.ReportMetric(plain-base, "index-MiB")
 		b.ReportMetric(typed-plain, "stubs-MiB")
+		b.ReportMetric(referenced-plain, "references-MiB")
 		b.ReportMetric(hovered-plain, "hover-MiB")
 		b.ReportMetric(checked-plain, "findings-MiB")
 		runtime.KeepAlive(x)
