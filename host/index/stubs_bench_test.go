@@ -191,3 +191,19 @@ func liveMiB() float64 {
 	runtime.ReadMemStats(&ms)
 	return float64(ms.HeapAlloc) / (1 << 20)
 }
+
+// BenchmarkRelink is what every edit costs the index once the changed
+// file is summarized: the link of the whole workspace (Django, with
+// typeshed's stubs), under the write lock, so no query answers
+// meanwhile.
+func BenchmarkRelink(b *testing.B) {
+	benchWorkspaces[0].skipIfMissing(b)
+	s := pluginSummarizer{rt: indexerRuntime(b)}
+	x := warmDjango(b, s, benchStubs(b), filepath.Join(os.TempDir(), "pyws-bench-stubs"), true)
+	stubs := x.mods.stubs
+	for b.Loop() {
+		x.mu.Lock()
+		x.relinkLocked(stubs)
+		x.mu.Unlock()
+	}
+}
