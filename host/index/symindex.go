@@ -26,12 +26,8 @@ func newSymIndex(n int) symIndex {
 }
 
 // find probes for hash h and returns the symbol same says has the key
-// (-1 none) and the slot it is in, or the empty slot ending the probe
-// (-1 in a file not prepared).
+// (-1 none) and the slot it is in, or the empty slot ending the probe.
 func (t symIndex) find(h uint64, same func(sym int32) bool) (int32, int) {
-	if len(t) == 0 {
-		return -1, -1
-	}
 	mask := uint64(len(t) - 1)
 	tag := h >> 32
 	for i := h & mask; ; i = (i + 1) & mask {
@@ -100,6 +96,9 @@ func (f *File) indexSymbols() {
 // local is the symbol bound to name in scope (a class's instance
 // attributes: scope -2 - class).
 func (f *File) local(scope int32, name string) (int32, bool) {
+	if len(f.locals) == 0 { // not prepared (its summary may not be there yet)
+		return -1, false
+	}
 	syms := f.S.Syms
 	s, _ := f.locals.find(localHash(scope, name), func(s int32) bool {
 		return syms[s].Name == name && localScope(&syms[s]) == scope
@@ -109,6 +108,9 @@ func (f *File) local(scope int32, name string) (int32, bool) {
 
 // qual is the symbol of qualified name qual.
 func (f *File) qual(qual string) (int32, bool) {
+	if len(f.quals) == 0 {
+		return -1, false
+	}
 	syms := f.S.Syms
 	s, _ := f.quals.find(qualHash(qual), func(s int32) bool { return syms[s].Qual == qual })
 	return s, s >= 0
