@@ -267,15 +267,15 @@ func (x *Index) callees(c *callScan, f *File, sym int32, add func(g *File, sym i
 	if body < 0 {
 		return
 	}
-	st := x.memo.st[f]
 	for _, o := range f.S.Occs {
 		if o.Flags&navindex.OccDef != 0 || bodyScope(f, o.Scope) != body {
 			continue
 		}
-		if st == nil || st.tstate[o.Sym] != 2 {
+		lt, ok := x.memo.linked(f, o.Sym)
+		if !ok {
 			continue
 		}
-		t := x.follow(st.tgt[o.Sym])
+		t := x.follow(lt)
 		if src, ok := x.stubSource(t); t.kind == tSym && ok {
 			t = src
 		}

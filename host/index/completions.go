@@ -435,7 +435,7 @@ func (q *completionQuery) occAt(off int) int {
 // enclosing scopes, a global, a builtin.
 func (q *completionQuery) nameType(name string) pytypes.Type {
 	for _, sc := range q.scopeChain(q.c.DotOffset) {
-		if s, ok := q.f.locals[scopeName{sc, name}]; ok {
+		if s, ok := q.f.local(sc, name); ok {
 			return q.ev.SymType(q.f, s)
 		}
 	}

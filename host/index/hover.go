@@ -151,7 +151,7 @@ func (x *Index) primaryDef(t target) (navindex.Def, bool) {
 	y := t.f.S.Syms[t.sym]
 	if t.f.stub && y.Qual != "" {
 		for _, g := range x.siblings(t.f) {
-			if s, ok := g.quals[y.Qual]; ok && !g.stub {
+			if s, ok := g.qual(y.Qual); ok && !g.stub {
 				if df, ok := pick(g, s); ok {
 					if stub, ok := pick(t.f, t.sym); ok && df.Doc == "" {
 						df.Doc = stub.Doc
@@ -187,7 +187,7 @@ func (x *Index) starredStub(name string) (string, string) {
 		module, qual = name[:i], name[i+1:]
 		f = x.stubs.Loaded(module)
 	}
-	if _, ok := f.quals[qual]; ok {
+	if _, ok := f.qual(qual); ok {
 		return module, qual
 	}
 	for i := len(f.S.Stars) - 1; i >= 0; i-- { // the last binding wins, as in the linker's starTarget
@@ -197,7 +197,7 @@ func (x *Index) starredStub(name string) (string, string) {
 			continue
 		}
 		if g := x.stubs.Loaded(m); g != nil {
-			if _, ok := g.quals[qual]; ok {
+			if _, ok := g.qual(qual); ok {
 				return m, qual
 			}
 		}

@@ -140,7 +140,7 @@ func (x *Index) MissingImports(abs string, startLine, endLine int) []MissingImpo
 		if y.Kind != navindex.SymUnresolved || o.Flags&(navindex.OccDef|navindex.OccImport|navindex.OccAll) != 0 {
 			continue
 		}
-		if st := x.memo.st[f]; st != nil && st.tstate[o.Sym] == 2 && st.tgt[o.Sym].kind != tNone {
+		if t, ok := x.memo.linked(f, o.Sym); ok && t.kind != tNone {
 			continue // a star import provides it
 		}
 		defs := table.defs[y.Name]

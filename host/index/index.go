@@ -154,17 +154,14 @@ type File struct {
 	// the unit is shared.
 	stubImports []string
 
-	quals   map[string]int32    // Qual -> symbol
-	locals  map[scopeName]int32 // (scope, name) -> SymLocal
-	defs    symDefs             // symbol -> definitions
-	members map[int32]int32     // class symbol -> body scope
-	occKeys []int32             // per occurrence: linked key id, -1 none
-	order   int                 // position in the sorted file list
-}
-
-type scopeName struct {
-	scope int32
-	name  string
+	// prepared: quals, locals, defs and members are built (prepare).
+	prepared bool
+	quals    symIndex        // Qual -> symbol (File.qual)
+	locals   symIndex        // (scope, name) -> SymLocal or SymMember (File.local)
+	defs     symDefs         // symbol -> definitions
+	members  map[int32]int32 // class symbol -> body scope
+	occKeys  []int32         // per occurrence: linked key id, -1 none
+	order    int             // position in the sorted file list
 }
 
 // Index is one workspace's symbol index.

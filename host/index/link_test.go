@@ -32,3 +32,67 @@ func TestSymDefs(t *testing.T) {
 		t.Errorf("unprepared of(0) = %v, want nil", got)
 	}
 }
+
+func TestSymIndex(t *testing.T) {
+	local, member, attr := navindex.SymLocal, navindex.SymMember, navindex.SymAttr
+	f := &File{S: &navindex.Summary{Syms: []navindex.Sym{
+		0: {Kind: local, Scope: 0, Name: "C", Qual: "C"},
+		1: {Kind: local, Scope: 1, Name: "m", Qual: "C.m"},
+		2: {Kind: member, Class: 0, Name: "x", Qual: "C.x"},
+		3: {Kind: local, Scope: 2, Name: "x"},            // a function's local: no qualified name
+		4: {Kind: attr, Name: "x", Recv: -1},             // not a binding: indexed by neither
+		5: {Kind: local, Scope: 0, Name: "C", Qual: "C"}, // the same key again
+		6: {Kind: local, Scope: 0, Name: "f(", Qual: "f("},
+	}}}
+	var unprepared File // no summary yet
+	if s, ok := unprepared.local(0, "C"); ok {
+		t.Errorf("unprepared local = %d", s)
+	}
+	if s, ok := unprepared.qual("C"); ok {
+		t.Errorf("unprepared qual = %d", s)
+	}
+	f.prepare()
+	locals := []struct {
+		scope int32
+		name  string
+		want  int32 // -1 none
+	}{
+		{0, "C", 5}, // the last symbol of a key wins, as the map it replaced
+		{1, "m", 1},
+		{-2, "x", 2}, // class 0's instance attribute
+		{2, "x", 3},
+		{0, "x", -1},
+		{1, "C", -1},
+		{-2, "m", -1},
+		{0, "f(", 6},
+	}
+	for _, tt := range locals {
+		got, ok := f.local(tt.scope, tt.name)
+		if !ok {
+			got = -1
+		}
+		if got != tt.want {
+			t.Errorf("local(%d, %q) = %d, want %d", tt.scope, tt.name, got, tt.want)
+		}
+	}
+	quals := []struct {
+		qual string
+		want int32
+	}{
+		{"C", 0}, // the first symbol of a qualified name wins
+		{"C.m", 1},
+		{"C.x", 2},
+		{"x", -1},
+		{"f(", 6},
+		{"", -1},
+	}
+	for _, tt := range quals {
+		got, ok := f.qual(tt.qual)
+		if !ok {
+			got = -1
+		}
+		if got != tt.want {
+			t.Errorf("qual(%q) = %d, want %d", tt.qual, got, tt.want)
+		}
+	}
+}

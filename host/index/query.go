@@ -93,12 +93,9 @@ func (x *Index) atLocked(abs string, line, char int) *Hit {
 	if best < 0 {
 		return nil
 	}
-	st := x.memo.st[f]
 	o := occs[best]
 	h := &Hit{f: f, occ: int32(best), o: o, key: f.occKeys[best], abs: abs, line: line, char: char, gen: x.gen}
-	if st != nil && st.tstate[o.Sym] == 2 {
-		h.t = st.tgt[o.Sym]
-	}
+	h.t, _ = x.memo.linked(f, o.Sym)
 	if h.key < 0 && h.t.kind == tNone {
 		x.typedHit(h)
 	}
@@ -160,11 +157,9 @@ func (x *Index) follow(t target) target {
 		if _, ok := t.f.defKind(t.sym); ok {
 			return t // also bound by an assignment, def or class
 		}
-		st := x.memo.st[t.f]
-		if st == nil || st.tstate[y.Target] != 2 || st.tgt[y.Target].kind == tNone {
-			return t
+		if lt, ok := x.memo.linked(t.f, y.Target); ok && lt.kind != tNone {
+			t = lt
 		}
-		t = st.tgt[y.Target]
 	}
 	return t
 }
@@ -180,7 +175,7 @@ func (x *Index) stubSource(t target) (target, bool) {
 		if g.stub {
 			continue
 		}
-		if s, ok := g.quals[y.Qual]; ok {
+		if s, ok := g.qual(y.Qual); ok {
 			return target{kind: tSym, f: g, sym: s}, true
 		}
 	}
@@ -479,7 +474,7 @@ func conflictWith(newName string, f *File, sym int32, why string) error {
 // f (the scope's own name when the summary has no symbol for it).
 func conflictScope(newName string, f *File, s int32, why string) error {
 	f.prepare()
-	if sym, ok := f.locals[scopeName{s, newName}]; ok {
+	if sym, ok := f.local(s, newName); ok {
 		return conflictWith(newName, f, sym, why)
 	}
 	return fault.New(fault.NameConflict, fault.Details{"newName": newName, "kind": "variable", "path": f.Abs, "relativePath": f.Rel, "reason": why},

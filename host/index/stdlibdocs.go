@@ -153,7 +153,7 @@ func sourceDoc(f *File, qual string) string {
 	if qual == "" {
 		return f.S.Doc
 	}
-	sym, ok := f.quals[qual]
+	sym, ok := f.qual(qual)
 	if !ok {
 		return ""
 	}

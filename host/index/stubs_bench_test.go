@@ -107,21 +107,89 @@ func BenchmarkStubClosure(b *testing.B) {
 	for _, with := range []bool{false, true} {
 		b.Run(fmt.Sprintf("django/build/stubs=%v", with), func(b *testing.B) {
 			for range b.N {
-				heap, _ := heapAfter(func() any {
-					cfg := Config{Root: w.root, Files: w.files, Read: os.ReadFile, Summarizer: s, CacheDir: filepath.Join(os.TempDir(), "pyws-bench-stubs-index")}
-					if with {
-						cfg.Stubs = NewStubSets(StubConfig{Stubs: stubs, Summarizer: s, CacheDir: cache})
-					}
-					x := New(cfg)
-					if err := x.Build(ctx); err != nil {
-						b.Fatal(err)
-					}
-					return x
-				})
+				heap, _ := heapAfter(func() any { return warmDjango(b, s, stubs, cache, with) })
 				b.ReportMetric(heap, "heap-MiB")
 			}
 		})
 	}
+}
+
+// warmDjango builds Django's index from the summaries a first build left
+// in the disk cache, linked into the stubs (summaries cached in
+// stubCache) when withStubs.
+func warmDjango(b *testing.B, s Summarizer, stubs *typeshed.Stubs, stubCache string, withStubs bool) *Index {
+	w := benchWorkspaces[0]
+	cfg := Config{Root: w.root, Files: w.files, Read: os.ReadFile, Summarizer: s, CacheDir: filepath.Join(os.TempDir(), "pyws-bench-stubs-index")}
+	if withStubs {
+		cfg.Stubs = NewStubSets(StubConfig{Stubs: stubs, Summarizer: s, CacheDir: stubCache})
+	}
+	x := New(cfg)
+	if err := x.Build(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	return x
+}
+
+// BenchmarkTypeModelHeap is what the type model costs the server's live
+// heap on Django (issue 13 allows 60 MB), each figure the live heap
+// after a step less index-MiB, the index without stubs: stubs-MiB after
+// a build linked into typeshed's stubs (their summaries, links and the
+// evaluator made for them), references-MiB after get_references at 200
+// sampled positions (which types the attributes of the name asked
+// about), hover-MiB after hovers at the same positions, findings-MiB after the type findings of every file
+// (get_diagnostics' type checks on all of Django: the most the
+// evaluator's memo holds).
+func BenchmarkTypeModelHeap(b *testing.B) {
+	w := benchWorkspaces[0]
+	w.skipIfMissing(b)
+	s := pluginSummarizer{rt: indexerRuntime(b)}
+	stubs := benchStubs(b)
+	cache := filepath.Join(os.TempDir(), "pyws-bench-stubs")
+	warmDjango(b, s, stubs, cache, true) // fills both disk caches
+	ctx := context.Background()
+	for b.Loop() {
+		base := liveMiB()
+		x := warmDjango(b, s, stubs, cache, false)
+		plain := liveMiB()
+		runtime.KeepAlive(x)
+		x = warmDjango(b, s, stubs, cache, true) // the first one dropped
+		typed := liveMiB()
+		hits := sampleHits(x, 200, 1)
+		for _, hp := range hits {
+			if h := x.At(hp[0].(string), hp[1].(int), hp[2].(int)); h != nil {
+				if _, err := x.References(ctx, h, true); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+		referenced := liveMiB()
+		for _, hp := range hits {
+			if h := x.At(hp[0].(string), hp[1].(int), hp[2].(int)); h != nil {
+				if _, err := x.Hover(ctx, h); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+		hovered := liveMiB()
+		for _, f := range x.sorted {
+			x.TypeFindings(f.Abs)
+		}
+		checked := liveMiB()
+		b.ReportMetric(plain-base, "index-MiB")
+		b.ReportMetric(typed-plain, "stubs-MiB")
+		b.ReportMetric(referenced-plain, "references-MiB")
+		b.ReportMetric(hovered-plain, "hover-MiB")
+		b.ReportMetric(checked-plain, "findings-MiB")
+		runtime.KeepAlive(x)
+	}
+}
+
+// liveMiB is the live heap after a collection, in MiB.
+func liveMiB() float64 {
+	var ms runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&ms)
+	return float64(ms.HeapAlloc) / (1 << 20)
 }
 
 // BenchmarkRelink is what every edit costs the index once the changed
@@ -129,16 +197,9 @@ func BenchmarkStubClosure(b *testing.B) {
 // typeshed's stubs), under the write lock, so no query answers
 // meanwhile.
 func BenchmarkRelink(b *testing.B) {
-	ctx := context.Background()
-	w := benchWorkspaces[0]
-	w.skipIfMissing(b)
+	benchWorkspaces[0].skipIfMissing(b)
 	s := pluginSummarizer{rt: indexerRuntime(b)}
-	x := New(Config{Root: w.root, Files: w.files, Read: os.ReadFile, Summarizer: s,
-		CacheDir: filepath.Join(os.TempDir(), "pyws-bench-stubs-index"),
-		Stubs:    NewStubSets(StubConfig{Stubs: benchStubs(b), Summarizer: s, CacheDir: filepath.Join(os.TempDir(), "pyws-bench-stubs")})})
-	if err := x.Build(ctx); err != nil {
-		b.Fatal(err)
-	}
+	x := warmDjango(b, s, benchStubs(b), filepath.Join(os.TempDir(), "pyws-bench-stubs"), true)
 	stubs := x.mods.stubs
 	for b.Loop() {
 		x.mu.Lock()

@@ -81,7 +81,7 @@ func firstDef(f *File, sym int32) (navindex.Def, bool) {
 
 // isClass reports whether qual names a class of f.
 func (f *File) isClass(qual string) bool {
-	sym, ok := f.quals[qual]
+	sym, ok := f.qual(qual)
 	if !ok {
 		return false
 	}
@@ -144,7 +144,7 @@ func (x *Index) Lookup(name, fromAbs string) (*Hit, error) {
 	var found []match
 	inFile := func(f *File, qual string) bool {
 		f.prepare()
-		if sym, ok := f.quals[qual]; ok && f.Abs != "" {
+		if sym, ok := f.qual(qual); ok && f.Abs != "" {
 			found = append(found, match{f, sym})
 			return true
 		}

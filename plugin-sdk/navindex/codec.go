@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 )
 
 const magic = "PYNX"
@@ -399,6 +400,39 @@ func (d *decoder) span() Span {
 	return Span{Line: l, Col: c, End: c + d.i()}
 }
 
+// table reads the string table into one string its entries are slices
+// of: one allocation per summary, where one per string cost the kernel,
+// which keeps every file's summary decoded, each string's rounding up to
+// its size class.
+func (d *decoder) table() {
+	nt := d.n()
+	region, size := d.buf, 0
+	for range nt {
+		l := d.n()
+		if d.err != nil {
+			return
+		}
+		d.buf, size = d.buf[l:], size+l
+	}
+	var all strings.Builder
+	all.Grow(size)
+	ends := make([]int, nt)
+	for k := range ends {
+		l, n := binary.Uvarint(region) // read once above: well formed
+		all.Write(region[n : n+int(l)])
+		region, ends[k] = region[n+int(l):], all.Len()
+	}
+	text := all.String()
+	d.tab = make([]string, nt)
+	for k, end := range ends {
+		begin := 0
+		if k > 0 {
+			begin = ends[k-1]
+		}
+		d.tab[k] = text[begin:end]
+	}
+}
+
 // Decode parses a summary written by Encode. Indexes inside the summary
 // are checked against the table sizes, so a decoded summary is safe to
 // follow.
@@ -410,16 +444,7 @@ func Decode(b []byte) (*Summary, error) {
 	if v := d.u(); v != Version {
 		return nil, fmt.Errorf("%w: version %d, want %d", ErrMalformed, v, Version)
 	}
-	nt := d.n()
-	d.tab = make([]string, 0, nt)
-	for range nt {
-		l := d.n()
-		if d.err != nil {
-			break
-		}
-		d.tab = append(d.tab, string(d.buf[:l]))
-		d.buf = d.buf[l:]
-	}
+	d.table()
 	s := &Summary{}
 	s.Syms = make([]Sym, d.n())
 	for k := range s.Syms {

@@ -50,15 +50,18 @@ const (
 	SymKeyword // keyword argument Name of a call of Recv
 )
 
-// Sym is one symbol of the file.
+// Sym is one symbol of the file. (Its fields are ordered so that it
+// packs into 80 bytes: the kernel keeps every file's decoded.)
 type Sym struct {
 	Kind SymKind
-	Name string
+	// Alias: see Target.
+	Alias bool
+	// Scope owns a SymLocal.
+	Scope int32
+	Name  string
 	// Qual is the qualified name within the module for symbols other files
 	// can reach ("" otherwise).
 	Qual string
-	// Scope owns a SymLocal.
-	Scope int32
 	// Class is the class SymLocal of a SymMember.
 	Class int32
 	// Recv is the receiver expression of a SymAttr (-1 none).
@@ -73,7 +76,6 @@ type Sym struct {
 	// (`from m import x`, `import a.b` binding a), so the local name IS
 	// the target for references and rename.
 	Target int32
-	Alias  bool
 	// Value is the expression giving the symbol's value or type (-1
 	// unknown).
 	Value int32
@@ -158,29 +160,31 @@ type Span struct {
 }
 
 // Def is one definition (a binding that gives a value, a declaration, or
-// an instance attribute's first assignment).
+// an instance attribute's first assignment). (Its fields are ordered so
+// that it packs into 192 bytes, not 208.)
 type Def struct {
 	Sym  int32
 	Kind DefKind
-	Name Span
+	// Import: bound by an import statement; Stubby: in a class body
+	// without value (a declaration only).
+	Import bool
+	Name   Span
+	// Body is the scope a def or class creates (-1 none).
+	Body int32
 	// Bases are the class's base expressions; Returns the expression of a
 	// def's return value (its return annotation called), -1 unknown.
 	Bases   []int32
 	Returns int32
-	// Body is the scope a def or class creates (-1 none).
-	Body int32
+	// Annot (version 5, for the type evaluator, as what follows) is the
+	// binding's annotation as a type expression (a variable's, a
+	// parameter's, a def's return), -1 none.
+	Annot int32
 	// Sig is the hover signature without the kind ("def f(a: int) -> str",
 	// "class A(Base)", "x: int"); Doc the docstring rendered as Markdown.
 	Sig, Doc string
-	// Import: bound by an import statement; Stubby: in a class body
-	// without value (a declaration only).
-	Import bool
 
 	// Version 5, for the type evaluator.
 
-	// Annot is the binding's annotation as a type expression (a
-	// variable's, a parameter's, a def's return), -1 none.
-	Annot int32
 	// Value is the value this binding assigns (-1 none): the right-hand
 	// side, an ExprUnpack of it for a target in a tuple, an ExprIter of
 	// the iterable for a for target, an ExprEnter for a with target, the
@@ -188,6 +192,8 @@ type Def struct {
 	// the ExprIf chain of each called), the aliased type expression of a
 	// type alias.
 	Value int32
+	// Flags say how the def behaves.
+	Flags DefFlags
 	// Params are a def's parameters in order.
 	Params []Param
 	// ReturnValues are the values of a def's `return X` statements (a
@@ -199,7 +205,6 @@ type Def struct {
 	// name) and a property's own (property, x.setter/getter/deleter:
 	// Kind says it); cached_property is listed.
 	Decorators []int32
-	Flags      DefFlags
 
 	// Version 6, for the outline and edits by symbol.
 
@@ -250,14 +255,14 @@ const (
 
 // Param is one parameter of a def.
 type Param struct {
-	Name string
-	Kind ParamKind
+	Name       string
+	Kind       ParamKind
+	HasDefault bool
 	// Annot is the annotation as a type expression, Default the default
 	// value (-1 none); DefaultText the default as written, on one line
 	// ("" none), which hovers print.
 	Annot, Default int32
 	DefaultText    string
-	HasDefault     bool
 }
 
 // Occurrence flags.
