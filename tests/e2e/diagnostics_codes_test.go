@@ -161,7 +161,7 @@ func TestDiagnosticsCodes(t *testing.T) {
 			t.Fatal(err)
 		}
 		var got []string
-		eventually(t, 10*time.Second, "new configuration applied", func() bool {
+		eventually(t, 60*time.Second, "new configuration applied", func() bool {
 			got, _ = diagCodes(t, s, key, "app/main.py", nil)
 			joined := " " + strings.Join(got, " ") + " "
 			// 3.11: utcnow is not deprecated yet; missing-type-hint is turned off.

@@ -49,7 +49,7 @@ func TestDiagnosticsContextFacts(t *testing.T) {
 	}
 	for _, f := range []string{"app/two.py", "app/one.py"} {
 		var got []string
-		eventually(t, 10*time.Second, f+" sees the edited module", func() bool {
+		eventually(t, 60*time.Second, f+" sees the edited module", func() bool {
 			got, _ = diagCodes(t, s, key, f, nil)
 			return strings.Join(got, " ") == "6:type-mismatch"
 		})

@@ -1217,7 +1217,7 @@ func testHealth(t *testing.T, s *server) {
 	})
 	t.Run("workspace loaded", func(t *testing.T) {
 		var r response
-		eventually(t, 10*time.Second, "workspace.loaded", func() bool {
+		eventually(t, 60*time.Second, "workspace.loaded", func() bool {
 			r = s.do("GET", "/v1/tools/health_check", key, nil)
 			return jget(r.Body, "workspace", "loaded") == true
 		})
