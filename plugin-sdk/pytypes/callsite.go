@@ -149,6 +149,7 @@ func (q *query) frameParam(u Unit, di int32, i int) (Type, bool) {
 	for j := len(q.frames) - 1; j >= 0; j-- {
 		fr := &q.frames[j]
 		if fr.unit == u && fr.def == di {
+			q.noteFrameRead(fr.id)
 			if i < len(fr.params) && fr.params[i].d != nil {
 				return fr.params[i], true
 			}
@@ -173,3 +174,19 @@ func (q *query) frameOf(key memoKey) int32 {
 	}
 	return 0
 }
+
+// noteFrameRead counts that the computation under way read call-site
+// frame id's parameters: memoised remembers a result only under the
+// frame it read, so what a frame of another unit gave never reaches a
+// later query that has no such frame.
+func (q *query) noteFrameRead(id int32) {
+	if q.frameReads == nil {
+		q.frameReads = map[int32]int{}
+	}
+	q.frameReads[id]++
+	q.frameReadTotal++
+}
+
+// readsBesides is how many frame reads this query made from frames
+// other than id.
+func (q *query) readsBesides(id int32) int { return q.frameReadTotal - q.frameReads[id] }

@@ -83,6 +83,10 @@ type query struct {
 	// (negative ids); frameMemo holds what was computed in them.
 	localFrame int32
 	frameMemo  map[memoKey]Type
+	// frameReads counts reads of each call-site frame's parameters
+	// (frameReadTotal all of them): see noteFrameRead.
+	frameReads     map[int32]int
+	frameReadTotal int
 }
 
 func (e *Evaluator) query() *query { return &query{e: e, active: map[memoKey]bool{}} }
@@ -133,10 +137,13 @@ func (q *query) memoised(key memoKey, compute func() Type) Type {
 	if !q.enter(key) {
 		return unknownType
 	}
-	cuts := q.cuts
+	cuts, reads := q.cuts, q.readsBesides(key.frame)
 	t := compute()
 	q.leave(key)
 	switch {
+	case q.readsBesides(key.frame) != reads:
+		// Read another frame's parameters: true here, not for a query
+		// without that frame.
 	case q.cuts == cuts && key.frame < 0:
 		if q.frameMemo == nil {
 			q.frameMemo = map[memoKey]Type{}

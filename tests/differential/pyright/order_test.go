@@ -82,6 +82,7 @@ func TestAnswersIndependentOfOrder(t *testing.T) {
 					differ = append(differ, "front to back: "+forward[i]+"\n      back to front: "+backward[i])
 				}
 			}
+			t.Logf("%s: %d answers, %d depend on what was asked before", p.name, len(asks), len(differ))
 			if len(differ) > maxOrderDependent {
 				t.Errorf("%d of %d answers depend on what was asked before:\n%s", len(differ), len(asks), strings.Join(differ[:min(len(differ), 10)], "\n"))
 			}
