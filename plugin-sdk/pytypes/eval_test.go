@@ -36,7 +36,10 @@ func TestLiteralsAndDisplays(t *testing.T) {
 		{"literals widen", "x = 10\ns = 'a'\nb = True\nf = 1.5\nn = None\nby = b'x'", map[string]string{"x": "int", "s": "str", "b": "bool", "f": "float", "n": "None", "by": "bytes"}},
 		{"constants keep literals", "X = 10\nNAME = 'a'\nNEG = -1", map[string]string{"X": "Literal[10]", "NAME": "Literal['a']", "NEG": "Literal[-1]"}},
 		{"displays", "a = [1, 2]\nd = {'a': 1}\nt = (1, 'a')\nm = [1, 'a']\ne = []\ns = {1}\ned = {}", map[string]string{
-			"a": "list[int]", "d": "dict[str, int]", "t": "tuple[int, str]", "m": "list[int | str]", "e": "list[Unknown]", "s": "set[int]", "ed": "dict[Unknown, Unknown]"}},
+			"a": "list[int]", "d": "dict[str, int]", "t": "tuple[int, str]", "m": "list[Unknown]", "e": "list[Unknown]", "s": "set[int]", "ed": "dict[Unknown, Unknown]"}},
+		{"mixed displays fall back to Unknown", "a = {'a': 1, 'b': None}\nb = {'a': True, 'b': False}\nc = {1: 'a', 'b': 'c'}\nd = {**a, 'c': 1}\ne = {**b, 'c': True}\nf = {'a': [1], 'b': [2]}", map[string]string{
+			"a": "dict[str, Unknown]", "b": "dict[str, bool]", "c": "dict[Unknown, str]", "d": "dict[str, Unknown]", "e": "dict[str, bool]", "f": "dict[str, list[int]]"}},
+		{"an argument's display is the union of its elements", "def f(x):\n    return x\na = f([1, 'a'])\nb = f({'a': 1, 'b': None})", map[string]string{"a": "list[int | str]", "b": "dict[str, int | None]"}},
 		{"several bindings", "x = 1\nx = 'a'\nx = None", map[string]string{"x": "int | str | None"}},
 		{"conditional", "x = 1 if c else 'a'", map[string]string{"x": "int | str"}},
 		{"comprehension", "xs = [1]\nys = [str(x) for x in xs]\nzs = {k: 1 for k in xs}", map[string]string{"ys": "list[str]", "zs": "dict[Unknown, int]"}},
@@ -249,7 +252,7 @@ t1 = tuple([1, 2])
 t0 = tuple()
 `
 	runEvalCases(t, []evalCase{{"call sites", src, map[string]string{
-		"v": "int", "s": "str", "w": "list[str | None]", "z": "dict[str, int]",
+		"v": "int", "s": "str", "w": "list[Unknown]", "z": "dict[str, int]",
 		"r": "Unknown", // recursion
 		"m": "Unknown", // more than six arguments
 		"p": "Unknown", // an argument taken by *args
