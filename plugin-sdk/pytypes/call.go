@@ -1,6 +1,8 @@
 package pytypes
 
 import (
+	"sort"
+
 	"github.com/pyws/pyws/plugin-sdk/navindex"
 )
 
@@ -348,6 +350,7 @@ func (q *query) solve(param, arg Type, sol map[string]Type) {
 	case KindInstance:
 		base, ok := q.asBase(arg, param.Class())
 		if !ok {
+			q.solveProtocol(param, arg, sol)
 			return
 		}
 		for i, p := range param.Args() {
@@ -385,6 +388,58 @@ func (q *query) solve(param, arg Type, sol map[string]Type) {
 			}
 		}
 	}
+}
+
+// solveProtocol solves the type arguments of param, a generic protocol
+// arg's class does not name among its bases, from what arg's methods of
+// the protocol's method names return: iter(xs) of a list[str] takes a
+// SupportsIter[Iterator[str]] (list.__iter__ returns Iterator[str]), as
+// pyright matches a protocol member by member.
+func (q *query) solveProtocol(param, arg Type, sol map[string]Type) {
+	info := q.class(param.Class())
+	if info == nil || !info.protocol || len(param.Args()) == 0 || allSolved(param, sol) || q.protocols >= maxProtocolNesting {
+		return
+	}
+	q.protocols++
+	defer func() { q.protocols-- }()
+	switch arg.Kind() {
+	case KindInstance, KindLiteral, KindTuple:
+	default:
+		return
+	}
+	members := q.members(info)
+	names := make([]string, 0, len(members))
+	for name := range members {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		want, got := q.member(param, name), q.member(arg, name)
+		if !want.Found() || !got.Found() {
+			continue
+		}
+		if wf, gf := want.Type.Func(), got.Type.Func(); wf != nil && gf != nil && want.Type.Kind() == KindFunction {
+			q.solve(q.returnOf(wf, nil), q.returnOf(gf, nil), sol)
+		}
+	}
+}
+
+// maxProtocolNesting bounds protocol matches inside protocol matches
+// (SupportsIter[Iterator[T]] needs two).
+const maxProtocolNesting = 2
+
+// allSolved: every type variable t's arguments name is in sol already.
+func allSolved(t Type, sol map[string]Type) bool {
+	for _, a := range t.Args() {
+		if a.Kind() == KindTypeVar {
+			if _, ok := sol[a.typeVarKey()]; !ok {
+				return false
+			}
+		} else if !a.IsUnknown() {
+			return false
+		}
+	}
+	return true
 }
 
 // asBase views t as an instance of class c (through its MRO, with the

@@ -72,6 +72,7 @@ func TestCalls(t *testing.T) {
 		{"classmethod through class", "d = dict.fromkeys([1])", map[string]string{"d": "dict[int, Any | None]"}},
 		{"method chain", "x = 'a'.upper().split()", map[string]string{"x": "list[str]"}},
 		{"generic user class", "from typing import Generic, TypeVar\nT = TypeVar('T')\nclass Box(Generic[T]):\n    def __init__(self, item: T) -> None: ...\n    def get(self) -> T: ...\nb = Box(1)\nv = b.get()", map[string]string{"b": "Box[int]", "v": "int"}},
+		{"protocol arguments solved member by member", "from typing import Protocol, TypeVar\nT = TypeVar('T', covariant=True)\nclass CanIter(Protocol[T]):\n    def __iter__(self) -> T: ...\nclass CanNext(Protocol[T]):\n    def __next__(self) -> T: ...\ndef it(o: CanIter[T]) -> T: ...\ndef nx(o: CanNext[T]) -> T: ...\nxs = ['a']\na = it(xs)\nn = nx(a)\nu = nx(1)", map[string]string{"a": "Iterator[str]", "n": "str", "u": "Unknown"}},
 		{"callable value", "from typing import Callable\ncb: Callable[[int], str]\nr = cb(1)", map[string]string{"r": "str"}},
 	})
 }
