@@ -532,9 +532,39 @@ func (q *query) assignable(src, dst Type) bool {
 	case KindClass:
 		return src.Kind() == KindClass
 	case KindTuple:
-		return src.Kind() == KindTuple || src.Kind() == KindInstance && src.Class() == dst.Class()
+		if src.Kind() == KindTuple {
+			return q.tupleAssignable(src, dst)
+		}
+		return src.Kind() == KindInstance && src.Class() == dst.Class()
 	case KindInstance:
 		return q.instanceAssignable(src, dst)
+	}
+	return true
+}
+
+// tupleAssignable checks a tuple's elements against a tuple type's:
+// each against tuple[T, ...]'s T, else one by one (a tuple of str is no
+// tuple[LiteralString, ...], so '%s %s' % (a, b) of str is str).
+func (q *query) tupleAssignable(src, dst Type) bool {
+	want := dst.Args()
+	if dst.Variadic() {
+		if len(want) != 1 {
+			return true
+		}
+		for _, e := range src.Args() {
+			if !q.assignable(e, want[0]) {
+				return false
+			}
+		}
+		return true
+	}
+	if src.Variadic() || len(src.Args()) != len(want) {
+		return src.Variadic()
+	}
+	for i, e := range src.Args() {
+		if !q.assignable(e, want[i]) {
+			return false
+		}
 	}
 	return true
 }
