@@ -383,32 +383,47 @@ func (q *query) overloadShown(u Unit, sym int32, o *navindex.Occ, t Type) *Funct
 			continue
 		}
 		args := q.arguments(u, x)
-		known := true
-		for _, a := range args {
-			known = known && !a.t.IsUnknown()
-		}
-		var only *Function
+		var matched []*Function
 		for _, ot := range t.Args() {
-			f := ot.Func()
-			if f == nil || !validDef(f.Unit, f.Def) {
-				continue
-			}
-			if _, ok := q.match(f, args); ok {
-				if known {
-					return f
+			if f := ot.Func(); f != nil && validDef(f.Unit, f.Def) {
+				if _, ok := q.match(f, args); ok {
+					matched = append(matched, f)
 				}
-				if only != nil {
-					return nil
-				}
-				only = f
 			}
 		}
-		if known {
+		known := true
+		for i, a := range args {
+			known = known && (!a.t.IsUnknown() || q.sameParam(matched, args, i))
+		}
+		switch {
+		case len(matched) > 0 && (known || len(matched) == 1):
+			return matched[0]
+		case known:
 			return first
 		}
-		return only
+		return nil
 	}
 	return first
+}
+
+// sameParam: argument i of args goes to parameters of one type in every
+// overload of fs, so its being unknown cannot make the choice among
+// them ambiguous (getattr(unknown, "a", {}) picks its dict overload).
+func (q *query) sameParam(fs []*Function, args []argument, i int) bool {
+	var want Type
+	for j, f := range fs {
+		k := q.place(f, args).params[i]
+		if k < 0 {
+			return false
+		}
+		pt := q.paramIn(f, k)
+		if j == 0 {
+			want = pt
+		} else if !pt.Equal(want) {
+			return false
+		}
+	}
+	return len(fs) > 0
 }
 
 // callAfter is the call whose argument list opens right after
