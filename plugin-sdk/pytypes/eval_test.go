@@ -73,6 +73,7 @@ func TestCalls(t *testing.T) {
 		{"method chain", "x = 'a'.upper().split()", map[string]string{"x": "list[str]"}},
 		{"generic user class", "from typing import Generic, TypeVar\nT = TypeVar('T')\nclass Box(Generic[T]):\n    def __init__(self, item: T) -> None: ...\n    def get(self) -> T: ...\nb = Box(1)\nv = b.get()", map[string]string{"b": "Box[int]", "v": "int"}},
 		{"protocol arguments solved member by member", "from typing import Protocol, TypeVar\nT = TypeVar('T', covariant=True)\nclass CanIter(Protocol[T]):\n    def __iter__(self) -> T: ...\nclass CanNext(Protocol[T]):\n    def __next__(self) -> T: ...\ndef it(o: CanIter[T]) -> T: ...\ndef nx(o: CanNext[T]) -> T: ...\nxs = ['a']\na = it(xs)\nn = nx(a)\nu = nx(1)", map[string]string{"a": "Iterator[str]", "n": "str", "u": "Unknown"}},
+		{"a ParamSpec argument prints as parameters", "from typing import Generic, ParamSpec, TypeVar, Callable\nP = ParamSpec('P')\nR = TypeVar('R')\nclass W(Generic[P, R]):\n    def __init__(self, f: Callable[P, R]) -> None: ...\ndef g(a: int, b: str) -> int: ...\ndef h(*args, **kwargs): ...\nw1 = W(g)\nw2 = W(h)\nw3 = W(unknown_name)\nc: Callable[[int], str]\nw4 = W(c)", map[string]string{"w1": "W[(a: int, b: str), int]", "w2": "W[..., None]", "w3": "W[..., Unknown]", "w4": "W[(int), str]"}},
 		{"callable value", "from typing import Callable\ncb: Callable[[int], str]\nr = cb(1)", map[string]string{"r": "str"}},
 	})
 }
