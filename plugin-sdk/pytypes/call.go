@@ -403,7 +403,7 @@ func (q *query) solveProtocol(param, arg Type, sol map[string]Type) {
 	q.protocols++
 	defer func() { q.protocols-- }()
 	switch arg.Kind() {
-	case KindInstance, KindLiteral, KindTuple:
+	case KindInstance, KindLiteral, KindTuple, KindSelf:
 	default:
 		return
 	}

@@ -673,10 +673,20 @@ func (q *query) inferredReturn(u Unit, d *navindex.Def) Type {
 		r = Union(ts...)
 	}
 	if d.Flags&navindex.DefGenerator != 0 {
-		if d.Flags&navindex.DefAsync != 0 {
-			return q.typingInstance("AsyncGenerator", unknownType, anyType)
+		// Yielded: the union of the values yields give (pyright's
+		// inferred Generator[Y, Any, R]).
+		var ys []Type
+		for _, v := range d.YieldValues {
+			ys = append(ys, q.expr(u, v))
 		}
-		return q.typingInstance("Generator", unknownType, anyType, r)
+		y := unknownType
+		if len(ys) > 0 {
+			y = Union(ys...)
+		}
+		if d.Flags&navindex.DefAsync != 0 {
+			return q.typingInstance("AsyncGenerator", y, anyType)
+		}
+		return q.typingInstance("Generator", y, anyType, r)
 	}
 	return r
 }
