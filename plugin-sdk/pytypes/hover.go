@@ -68,8 +68,10 @@ func (e *Evaluator) hoverLine(u Unit, sym int32, def int32, at *navindex.Occ) st
 			// __getattr__): pyright's fallback label.
 			return "(function) " + name + ": " + q.text(t, 0)
 		}
-		// At a call, an overloaded method shows the overload it picks.
-		if t.Kind() == KindOverloaded {
+		// At a call, an overloaded method shows the overload it picks
+		// (in each member of a union receiver's: `strip: ((chars: str |
+		// None = None, /) -> str) | Any`).
+		if slices.ContainsFunc(t.Members(), func(m Type) bool { return m.Kind() == KindOverloaded }) {
 			c := callAfter(u, at, func(x *navindex.Expr) bool {
 				callee := &u.Summary().Exprs[x.A]
 				return callee.Op == navindex.ExprAttr && callee.A == sy.Recv && callee.Name == sy.Name
@@ -78,9 +80,17 @@ func (e *Evaluator) hoverLine(u Unit, sym int32, def int32, at *navindex.Occ) st
 				c = e.methodCall(u, sy.Recv, sy.Name)
 			}
 			if c >= 0 {
-				if f, _ := q.selectOverload(t, q.arguments(u, &u.Summary().Exprs[c])); f != nil {
-					t = FunctionType(*f)
+				args := q.arguments(u, &u.Summary().Exprs[c])
+				ms := slices.Clone(t.Members())
+				for i, m := range ms {
+					if m.Kind() != KindOverloaded {
+						continue
+					}
+					if f, _ := q.selectOverload(m, args); f != nil {
+						ms[i] = FunctionType(*f)
+					}
 				}
+				t = Union(ms...)
 			}
 		}
 	} else {

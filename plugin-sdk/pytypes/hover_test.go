@@ -362,6 +362,17 @@ func TestHoverOverloadOfUnknownArgument(t *testing.T) {
 	}
 }
 
+// A method called on a union receiver shows, for each overloaded member,
+// the overload the call picks (pyright on requests' key.strip(chars)).
+func TestHoverOverloadInUnionReceiver(t *testing.T) {
+	src := "from typing import Any\ndef f(a: Any, s: str, c: bool):\n    x = s if c else a\n    x.join(['a'])\n"
+	p := programWith(map[string]string{"m.py": src})
+	u := p.unit("m")
+	if got, want := New(p, Options{}).HoverLine(u, addAttrSym(u, "join"), -1), "(method) join: ((iterable: Iterable[str], /) -> str) | Any"; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+}
+
 // *args: Any with **kwargs: Any print as "..." (flask's NullSession
 // methods), and an uncalled overloaded method shows the first overload
 // its receiver takes (a str's join is not the LiteralString one).
