@@ -187,6 +187,16 @@ def listed(f) -> list[int]:
     return [1]
 @listed
 def replaced(a: int) -> str: ...
+def factory(name=None):
+    if name is None:
+        def dec(f):
+            return (f, unknown_name)
+        return dec
+    def named(f):
+        return (f, name)
+    return named
+@factory(name="x")
+def registered(a: int) -> str: ...
 `
 	runEvalCases(t, []evalCase{{"decorators", src, map[string]string{
 		"opened": "(path: str) -> _GeneratorContextManager[int]", "y": "int",
@@ -197,6 +207,8 @@ def replaced(a: int) -> str: ...
 		// something partly unknown, keep the def; an annotated one
 		// decides.
 		"wrapped": "(a: int) -> str", "unpaired": "(a: int) -> str", "replaced": "list[int]",
+		// A factory's union of unannotated inner defs, too.
+		"registered": "(a: int) -> str",
 	}}})
 	p := programWith(map[string]string{"m.py": src})
 	u := p.unit("m")
