@@ -382,9 +382,10 @@ func (q *query) solve(param, arg Type, sol map[string]Type) {
 		case KindCallable:
 			q.solve(param.Return(), arg.Return(), sol)
 		case KindClass:
-			// A class called makes its instance: map(int, xs) is map[int].
-			if arg.Class().Valid() {
-				q.solve(param.Return(), instanceOfClassObject(arg), sol)
+			// A class called makes its instance: map(int, xs) is map[int],
+			// defaultdict(list) takes a () -> list[Unknown].
+			if c := arg.Class(); c.Valid() {
+				q.solve(param.Return(), Instance(c, q.padArgs(c, arg.Args())...), sol)
 			}
 		}
 	}
