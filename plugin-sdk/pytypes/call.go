@@ -593,7 +593,14 @@ func (q *query) instanceAssignable(src, dst Type) bool {
 		return q.isProtocol(dc) || src.Kind() == KindFunction || src.Kind() == KindOverloaded || src.Kind() == KindCallable || src.Kind() == KindModule
 	}
 	for i, a := range dst.Args() {
-		if i < len(base.Args()) && !q.assignable(base.Args()[i], a) {
+		if i >= len(base.Args()) {
+			break
+		}
+		// An unknown type argument goes anywhere, LiteralString too: only
+		// an argument that is itself unknown leaves pyright's choice
+		// among overloads open (", ".join(list_of_unknown) is the
+		// LiteralString join).
+		if k := base.Args()[i].Kind(); k != KindUnknown && k != KindAny && !q.assignable(base.Args()[i], a) {
 			return false
 		}
 	}

@@ -12,3 +12,5 @@ dup = copy.copy(1)  #@hover (variable) dup: int
 p = os.path.join("a", "b")  #@hover (variable) p: str
 size = len(names)  #@hover (variable) size: int
 ints = map(int, ["1"])  #@hover (variable) ints: map[int]
+def joined_list(x):  #@hover (function) def joined_list(x: Unknown) -> LiteralString
+    return ", ".join(list(x))
