@@ -250,6 +250,11 @@ func (q *query) hoverDef(u Unit, di int32, name string, t Type, use bool) string
 		q.printSignature(&b, f, false, 0)
 		return b.String()
 	}
+	if t.Kind() == KindCallable {
+		// pyright's Callable is a function type too: a variable holding
+		// one shows `def name(...) -> R` (a parameter keeps `name: ...`).
+		return label + "def " + name + q.text(t, 0)
+	}
 	return label + name + ": " + q.text(t, 0)
 }
 
