@@ -13,6 +13,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -138,6 +139,11 @@ func (k *kernelFlags) start(ctx context.Context, logger *slog.Logger) (_ *kernel
 		return nil, err
 	}
 	seedCompileCache(*k.prepared, *k.state, logger)
+	// A Python process takes 0.1 s on a quiet machine and up to a second
+	// on a busy one; only health_check reads its answer, so it is asked
+	// while the server starts, not before it listens.
+	pyVersion := sync.OnceValue(func() string { return pythonVersion(*k.python) })
+	go pyVersion()
 	rt, err := startPlugins(ctx, plugins.Config{
 		Dirs:                k.plugins,
 		CacheDir:            compileCacheDir(*k.state),
@@ -171,7 +177,7 @@ func (k *kernelFlags) start(ctx context.Context, logger *slog.Logger) (_ *kernel
 		Logger:           logger,
 		Version:          version,
 		EngineVersion:    "tree-sitter-python 0.25.0, parser sha256 " + wasm.ParserSHA256[:12],
-		PythonVersion:    pythonVersion(*k.python),
+		PythonVersion:    pyVersion,
 		StateDir:         *k.state,
 		PreparedDir:      *k.prepared,
 		Stubs:            stubs,

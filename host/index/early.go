@@ -13,15 +13,16 @@ import (
 // seconds; a get_definition or get_hover names one file, and its answer
 // depends on that file and what it imports. So a query that arrives
 // during the build gets a small index of its own: the file, the modules
-// it imports and what packages among them re-export (earlyDepth levels,
-// at most earlyFiles files),
+// it imports and where packages among them re-export the names it
+// imports from them (earlyDepth levels, at most earlyFiles files),
 // summarized in a lane ahead of the build's batches (WithEarly), linked
 // with the same stubs. Summaries land in the same disk cache, so the
 // build reuses them. References and rename still wait for the whole
 // workspace: a partial list would be silently wrong.
 const (
-	earlyDepth = 2
-	earlyFiles = 96
+	earlyDepth      = 2
+	earlyFiles      = 96
+	earlyBatchBytes = 32 << 10
 )
 
 // early is the index of the files queried during the first build.
@@ -32,6 +33,10 @@ type early struct {
 	byRel map[string]*File // the listed files by Rel
 	set   []string         // absolute paths indexed so far
 	has   map[string]bool
+	// asked and askedAll: the names imported of a package's __init__ (by
+	// absolute path), or all of them.
+	asked    map[string]map[string]bool
+	askedAll map[string]bool
 }
 
 type earlyKey struct{}
@@ -81,6 +86,8 @@ func (x *Index) Early(ctx context.Context, abs string) (*Index, error) {
 		e.all = newModuleMap(e.byRel)
 		cfg := x.cfg
 		cfg.Files = func(context.Context) ([]string, error) { return slices.Clone(e.set), nil }
+		// Small batches, so both workers share each level's few files.
+		cfg.BatchBytes = min(cfg.BatchBytes, earlyBatchBytes)
 		e.idx = New(cfg)
 	}
 	if e.has[abs] {
@@ -108,7 +115,7 @@ func (x *Index) Early(ctx context.Context, abs string) (*Index, error) {
 			// would only refine types, at the cost of many files.
 			frontier = slices.DeleteFunc(frontier, func(abs string) bool { return !e.byRel[x.rel(abs)].IsInit })
 		}
-		frontier = e.imports(x, frontier)
+		frontier = e.imports(x, frontier, depth > 0)
 		if len(frontier) == 0 {
 			break
 		}
@@ -123,12 +130,21 @@ func (e *early) add(abs string) {
 
 // imports adds the workspace files the files of frontier import (the
 // module, its packages' __init__ files, and `from m import n`'s m.n when
-// that is a module) and returns them.
-func (e *early) imports(x *Index, frontier []string) []string {
+// that is a module) and returns them. Of a package's __init__ reached by
+// an import (reexports), only the imports binding a name asked of it
+// (`from pkg import Name`, or all of them after `import pkg`) and its
+// star imports are followed: Django's models/__init__.py imports 20
+// modules, a file importing two names from it needs two.
+func (e *early) imports(x *Index, frontier []string, reexports bool) []string {
 	var next []string
-	addModule := func(name string) {
+	// addModule adds module name and its packages' __init__ files; member
+	// is the name asked of it ("" for all of it), none when !ask.
+	addModule := func(name, member string, ask bool) {
 		for p := name; p != ""; {
 			for _, g := range e.all.byName[p] {
+				if ask && p == name && g.IsInit {
+					e.ask(g.Abs, member)
+				}
 				if len(e.set) >= earlyFiles || e.has[g.Abs] {
 					continue
 				}
@@ -152,26 +168,72 @@ func (e *early) imports(x *Index, frontier []string) []string {
 		if f == nil || lf == nil || f.S == nil {
 			continue
 		}
+		// A module is asked all of only where a name is bound to it
+		// (`import m`, `import a.b as c`): a from-import's module entry is
+		// bound to nothing, and `import a.b` binds a for the sake of a.b.
+		bound, dotted := map[int32]bool{}, map[string]bool{}
 		for _, y := range f.S.Syms {
-			if y.Kind != navindex.SymImport {
-				continue
+			if y.Kind == navindex.SymLocal && y.Target >= 0 {
+				bound[y.Target] = true
 			}
+			if y.Kind == navindex.SymImport && y.Name == "" && y.Level == 0 {
+				for i := strings.LastIndexByte(y.Module, '.'); i > 0; i = strings.LastIndexByte(y.Module[:i], '.') {
+					dotted[y.Module[:i]] = true
+				}
+			}
+		}
+		follow := func(i int32) {
+			y := f.S.Syms[i]
 			name, ok := e.all.absolute(lf, y.Level, y.Module)
 			if !ok {
-				continue
+				return
 			}
-			addModule(name)
+			addModule(name, y.Name, y.Name != "" || bound[i] && !dotted[y.Module])
 			if y.Name != "" {
-				addModule(name + "." + y.Name)
+				addModule(name+"."+y.Name, "", true)
+			}
+		}
+		if reexports && !e.askedAll[abs] {
+			asked := e.asked[abs]
+			for _, y := range f.S.Syms {
+				if y.Kind == navindex.SymLocal && y.Target >= 0 && int(y.Target) < len(f.S.Syms) && asked[y.Name] &&
+					f.S.Syms[y.Target].Kind == navindex.SymImport {
+					follow(y.Target)
+				}
+			}
+		} else {
+			for i, y := range f.S.Syms {
+				if y.Kind == navindex.SymImport {
+					follow(int32(i))
+				}
 			}
 		}
 		for _, st := range f.S.Stars {
 			if name, ok := e.all.absolute(lf, st.Level, st.Module); ok {
-				addModule(name)
+				addModule(name, "", true)
 			}
 		}
 	}
 	return next
+}
+
+// ask records that a file imports member of the package __init__ abs
+// ("" for all of it).
+func (e *early) ask(abs, member string) {
+	if member == "" {
+		if e.askedAll == nil {
+			e.askedAll = map[string]bool{}
+		}
+		e.askedAll[abs] = true
+		return
+	}
+	if e.asked == nil {
+		e.asked = map[string]map[string]bool{}
+	}
+	if e.asked[abs] == nil {
+		e.asked[abs] = map[string]bool{}
+	}
+	e.asked[abs][member] = true
 }
 
 // gate is held by early queries; the build waits while any holds it.

@@ -298,3 +298,62 @@ func TestSpareStandsInForOverrun(t *testing.T) {
 		t.Fatalf("echo after: %v", err)
 	}
 }
+
+// TestLentWorkersLeaveRoomForOthers: a plugin whose calls answered
+// promptly is lent the second worker past its bound of one, so two of its
+// calls run at once; when both then loop, another plugin's call arriving
+// is still served within its deadline (a spare stands in for a lent call
+// that overran), and the looping plugin is lent nothing more: the next
+// calls of the other plugin find the worker idle without another spare.
+func TestLentWorkersLeaveRoomForOthers(t *testing.T) {
+	r := startRuntimeDirs(t, Config{Dirs: []string{builtPluginDir(t, "loop"), builtPluginDir(t, "echo")},
+		Workers: 2, MaxWorkersPerPlugin: 1, SpareAfter: 300 * time.Millisecond})
+	ctx := overall(t, 2*time.Minute)
+	trusted := func() bool {
+		r.pool.mu.Lock()
+		defer r.pool.mu.Unlock()
+		return r.pool.trusted("loop")
+	}
+	// A worker's first call loads the plugin, which may overrun on a busy
+	// machine: call until one answers in time.
+	for i := 0; !trusted(); i++ {
+		if i == 20 {
+			t.Fatal("20 short spin calls and none answered before SpareAfter")
+		}
+		if _, err := r.Call(ctx, "spin", &abi.Request{Arguments: json.RawMessage(`{"n":1000}`)}); err != nil {
+			t.Fatalf("spin: %v", err)
+		}
+	}
+
+	stop, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var wg sync.WaitGroup
+	loopErrs := make([]error, 2)
+	for i := range loopErrs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, loopErrs[i] = r.Call(stop, "loop", &abi.Request{})
+		}()
+	}
+	waitFor(t, "both workers lent to the loop plugin", func() bool { return r.Stats().Busy == 2 })
+
+	for i := range 5 {
+		echoCtx, echoCancel := context.WithTimeout(ctx, 20*time.Second)
+		_, err := r.Call(echoCtx, "echo", &abi.Request{})
+		echoCancel()
+		if err != nil {
+			t.Fatalf("echo %d with both workers held by the loop plugin: %v", i, err)
+		}
+	}
+	if s := r.Stats(); s.Spares != 1 {
+		t.Errorf("stats = %+v, want exactly one spare: the looping plugin must not be lent the spare", s)
+	}
+	cancel()
+	wg.Wait()
+	for _, err := range loopErrs {
+		if fe, ok := fault.As(err); !ok || fe.Code != fault.Timeout {
+			t.Errorf("canceled loop call: err = %v, want TIMEOUT", err)
+		}
+	}
+}

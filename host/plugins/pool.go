@@ -12,7 +12,15 @@ import (
 //   - Per-plugin bound: a plugin holds at most maxPerPlugin workers at
 //     once, so a plugin that loops or crawls keeps its own share and the
 //     other plugins always find a worker. A call over its plugin's bound
-//     waits even when workers are idle; calls of other plugins pass it.
+//     waits while calls of other plugins pass it.
+//   - Work-conserving: when lend is on and no call under its bound waits,
+//     an idle worker is lent to a call over its plugin's bound, but only
+//     to a plugin whose last call answered within the overrun threshold
+//     and none of whose calls is overrunning now (trusted). An index build
+//     then keeps every worker busy; another plugin's call arriving
+//     meanwhile gets the first worker to come free, or a spare once a
+//     lent call overruns (spare.go). A plugin that loops is never lent
+//     more than once: its overrunning call withdraws the trust.
 //   - Fair across tenants: waiting calls queue per tenant (first come,
 //     first served within a tenant) and tenants are served round-robin, so
 //     one tenant's burst waits behind itself, not in front of everyone.
@@ -34,6 +42,9 @@ type workerPool struct {
 	waiting      int                // calls in all lanes
 	served       map[string]*worker // file key -> worker that last served it
 	sparesComing int                // spare workers starting (see spare.go)
+	lend         bool               // lend idle workers over the bound (needs spares)
+	prompt       map[string]bool    // plugin -> its last call answered before overrunning
+	overrunning  map[string]int     // plugin -> its calls running past the overrun threshold
 }
 
 // waiter is one call waiting for a worker.
@@ -145,14 +156,27 @@ func (p *workerPool) dispatch() {
 }
 
 // nextRunnable removes and returns the first call, starting from the
-// tenant whose turn it is, whose plugin is under its bound.
+// tenant whose turn it is, whose plugin is under its bound; failing that,
+// the first whose plugin may borrow a worker over it.
 func (p *workerPool) nextRunnable() *waiter {
+	if wt := p.nextWhere(p.underBound); wt != nil {
+		return wt
+	}
+	if !p.lend {
+		return nil
+	}
+	return p.nextWhere(p.trusted)
+}
+
+// nextWhere removes and returns the first call, starting from the tenant
+// whose turn it is, whose plugin passes may.
+func (p *workerPool) nextWhere(may func(plugin string) bool) *waiter {
 	n := len(p.lanes)
 	for k := range n {
 		i := (p.next + k) % n
 		lane := p.lanes[i]
 		for j, wt := range lane.waiting {
-			if !p.underBound(wt.plugin) {
+			if !may(wt.plugin) {
 				continue
 			}
 			p.next = i + 1 // the turn passes to the next tenant (unqueue shifts it with the lanes)
@@ -161,6 +185,42 @@ func (p *workerPool) nextRunnable() *waiter {
 		}
 	}
 	return nil
+}
+
+// trusted reports whether plugin may borrow a worker over its bound: its
+// last call answered before overrunning and none overruns now. Called
+// with mu held.
+func (p *workerPool) trusted(plugin string) bool {
+	return p.prompt[plugin] && p.overrunning[plugin] == 0
+}
+
+// overran records that a call of plugin runs past the overrun threshold;
+// settle ends it.
+func (p *workerPool) overran(plugin string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.overrunning == nil {
+		p.overrunning = map[string]int{}
+	}
+	p.overrunning[plugin]++
+}
+
+// settle records how a call of plugin ended: answered before overrunning
+// (prompt), or after overran (overrun: it was counted).
+func (p *workerPool) settle(plugin string, overrun bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if overrun {
+		if p.overrunning[plugin] > 1 {
+			p.overrunning[plugin]--
+		} else {
+			delete(p.overrunning, plugin)
+		}
+	}
+	if p.prompt == nil {
+		p.prompt = map[string]bool{}
+	}
+	p.prompt[plugin] = !overrun
 }
 
 // underBound reports whether plugin may take one more worker. Called

@@ -159,6 +159,78 @@ func TestWorkerPoolBoundsEachPlugin(t *testing.T) {
 	}
 }
 
+// TestWorkerPoolLendsOverTheBound: with no call under its bound waiting,
+// an idle worker is lent past the bound to a plugin whose last call
+// answered before overrunning; another plugin's call that arrives while
+// both workers are lent gets the first to come free, ahead of the
+// lender's queued calls; a plugin with a call overrunning (or none
+// answered yet, or lending off) is lent nothing.
+func TestWorkerPoolLendsOverTheBound(t *testing.T) {
+	served := func(wt *waiter) *worker {
+		select {
+		case w := <-wt.got:
+			return w
+		default:
+			return nil
+		}
+	}
+	for _, lend := range []bool{false, true} {
+		p := workerPool{maxPerPlugin: 1, lend: lend}
+		a, b := &worker{pid: 1}, &worker{pid: 2}
+		p.put(a)
+		p.put(b)
+
+		idx1, _ := p.take("index", "", "T")
+		_, wait := p.take("index", "", "T")
+		if served(wait) != nil {
+			t.Fatalf("lend=%v: a plugin with no call answered yet was lent a worker", lend)
+		}
+		p.settle("index", false) // idx1 answered before overrunning
+		p.done("index", idx1)
+		idx2 := served(wait)
+		idx3, _ := p.take("index", "", "T")
+		if !lend {
+			if idx3 != nil {
+				t.Fatal("lend=false: a worker was lent over the bound")
+			}
+			continue
+		}
+		if idx2 == nil || idx3 == nil {
+			t.Fatal("a trusted plugin was not lent the idle worker with nothing else waiting")
+		}
+		_, idx4 := p.take("index", "", "T")
+		_, echo := p.take("echo", "", "U")
+		p.settle("index", false)
+		p.done("index", idx2)
+		if served(idx4) != nil {
+			t.Fatal("the lender's queued call took the worker another plugin's call waited for")
+		}
+		echoW := served(echo)
+		if echoW != idx2 {
+			t.Fatal("another plugin's call did not get the first worker to come free")
+		}
+
+		p.overran("index") // idx3 runs on past the threshold
+		p.done("echo", echoW)
+		if served(idx4) != nil {
+			t.Fatal("a worker was lent to a plugin with a call overrunning")
+		}
+		if w, _ := p.take("echo", "", "U"); w != echoW {
+			t.Fatal("another plugin's call waited while a worker was idle")
+		} else {
+			p.done("echo", w)
+		}
+		p.settle("index", true) // idx3 ends, late
+		p.done("index", idx3)
+		if served(idx4) == nil {
+			t.Fatal("the plugin's queued call got no worker once under its bound")
+		}
+		if p.trusted("index") {
+			t.Error("a plugin whose last call overran is still trusted")
+		}
+	}
+}
+
 func TestWorkerPoolServedIsBounded(t *testing.T) {
 	var p workerPool
 	w := &worker{}

@@ -56,7 +56,9 @@ type Config struct {
 	Workers int
 	// MaxWorkersPerPlugin bounds the workers one plugin's calls hold at
 	// once, so a plugin that loops or crawls leaves workers to the others.
-	// Default: Workers-1 (at least 1).
+	// While no call under its bound waits, an idle worker is lent past it
+	// to a plugin whose calls answer before SpareAfter (none lent when
+	// spares are off). Default: Workers-1 (at least 1).
 	MaxWorkersPerPlugin int
 	// DefaultTimeout bounds a call whose manifest sets no timeoutMs,
 	// counted from the call's arrival. Default: DefaultTimeout.
@@ -202,6 +204,7 @@ func Start(ctx context.Context, cfg Config) (*Runtime, error) {
 	r := &Runtime{cfg: cfg, log: cfg.Logger, plugins: plugins, tools: tools,
 		live: map[*worker]struct{}{}}
 	r.pool.maxPerPlugin = cfg.MaxWorkersPerPlugin
+	r.pool.lend = cfg.SpareAfter > 0 // a lent call that overruns is covered by a spare
 	r.ctx, r.cancel = context.WithCancel(context.Background())
 
 	errs := make(chan error, cfg.Workers)

@@ -17,10 +17,13 @@ import (
 
 // overrunWatch watches one running call for an overrun.
 type overrunWatch struct {
-	mu     sync.Mutex
-	timer  *time.Timer
-	ended  bool
-	spared bool // a spare stands in for this call
+	pool    *workerPool
+	plugin  string
+	mu      sync.Mutex
+	timer   *time.Timer
+	ended   bool
+	overran bool // counted in pool.overrunning
+	spared  bool // a spare stands in for this call
 }
 
 // watchOverrun starts watching a call of p running on w; the caller must
@@ -30,13 +33,17 @@ func (r *Runtime) watchOverrun(p *plugin, w *worker) *overrunWatch {
 	if after <= 0 {
 		return nil
 	}
-	ov := &overrunWatch{}
+	ov := &overrunWatch{pool: &r.pool, plugin: p.manifest.Name}
 	recheck := max(after/4, 10*time.Millisecond)
 	check := func() {
 		ov.mu.Lock()
 		defer ov.mu.Unlock()
 		if ov.ended {
 			return
+		}
+		if !ov.overran {
+			ov.overran = true
+			r.pool.overran(ov.plugin) // no worker is lent to the plugin meanwhile
 		}
 		if r.pool.reserveSpare(r.claimSpare) {
 			ov.spared = true
@@ -53,7 +60,8 @@ func (r *Runtime) watchOverrun(p *plugin, w *worker) *overrunWatch {
 	return ov
 }
 
-// end stops the watch and reports whether a spare stands in for the call.
+// end stops the watch, tells the pool whether the call overran, and
+// reports whether a spare stands in for the call.
 func (ov *overrunWatch) end() bool {
 	if ov == nil {
 		return false
@@ -62,6 +70,7 @@ func (ov *overrunWatch) end() bool {
 	defer ov.mu.Unlock()
 	ov.ended = true
 	ov.timer.Stop()
+	ov.pool.settle(ov.plugin, ov.overran)
 	return ov.spared
 }
 

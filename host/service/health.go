@@ -80,7 +80,10 @@ func runHealth(ctx context.Context, s *Session, a toolspec.Args) (any, error) {
 	}
 	r.Problems = append(unhealthy, degraded...)
 	if a.Bool("includeWorkspace") {
-		wi := &WorkspaceInfo{PythonVersion: svc.cfg.PythonVersion}
+		wi := &WorkspaceInfo{}
+		if v := svc.cfg.PythonVersion; v != nil {
+			wi.PythonVersion = v()
+		}
 		if s.ws != nil {
 			wi.Loaded = s.ws.loaded.Load()
 			wi.FileCount = int(s.ws.files.Load())

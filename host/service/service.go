@@ -55,7 +55,10 @@ type Config struct {
 	Logger           *slog.Logger
 	Version          string
 	EngineVersion    string
-	PythonVersion    string
+	// PythonVersion is the Python health_check reports, asked when a
+	// check includes the workspace (nil: none): `pyws serve` asks the
+	// interpreter in the background rather than before it listens.
+	PythonVersion func() string
 	// StateDir holds the index's disk cache (index/, and stubs/ for
 	// typeshed's); "" keeps summaries in memory only.
 	StateDir string

@@ -590,7 +590,14 @@ func (q *query) instanceAssignable(src, dst Type) bool {
 				}
 			}
 		}
-		return q.isProtocol(dc) || src.Kind() == KindFunction || src.Kind() == KindOverloaded || src.Kind() == KindCallable || src.Kind() == KindModule
+		switch src.Kind() {
+		case KindFunction, KindOverloaded, KindCallable:
+			// A def is an instance of the function classes, not of int:
+			// lru_cache(f) takes the overload whose maxsize is a
+			// Callable, not `maxsize: int | None`.
+			return q.isProtocol(dc) || functionClasses[dc.Name()]
+		}
+		return q.isProtocol(dc) || src.Kind() == KindModule
 	}
 	for i, a := range dst.Args() {
 		if i >= len(base.Args()) {
@@ -605,6 +612,13 @@ func (q *query) instanceAssignable(src, dst Type) bool {
 		}
 	}
 	return true
+}
+
+// functionClasses are the classes a def, a lambda or a bound method is an
+// instance of (builtins.function, types' FunctionType and friends).
+var functionClasses = map[string]bool{
+	"function": true, "FunctionType": true, "LambdaType": true, "MethodType": true,
+	"BuiltinFunctionType": true, "BuiltinMethodType": true, "MethodWrapperType": true,
 }
 
 func (q *query) isProtocol(c Class) bool {

@@ -95,7 +95,11 @@ func (q *query) callSiteReturn(f *Function, args []argument) (Type, bool) {
 	}
 	id := q.e.callSiteID(u, f.Def, got)
 	if id == 0 {
-		return Type{}, false
+		// The def has had its share of remembered typings: infer this
+		// one all the same, remembered for this query only, so an answer
+		// never depends on which calls were asked about before.
+		q.localFrame--
+		id = q.localFrame
 	}
 	q.frames = append(q.frames, callFrame{unit: u, def: f.Def, params: got, id: id})
 	r := q.memoised(memoKey{what: memoReturn, unit: u, idx: f.Def}, func() Type { return q.inferredReturn(u, d) })
@@ -107,7 +111,8 @@ func (q *query) callSiteReturn(f *Function, args []argument) (Type, bool) {
 
 // callSiteID is the frame id of def di of u with its parameters typed
 // as params, a new one if none matches; 0 when the def has had its
-// share of typings.
+// share of remembered typings (the caller then takes a frame of its
+// query's own).
 func (e *Evaluator) callSiteID(u Unit, di int32, params []Type) int32 {
 	e.mu.Lock()
 	defer e.mu.Unlock()

@@ -82,6 +82,10 @@ type query struct {
 	// (Check's one query over a whole file: a value read at many sites
 	// is computed once, not once per site).
 	cut map[memoKey]Type
+	// localFrame numbers the call-site frames this query keeps to itself
+	// (negative ids); frameMemo holds what was computed in them.
+	localFrame int32
+	frameMemo  map[memoKey]Type
 }
 
 func (e *Evaluator) query() *query { return &query{e: e, active: map[memoKey]bool{}} }
@@ -114,11 +118,17 @@ func (q *query) leave(key memoKey) {
 // memoised returns the remembered type of key or computes it.
 func (q *query) memoised(key memoKey, compute func() Type) Type {
 	key.frame = q.frameOf(key)
-	q.e.mu.Lock()
-	t, ok := q.e.memo[key]
-	q.e.mu.Unlock()
-	if ok {
-		return t
+	if key.frame < 0 {
+		if t, ok := q.frameMemo[key]; ok {
+			return t
+		}
+	} else {
+		q.e.mu.Lock()
+		t, ok := q.e.memo[key]
+		q.e.mu.Unlock()
+		if ok {
+			return t
+		}
 	}
 	if t, ok := q.cut[key]; ok {
 		return t
@@ -127,13 +137,19 @@ func (q *query) memoised(key memoKey, compute func() Type) Type {
 		return unknownType
 	}
 	cuts := q.cuts
-	t = compute()
+	t := compute()
 	q.leave(key)
-	if q.cuts == cuts {
+	switch {
+	case q.cuts == cuts && key.frame < 0:
+		if q.frameMemo == nil {
+			q.frameMemo = map[memoKey]Type{}
+		}
+		q.frameMemo[key] = t
+	case q.cuts == cuts:
 		q.e.mu.Lock()
 		q.e.memo[key] = t
 		q.e.mu.Unlock()
-	} else if q.cut != nil {
+	case q.cut != nil:
 		q.cut[key] = t
 	}
 	return t

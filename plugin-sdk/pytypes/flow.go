@@ -133,7 +133,11 @@ func (w *flowWalk) at(node int32) flowResult {
 				continue
 			}
 			// Narrowed to the value assigned when it fits the declared type.
-			if !validExpr(w.u, n.B) || w.q.isActive(memoKey{what: memoExpr, unit: w.u, idx: n.B}) {
+			if !validExpr(w.u, n.B) {
+				return flowResult{t: w.declared, reached: true}
+			}
+			if w.q.isActive(memoKey{what: memoExpr, unit: w.u, idx: n.B}) {
+				w.q.cuts++ // the stored value reads the member back: not remembered
 				return flowResult{t: w.declared, reached: true}
 			}
 			v := w.q.expr(w.u, n.B)

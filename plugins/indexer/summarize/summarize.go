@@ -877,6 +877,35 @@ func (b *builder) memberSyms() {
 				d.Flags |= navindex.DefClassVar
 			}
 			b.s.Defs = append(b.s.Defs, d)
+			b.laterMemberDefs(id, attrs[i+1:])
 		}
+	}
+}
+
+// laterMemberDefs adds a definition of member sym for each further plain
+// assignment of it in later (its name's run at the head of rest, source
+// order): pyright declares a member at every `self.x = v`, and its type
+// is the union of all of them (`self.c = False` in __init__, `self.c =
+// None` elsewhere: bool | None). Assignments whose value the summary
+// cannot name (augmented, `for self.x in`, `with ... as self.x`) add
+// none, so they do not make the union partly unknown.
+func (b *builder) laterMemberDefs(sym int32, rest []*pysem.AttrRef) {
+	name := b.s.Syms[sym].Name
+	for _, a := range rest {
+		if a.Name != name {
+			return
+		}
+		if a.Ctx&pysem.CtxStore == 0 {
+			continue
+		}
+		d := navindex.Def{Sym: sym, Kind: navindex.KindVariable, Name: b.span(a.Start, a.End), Returns: -1, Body: -1, Annot: -1, Value: -1, Sig: name}
+		b.memberFacts(a, &d)
+		if d.Value < 0 && d.Annot < 0 {
+			continue
+		}
+		if a.ObjectBinding.Scope.Method == pysem.ClassMethod {
+			d.Flags |= navindex.DefClassVar
+		}
+		b.s.Defs = append(b.s.Defs, d)
 	}
 }

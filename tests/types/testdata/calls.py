@@ -12,5 +12,12 @@ dup = copy.copy(1)  #@hover (variable) dup: int
 p = os.path.join("a", "b")  #@hover (variable) p: str
 size = len(names)  #@hover (variable) size: int
 ints = map(int, ["1"])  #@hover (variable) ints: map[int]
+import functools
+@functools.lru_cache
+def cached(x):
+    if x:
+        return None
+    return "s"
+cv = cached(1)  #@hover (variable) cv: str | None
 def joined_list(x):  #@hover (function) def joined_list(x: Unknown) -> LiteralString
     return ", ".join(list(x))

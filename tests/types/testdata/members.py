@@ -26,3 +26,18 @@ class Holder:
     def get(self):
         value = self.tl.chal["nonce"]  #@hover (variable) value: Any
         return value
+class Body:
+    def __init__(self):
+        self.content = False
+    def load(self, ok):
+        if ok:
+            self.content = None
+        self.content = b""
+        self.count = 0
+        self.count += 1
+        for self.cursor in [1]:
+            pass
+    def read(self):
+        got = self.content  #@hover (variable) got: bool | bytes | None
+        n = self.count  #@hover (variable) n: int
+        return got

@@ -15,7 +15,7 @@ class Shape:  #@ Shape:d:Shape
 
     @area.setter  #@ area:r:areaprop
     def area(self, v):  #@ area:d:areaprop self:d:s3 v:d:v
-        self._area = v  #@ self:r:s3 _area:r:area v:r:v
+        self._area = v  #@ self:r:s3 _area:d:area v:r:v
 
     @classmethod  #@ classmethod:builtin
     def make(cls):  #@ make:d:make cls:d:cls
