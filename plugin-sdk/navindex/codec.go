@@ -169,7 +169,7 @@ func Encode(s *Summary) []byte {
 		e.s(d.Sig)
 		e.s(d.Doc)
 		e.b(d.Import)
-		e.reserve(6 + 6*len(d.Params) + len(d.ReturnValues) + len(d.Decorators))
+		e.reserve(7 + 6*len(d.Params) + len(d.ReturnValues) + len(d.YieldValues) + len(d.Decorators))
 		e.i(d.Annot)
 		e.i(d.Value)
 		e.u(uint64(len(d.Params)))
@@ -183,6 +183,10 @@ func Encode(s *Summary) []byte {
 		}
 		e.u(uint64(len(d.ReturnValues)))
 		for _, v := range d.ReturnValues {
+			e.i(v)
+		}
+		e.u(uint64(len(d.YieldValues)))
+		for _, v := range d.YieldValues {
 			e.i(v)
 		}
 		e.u(uint64(len(d.Decorators)))
@@ -488,6 +492,7 @@ func Decode(b []byte) (*Summary, error) {
 			}
 		}
 		df.ReturnValues = d.int32s()
+		df.YieldValues = d.int32s()
 		df.Decorators = d.int32s()
 		df.Flags = DefFlags(d.u())
 		x := &df.Extent
@@ -620,7 +625,7 @@ func (s *Summary) check() error {
 		for _, p := range df.Params {
 			ok = ok && opt(p.Annot, ne) && opt(p.Default, ne)
 		}
-		for _, v := range slices.Concat(df.ReturnValues, df.Decorators) {
+		for _, v := range slices.Concat(df.ReturnValues, df.YieldValues, df.Decorators) {
 			ok = ok && opt(v, ne)
 		}
 		if !ok {

@@ -20,7 +20,7 @@ func sample() *Summary {
 			{Op: ExprUnpack, A: 4, B: 2, Name: "*"}},
 		Defs: []Def{{Sym: 0, Kind: KindFunction, Name: Span{Line: 3, Col: 4, End: 5}, Bases: []int32{1, -1}, Returns: 1, Body: 1, Sig: "def f()", Doc: "**Args:**",
 			Annot: 5, Value: -1, Params: []Param{{Name: "a", Kind: ParamPosOnly, Annot: 0, Default: 3, DefaultText: "10", HasDefault: true}, {Name: "kw", Kind: ParamVarKwargs, Annot: -1, Default: -1}},
-			ReturnValues: []int32{3, 4}, Decorators: []int32{0}, Flags: DefAsync | DefReturnsNone}},
+			ReturnValues: []int32{3, 4}, YieldValues: []int32{3, -1}, Decorators: []int32{0}, Flags: DefAsync | DefReturnsNone}},
 		Occs: []Occ{
 			{Span: Span{Line: 3, Col: 4, End: 5}, Sym: 0, Flags: OccDef, Scope: 0},
 			{Span: Span{Line: 7, Col: 0, End: 1}, Sym: 2, Flags: OccString, Scope: 1},
@@ -77,6 +77,7 @@ func TestDecodeRefuses(t *testing.T) {
 		{"more keys than arguments", bad(func(s *Summary) { s.Exprs[4].Keys = []string{"a", "b", "c"} })},
 		{"parameter annotation out of range", bad(func(s *Summary) { s.Defs[0].Params[0].Annot = 99 })},
 		{"return value out of range", bad(func(s *Summary) { s.Defs[0].ReturnValues[1] = 7 })},
+		{"yield value out of range", bad(func(s *Summary) { s.Defs[0].YieldValues[0] = 7 })},
 		{"unknown operator", bad(func(s *Summary) { s.Exprs[3].Op = 99 })},
 		{"site's argument past the call's", bad(func(s *Summary) { s.Sites[1].Arg = 2 })},
 		{"argument site of no call", bad(func(s *Summary) { s.Sites[1].Value = 3 })},

@@ -35,7 +35,7 @@ package navindex
 
 // Version is the layout version; the kernel discards cached summaries of
 // another version.
-const Version = 9
+const Version = 10
 
 // SymKind says what a symbol is.
 type SymKind uint8
@@ -199,6 +199,9 @@ type Def struct {
 	// ReturnValues are the values of a def's `return X` statements (a
 	// bare `return` is not listed: Flags has DefReturnsNone).
 	ReturnValues []int32
+	// YieldValues are the values a generator def yields, in order: -1
+	// for a bare `yield`, an ExprIter of x for `yield from x`.
+	YieldValues []int32
 	// Decorators are the decorator expressions, outermost first, other
 	// than the ones Flags already says (overload, classmethod,
 	// staticmethod, abstractmethod, final, deprecated, by their last

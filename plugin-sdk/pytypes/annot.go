@@ -250,6 +250,9 @@ func (q *query) refAsType(r Ref, s tvScope, args []int32, au Unit) Type {
 		return unknownType
 	}
 	if tv := q.typeVarDecl(r.Unit, d.Value, name); tv != "" {
+		if calleeName(r.Unit, d.Value) == "ParamSpec" {
+			return paramSpecVar(tv, q.scopeFor(s, tv), q.typeVarDefault(r.Unit, d.Value))
+		}
 		return typeVarWithDefault(tv, q.scopeFor(s, tv), q.typeVarDefault(r.Unit, d.Value))
 	}
 	// A type alias, explicit or not: its value read as a type, printed
@@ -316,12 +319,7 @@ func (q *query) typeVarDecl(u Unit, v int32, fallback string) string {
 	if x.Op != navindex.ExprCall || !validExpr(u, x.A) {
 		return ""
 	}
-	callee := &u.Summary().Exprs[x.A]
-	name := callee.Name
-	if callee.Op == navindex.ExprSym && validSym(u, callee.A) {
-		name = u.Summary().Syms[callee.A].Name
-	}
-	switch name {
+	switch calleeName(u, v) {
 	case "TypeVar", "ParamSpec", "TypeVarTuple":
 	default:
 		return ""
@@ -332,6 +330,20 @@ func (q *query) typeVarDecl(u Unit, v int32, fallback string) string {
 		}
 	}
 	return fallback
+}
+
+// calleeName is the name call expression v calls by (`TypeVar` of
+// `TypeVar(...)` and `typing.TypeVar(...)`).
+func calleeName(u Unit, v int32) string {
+	x := &u.Summary().Exprs[v]
+	if x.Op != navindex.ExprCall || !validExpr(u, x.A) {
+		return ""
+	}
+	callee := &u.Summary().Exprs[x.A]
+	if callee.Op == navindex.ExprSym && validSym(u, callee.A) {
+		return u.Summary().Syms[callee.A].Name
+	}
+	return callee.Name
 }
 
 // typeVarDefault is the default= of a TypeVar call v (PEP 696), Unknown

@@ -1,6 +1,8 @@
 package pytypes
 
 import (
+	"sort"
+
 	"github.com/pyws/pyws/plugin-sdk/navindex"
 )
 
@@ -348,6 +350,7 @@ func (q *query) solve(param, arg Type, sol map[string]Type) {
 	case KindInstance:
 		base, ok := q.asBase(arg, param.Class())
 		if !ok {
+			q.solveProtocol(param, arg, sol)
 			return
 		}
 		for i, p := range param.Args() {
@@ -379,12 +382,65 @@ func (q *query) solve(param, arg Type, sol map[string]Type) {
 		case KindCallable:
 			q.solve(param.Return(), arg.Return(), sol)
 		case KindClass:
-			// A class called makes its instance: map(int, xs) is map[int].
-			if arg.Class().Valid() {
-				q.solve(param.Return(), instanceOfClassObject(arg), sol)
+			// A class called makes its instance: map(int, xs) is map[int],
+			// defaultdict(list) takes a () -> list[Unknown].
+			if c := arg.Class(); c.Valid() {
+				q.solve(param.Return(), Instance(c, q.padArgs(c, arg.Args())...), sol)
 			}
 		}
 	}
+}
+
+// solveProtocol solves the type arguments of param, a generic protocol
+// arg's class does not name among its bases, from what arg's methods of
+// the protocol's method names return: iter(xs) of a list[str] takes a
+// SupportsIter[Iterator[str]] (list.__iter__ returns Iterator[str]), as
+// pyright matches a protocol member by member.
+func (q *query) solveProtocol(param, arg Type, sol map[string]Type) {
+	info := q.class(param.Class())
+	if info == nil || !info.protocol || len(param.Args()) == 0 || allSolved(param, sol) || q.protocols >= maxProtocolNesting {
+		return
+	}
+	q.protocols++
+	defer func() { q.protocols-- }()
+	switch arg.Kind() {
+	case KindInstance, KindLiteral, KindTuple, KindSelf:
+	default:
+		return
+	}
+	members := q.members(info)
+	names := make([]string, 0, len(members))
+	for name := range members {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		want, got := q.member(param, name), q.member(arg, name)
+		if !want.Found() || !got.Found() {
+			continue
+		}
+		if wf, gf := want.Type.Func(), got.Type.Func(); wf != nil && gf != nil && want.Type.Kind() == KindFunction {
+			q.solve(q.returnOf(wf, nil), q.returnOf(gf, nil), sol)
+		}
+	}
+}
+
+// maxProtocolNesting bounds protocol matches inside protocol matches
+// (SupportsIter[Iterator[T]] needs two).
+const maxProtocolNesting = 2
+
+// allSolved: every type variable t's arguments name is in sol already.
+func allSolved(t Type, sol map[string]Type) bool {
+	for _, a := range t.Args() {
+		if a.Kind() == KindTypeVar {
+			if _, ok := sol[a.typeVarKey()]; !ok {
+				return false
+			}
+		} else if !a.IsUnknown() {
+			return false
+		}
+	}
+	return true
 }
 
 // asBase views t as an instance of class c (through its MRO, with the
@@ -477,9 +533,39 @@ func (q *query) assignable(src, dst Type) bool {
 	case KindClass:
 		return src.Kind() == KindClass
 	case KindTuple:
-		return src.Kind() == KindTuple || src.Kind() == KindInstance && src.Class() == dst.Class()
+		if src.Kind() == KindTuple {
+			return q.tupleAssignable(src, dst)
+		}
+		return src.Kind() == KindInstance && src.Class() == dst.Class()
 	case KindInstance:
 		return q.instanceAssignable(src, dst)
+	}
+	return true
+}
+
+// tupleAssignable checks a tuple's elements against a tuple type's:
+// each against tuple[T, ...]'s T, else one by one (a tuple of str is no
+// tuple[LiteralString, ...], so '%s %s' % (a, b) of str is str).
+func (q *query) tupleAssignable(src, dst Type) bool {
+	want := dst.Args()
+	if dst.Variadic() {
+		if len(want) != 1 {
+			return true
+		}
+		for _, e := range src.Args() {
+			if !q.assignable(e, want[0]) {
+				return false
+			}
+		}
+		return true
+	}
+	if src.Variadic() || len(src.Args()) != len(want) {
+		return src.Variadic()
+	}
+	for i, e := range src.Args() {
+		if !q.assignable(e, want[i]) {
+			return false
+		}
 	}
 	return true
 }
@@ -514,7 +600,14 @@ func (q *query) instanceAssignable(src, dst Type) bool {
 		return q.isProtocol(dc) || src.Kind() == KindModule
 	}
 	for i, a := range dst.Args() {
-		if i < len(base.Args()) && !q.assignable(base.Args()[i], a) {
+		if i >= len(base.Args()) {
+			break
+		}
+		// An unknown type argument goes anywhere, LiteralString too: only
+		// an argument that is itself unknown leaves pyright's choice
+		// among overloads open (", ".join(list_of_unknown) is the
+		// LiteralString join).
+		if k := base.Args()[i].Kind(); k != KindUnknown && k != KindAny && !q.assignable(base.Args()[i], a) {
 			return false
 		}
 	}

@@ -36,7 +36,10 @@ func TestLiteralsAndDisplays(t *testing.T) {
 		{"literals widen", "x = 10\ns = 'a'\nb = True\nf = 1.5\nn = None\nby = b'x'", map[string]string{"x": "int", "s": "str", "b": "bool", "f": "float", "n": "None", "by": "bytes"}},
 		{"constants keep literals", "X = 10\nNAME = 'a'\nNEG = -1", map[string]string{"X": "Literal[10]", "NAME": "Literal['a']", "NEG": "Literal[-1]"}},
 		{"displays", "a = [1, 2]\nd = {'a': 1}\nt = (1, 'a')\nm = [1, 'a']\ne = []\ns = {1}\ned = {}", map[string]string{
-			"a": "list[int]", "d": "dict[str, int]", "t": "tuple[int, str]", "m": "list[int | str]", "e": "list[Unknown]", "s": "set[int]", "ed": "dict[Unknown, Unknown]"}},
+			"a": "list[int]", "d": "dict[str, int]", "t": "tuple[int, str]", "m": "list[Unknown]", "e": "list[Unknown]", "s": "set[int]", "ed": "dict[Unknown, Unknown]"}},
+		{"mixed displays fall back to Unknown", "a = {'a': 1, 'b': None}\nb = {'a': True, 'b': False}\nc = {1: 'a', 'b': 'c'}\nd = {**a, 'c': 1}\ne = {**b, 'c': True}\nf = {'a': [1], 'b': [2]}", map[string]string{
+			"a": "dict[str, Unknown]", "b": "dict[str, bool]", "c": "dict[Unknown, str]", "d": "dict[str, Unknown]", "e": "dict[str, bool]", "f": "dict[str, list[int]]"}},
+		{"an argument's display is the union of its elements", "def f(x):\n    return x\na = f([1, 'a'])\nb = f({'a': 1, 'b': None})", map[string]string{"a": "list[int | str]", "b": "dict[str, int | None]"}},
 		{"several bindings", "x = 1\nx = 'a'\nx = None", map[string]string{"x": "int | str | None"}},
 		{"conditional", "x = 1 if c else 'a'", map[string]string{"x": "int | str"}},
 		{"comprehension", "xs = [1]\nys = [str(x) for x in xs]\nzs = {k: 1 for k in xs}", map[string]string{"ys": "list[str]", "zs": "dict[Unknown, int]"}},
@@ -69,6 +72,9 @@ func TestCalls(t *testing.T) {
 		{"classmethod through class", "d = dict.fromkeys([1])", map[string]string{"d": "dict[int, Any | None]"}},
 		{"method chain", "x = 'a'.upper().split()", map[string]string{"x": "list[str]"}},
 		{"generic user class", "from typing import Generic, TypeVar\nT = TypeVar('T')\nclass Box(Generic[T]):\n    def __init__(self, item: T) -> None: ...\n    def get(self) -> T: ...\nb = Box(1)\nv = b.get()", map[string]string{"b": "Box[int]", "v": "int"}},
+		{"protocol arguments solved member by member", "from typing import Protocol, TypeVar\nT = TypeVar('T', covariant=True)\nclass CanIter(Protocol[T]):\n    def __iter__(self) -> T: ...\nclass CanNext(Protocol[T]):\n    def __next__(self) -> T: ...\ndef it(o: CanIter[T]) -> T: ...\ndef nx(o: CanNext[T]) -> T: ...\nxs = ['a']\na = it(xs)\nn = nx(a)\nu = nx(1)\nclass Own:\n    def __iter__(self) -> list[int]: ...\n    def m(self):\n        return it(self)\no = Own().m()", map[string]string{"a": "Iterator[str]", "n": "str", "u": "Unknown", "o": "list[int]"}},
+		{"a ParamSpec argument prints as parameters", "from typing import Generic, ParamSpec, TypeVar, Callable\nP = ParamSpec('P')\nR = TypeVar('R')\nclass W(Generic[P, R]):\n    def __init__(self, f: Callable[P, R]) -> None: ...\ndef g(a: int, b: str) -> int: ...\ndef h(*args, **kwargs): ...\nw1 = W(g)\nw2 = W(h)\nw3 = W(unknown_name)\nc: Callable[[int], str]\nw4 = W(c)", map[string]string{"w1": "W[(a: int, b: str), int]", "w2": "W[..., None]", "w3": "W[..., Unknown]", "w4": "W[(int), str]"}},
+		{"a generic class as a factory is its Unknown-specialized instance", "from typing import Generic, TypeVar, Callable\nK = TypeVar('K')\nV = TypeVar('V')\nclass DD(Generic[K, V]):\n    def __init__(self, f: Callable[[], V]) -> None: ...\nd = DD(list)\ne = DD(int)", map[string]string{"d": "DD[Unknown, list[Unknown]]", "e": "DD[Unknown, int]"}},
 		{"callable value", "from typing import Callable\ncb: Callable[[int], str]\nr = cb(1)", map[string]string{"r": "str"}},
 	})
 }
@@ -182,6 +188,16 @@ def listed(f) -> list[int]:
     return [1]
 @listed
 def replaced(a: int) -> str: ...
+def factory(name=None):
+    if name is None:
+        def dec(f):
+            return (f, unknown_name)
+        return dec
+    def named(f):
+        return (f, name)
+    return named
+@factory(name="x")
+def registered(a: int) -> str: ...
 `
 	runEvalCases(t, []evalCase{{"decorators", src, map[string]string{
 		"opened": "(path: str) -> _GeneratorContextManager[int]", "y": "int",
@@ -192,6 +208,8 @@ def replaced(a: int) -> str: ...
 		// something partly unknown, keep the def; an annotated one
 		// decides.
 		"wrapped": "(a: int) -> str", "unpaired": "(a: int) -> str", "replaced": "list[int]",
+		// A factory's union of unannotated inner defs, too.
+		"registered": "(a: int) -> str",
 	}}})
 	p := programWith(map[string]string{"m.py": src})
 	u := p.unit("m")
@@ -249,7 +267,7 @@ t1 = tuple([1, 2])
 t0 = tuple()
 `
 	runEvalCases(t, []evalCase{{"call sites", src, map[string]string{
-		"v": "int", "s": "str", "w": "list[str | None]", "z": "dict[str, int]",
+		"v": "int", "s": "str", "w": "list[Unknown]", "z": "dict[str, int]",
 		"r": "Unknown", // recursion
 		"m": "Unknown", // more than six arguments
 		"p": "Unknown", // an argument taken by *args

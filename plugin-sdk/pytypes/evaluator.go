@@ -75,6 +75,9 @@ type query struct {
 	active map[memoKey]bool
 	// frames are the defs being inferred for a call (callsite.go).
 	frames []callFrame
+	// protocols counts the protocol matches under way (solveProtocol):
+	// a protocol's method returning another protocol nests them.
+	protocols int
 	// cut, when set, keeps for this query the results a bound cut short
 	// (Check's one query over a whole file: a value read at many sites
 	// is computed once, not once per site).

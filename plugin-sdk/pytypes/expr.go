@@ -34,7 +34,7 @@ func (q *query) evalExpr(u Unit, e int32) Type {
 	case navindex.ExprOper:
 		return q.operator(u, x)
 	case navindex.ExprDisplay:
-		return q.display(u, x)
+		return q.display(u, x, elementType)
 	case navindex.ExprComp:
 		return q.comprehension(u, x)
 	case navindex.ExprIter:
@@ -64,12 +64,24 @@ func (q *query) arguments(u Unit, x *navindex.Expr) []argument {
 	args := make([]argument, len(x.Args))
 	npos := len(x.Args) - len(x.Keys)
 	for i, a := range x.Args {
-		args[i].t = q.expr(u, a)
+		args[i].t = q.argument(u, a)
 		if i >= npos && npos >= 0 {
 			args[i].key = x.Keys[i-npos]
 		}
 	}
 	return args
+}
+
+// argument is the type of argument expression e. A display there has
+// the parameter's type expected, so pyright takes the union of its
+// elements rather than falling back to Unknown when they differ.
+func (q *query) argument(u Unit, e int32) Type {
+	if validExpr(u, e) {
+		if x := &u.Summary().Exprs[e]; x.Op == navindex.ExprDisplay {
+			return q.display(u, x, elementUnion)
+		}
+	}
+	return q.expr(u, e)
 }
 
 func (q *query) literal(x *navindex.Expr) Type {
@@ -253,7 +265,9 @@ func (q *query) operator(u Unit, x *navindex.Expr) Type {
 // inferred from (pyright's maxEntriesToUseForInference).
 const maxDisplayEntries = 64
 
-func (q *query) display(u Unit, x *navindex.Expr) Type {
+// display is the type of a tuple, list, set or dict display, combine
+// making a type argument of its elements' types.
+func (q *query) display(u Unit, x *navindex.Expr, combine func([]Type) Type) Type {
 	args := x.Args
 	// Keys mark the last len(Keys) elements, from the first starred one
 	// (the summarizer leaves out the plain ones before it).
@@ -279,12 +293,21 @@ func (q *query) display(u Unit, x *navindex.Expr) Type {
 		var keys, values []Type
 		for i := 0; i+1 < len(args) && i < 2*maxDisplayEntries; i += 2 {
 			if starred(i) != "" || starred(i+1) != "" {
+				// `**m` brings m's keys and values (Unknown ones when
+				// m is not a known mapping).
+				k, v := unknownType, unknownType
+				if m := q.expr(u, args[i]); m.Kind() == KindAny {
+					k, v = m, m
+				} else if m.Kind() == KindInstance && len(m.Args()) == 2 {
+					k, v = m.Args()[0], m.Args()[1]
+				}
+				keys, values = append(keys, k), append(values, v)
 				continue
 			}
 			keys = append(keys, widen(q.expr(u, args[i])))
 			values = append(values, widen(q.expr(u, args[i+1])))
 		}
-		return q.instanceOf("dict", elementType(keys), elementType(values))
+		return q.instanceOf("dict", combine(keys), combine(values))
 	}
 	var elems []Type
 	for i, a := range args {
@@ -297,12 +320,28 @@ func (q *query) display(u Unit, x *navindex.Expr) Type {
 		}
 		elems = append(elems, widen(t))
 	}
-	return q.instanceOf(x.Name, elementType(elems))
+	return q.instanceOf(x.Name, combine(elems))
 }
 
-// elementType is the type argument of a display: the union of its
-// elements, Unknown when empty.
+// elementType is the type argument of a display: its elements' type
+// when they all have the same one, else (and when empty) Unknown, as
+// pyright infers a display without an expected type outside strict
+// mode (`{"a": 1, "b": None}` is dict[str, Unknown]).
 func elementType(ts []Type) Type {
+	if len(ts) == 0 {
+		return unknownType
+	}
+	for _, t := range ts[1:] {
+		if !t.Equal(ts[0]) {
+			return unknownType
+		}
+	}
+	return ts[0]
+}
+
+// elementUnion is the type argument of a display with a type expected:
+// the union of its elements, Unknown when empty.
+func elementUnion(ts []Type) Type {
 	if len(ts) == 0 {
 		return unknownType
 	}

@@ -68,8 +68,10 @@ func (e *Evaluator) hoverLine(u Unit, sym int32, def int32, at *navindex.Occ) st
 			// __getattr__): pyright's fallback label.
 			return "(function) " + name + ": " + q.text(t, 0)
 		}
-		// At a call, an overloaded method shows the overload it picks.
-		if t.Kind() == KindOverloaded {
+		// At a call, an overloaded method shows the overload it picks
+		// (in each member of a union receiver's: `strip: ((chars: str |
+		// None = None, /) -> str) | Any`).
+		if slices.ContainsFunc(t.Members(), func(m Type) bool { return m.Kind() == KindOverloaded }) {
 			c := callAfter(u, at, func(x *navindex.Expr) bool {
 				callee := &u.Summary().Exprs[x.A]
 				return callee.Op == navindex.ExprAttr && callee.A == sy.Recv && callee.Name == sy.Name
@@ -78,9 +80,17 @@ func (e *Evaluator) hoverLine(u Unit, sym int32, def int32, at *navindex.Occ) st
 				c = e.methodCall(u, sy.Recv, sy.Name)
 			}
 			if c >= 0 {
-				if f, _ := q.selectOverload(t, q.arguments(u, &u.Summary().Exprs[c])); f != nil {
-					t = FunctionType(*f)
+				args := q.arguments(u, &u.Summary().Exprs[c])
+				ms := slices.Clone(t.Members())
+				for i, m := range ms {
+					if m.Kind() != KindOverloaded {
+						continue
+					}
+					if f, _ := q.selectOverload(m, args); f != nil {
+						ms[i] = FunctionType(*f)
+					}
 				}
+				t = Union(ms...)
 			}
 		}
 	} else {
@@ -240,6 +250,11 @@ func (q *query) hoverDef(u Unit, di int32, name string, t Type, use bool) string
 		q.printSignature(&b, f, false, 0)
 		return b.String()
 	}
+	if t.Kind() == KindCallable {
+		// pyright's Callable is a function type too: a variable holding
+		// one shows `def name(...) -> R` (a parameter keeps `name: ...`).
+		return label + "def " + name + q.text(t, 0)
+	}
 	return label + name + ": " + q.text(t, 0)
 }
 
@@ -383,32 +398,47 @@ func (q *query) overloadShown(u Unit, sym int32, o *navindex.Occ, t Type) *Funct
 			continue
 		}
 		args := q.arguments(u, x)
-		known := true
-		for _, a := range args {
-			known = known && !a.t.IsUnknown()
-		}
-		var only *Function
+		var matched []*Function
 		for _, ot := range t.Args() {
-			f := ot.Func()
-			if f == nil || !validDef(f.Unit, f.Def) {
-				continue
-			}
-			if _, ok := q.match(f, args); ok {
-				if known {
-					return f
+			if f := ot.Func(); f != nil && validDef(f.Unit, f.Def) {
+				if _, ok := q.match(f, args); ok {
+					matched = append(matched, f)
 				}
-				if only != nil {
-					return nil
-				}
-				only = f
 			}
 		}
-		if known {
+		known := true
+		for i, a := range args {
+			known = known && (!a.t.IsUnknown() || q.sameParam(matched, args, i))
+		}
+		switch {
+		case len(matched) > 0 && (known || len(matched) == 1):
+			return matched[0]
+		case known:
 			return first
 		}
-		return only
+		return nil
 	}
 	return first
+}
+
+// sameParam: argument i of args goes to parameters of one type in every
+// overload of fs, so its being unknown cannot make the choice among
+// them ambiguous (getattr(unknown, "a", {}) picks its dict overload).
+func (q *query) sameParam(fs []*Function, args []argument, i int) bool {
+	var want Type
+	for j, f := range fs {
+		k := q.place(f, args).params[i]
+		if k < 0 {
+			return false
+		}
+		pt := q.paramIn(f, k)
+		if j == 0 {
+			want = pt
+		} else if !pt.Equal(want) {
+			return false
+		}
+	}
+	return len(fs) > 0
 }
 
 // callAfter is the call whose argument list opens right after

@@ -342,6 +342,37 @@ func TestHoverOverloadsShown(t *testing.T) {
 	}
 }
 
+// An unknown argument leaves the overload a call picks ambiguous only
+// when the overloads that take the call differ in its parameter's type:
+// getattr(unknown, "a", {}) shows the dict overload (pyright on requests).
+func TestHoverOverloadOfUnknownArgument(t *testing.T) {
+	lib := "from typing import overload, TypeVar\nT = TypeVar('T')\n@overload\ndef get(o: object, name: str, /) -> int: ...\n@overload\ndef get(o: object, name: str, d: list[int], /) -> list[int]: ...\n@overload\ndef get(o: object, name: str, d: T, /) -> T: ...\n"
+	all := "(function) \ndef get(o: object, name: str, /) -> int: ...\n\ndef get(o: object, name: str, d: list[int], /) -> list[int]: ...\n\ndef get(o: object, name: str, d: T@get, /) -> T@get: ..."
+	for _, c := range []struct{ call, want string }{
+		{"get(nowhere, 'a', [1])", "(function) def get(o: object, name: str, d: list[int], /) -> list[int]"},
+		{"get(1, 'a', nowhere)", all},
+		{"get(nowhere, 'a')", "(function) def get(o: object, name: str, /) -> int"},
+	} {
+		p := programWith(map[string]string{"lib.pyi": lib, "m.py": "from lib import get\n" + c.call + "\n"})
+		u := p.unit("m")
+		o := navindex.Occ{Sym: symNamed(t, u, 0, "get")}
+		if got := New(p, Options{}).HoverAt(u, o); got != c.want {
+			t.Errorf("%s:\n got %q\nwant %q", c.call, got, c.want)
+		}
+	}
+}
+
+// A method called on a union receiver shows, for each overloaded member,
+// the overload the call picks (pyright on requests' key.strip(chars)).
+func TestHoverOverloadInUnionReceiver(t *testing.T) {
+	src := "from typing import Any\ndef f(a: Any, s: str, c: bool):\n    x = s if c else a\n    x.join(['a'])\n"
+	p := programWith(map[string]string{"m.py": src})
+	u := p.unit("m")
+	if got, want := New(p, Options{}).HoverLine(u, addAttrSym(u, "join"), -1), "(method) join: ((iterable: Iterable[str], /) -> str) | Any"; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+}
+
 // *args: Any with **kwargs: Any print as "..." (flask's NullSession
 // methods), and an uncalled overloaded method shows the first overload
 // its receiver takes (a str's join is not the LiteralString one).

@@ -88,7 +88,20 @@ func (q *query) printDepth(b *strings.Builder, t Type, flags, depth int) {
 		b.WriteString(t.Class().Name())
 		if len(t.Args()) > 0 {
 			b.WriteString("[")
-			list(t.Args())
+			var params []Type
+			if info := q.class(t.Class()); info != nil {
+				params = info.typeParams
+			}
+			for i, a := range t.Args() {
+				if i > 0 {
+					b.WriteString(", ")
+				}
+				if i < len(params) && params[i].d.paramSpec {
+					q.printParamSpecArg(b, a, depth+1)
+				} else {
+					q.printDepth(b, a, 0, depth+1)
+				}
+			}
 			b.WriteString("]")
 		}
 	case KindLiteral:
@@ -210,6 +223,45 @@ func (q *query) printSignature(b *strings.Builder, f *Function, named bool, dept
 	self, hasSelf := f.selfType()
 	r := substitute(q.declaredReturn(f), f.Subst, self, hasSelf)
 	q.printDepth(b, r, parenUnion|parenCallable, depth+1)
+}
+
+// printParamSpecArg prints what a ParamSpec parameter of a class is
+// specialized with as pyright does, by the parameters alone:
+// _Wrapped[..., Unknown, (request: Unknown, ...), Unknown].
+func (q *query) printParamSpecArg(b *strings.Builder, t Type, depth int) {
+	switch t.Kind() {
+	case KindCallable:
+		if t.Variadic() {
+			b.WriteString("...")
+			return
+		}
+		if !t.d.paramSpec {
+			b.WriteString("(")
+			for i, a := range t.Args() {
+				if i > 0 {
+					b.WriteString(", ")
+				}
+				q.printDepth(b, a, 0, depth+1)
+			}
+			b.WriteString(")")
+			return
+		}
+	case KindFunction:
+		if f := t.Func(); validDef(f.Unit, f.Def) {
+			var ps strings.Builder
+			q.printParams(&ps, f, depth)
+			if ps.String() == "(...)" {
+				b.WriteString("...") // (*args, **kwargs) untyped
+			} else {
+				b.WriteString(ps.String())
+			}
+			return
+		}
+	case KindUnknown, KindAny:
+		b.WriteString("...")
+		return
+	}
+	q.printDepth(b, t, 0, depth)
 }
 
 // gradualArgs reports *args and **kwargs both unannotated, declared Any

@@ -397,12 +397,29 @@ func (q *query) functionValue(u Unit, di int32) Type {
 	for i := len(d.Decorators) - 1; i >= 0; i-- {
 		dec := q.expr(u, d.Decorators[i])
 		r := q.call(dec, []argument{{t: t}})
-		if r.IsUnknown() || q.isArgsKwargsWrapper(r) || q.isUnannotatedDef(dec) && q.partlyUnknown(r, 0) {
+		if r.IsUnknown() || q.isArgsKwargsWrapper(r) || q.unannotatedDecorator(dec) && q.partlyUnknown(r, 0) {
 			continue
 		}
 		t = r
 	}
 	return t
+}
+
+// unannotatedDecorator reports a decorator whose every member is an
+// unannotated def (or unknown): django's `@register.filter(is_safe=True)`,
+// a union of inner defs, keeps the filter's own signature.
+func (q *query) unannotatedDecorator(t Type) bool {
+	some := false
+	for _, m := range t.Members() {
+		if m.IsUnknown() {
+			continue
+		}
+		if !q.isUnannotatedDef(m) {
+			return false
+		}
+		some = true
+	}
+	return some
 }
 
 // isUnannotatedDef reports a def without a return annotation or any
@@ -673,10 +690,20 @@ func (q *query) inferredReturn(u Unit, d *navindex.Def) Type {
 		r = Union(ts...)
 	}
 	if d.Flags&navindex.DefGenerator != 0 {
-		if d.Flags&navindex.DefAsync != 0 {
-			return q.typingInstance("AsyncGenerator", unknownType, anyType)
+		// Yielded: the union of the values yields give (pyright's
+		// inferred Generator[Y, Any, R]).
+		var ys []Type
+		for _, v := range d.YieldValues {
+			ys = append(ys, q.expr(u, v))
 		}
-		return q.typingInstance("Generator", unknownType, anyType, r)
+		y := unknownType
+		if len(ys) > 0 {
+			y = Union(ys...)
+		}
+		if d.Flags&navindex.DefAsync != 0 {
+			return q.typingInstance("AsyncGenerator", y, anyType)
+		}
+		return q.typingInstance("Generator", y, anyType, r)
 	}
 	return r
 }

@@ -61,7 +61,7 @@ type typeData struct {
 	// literalString marks str instances declared LiteralString.
 	literalString bool
 	// paramSpec marks a Callable[P, R] whose parameters are ParamSpec
-	// args[0].
+	// args[0], and a type variable that is a ParamSpec.
 	paramSpec bool
 	// alias is the type alias the type was written as (`List`,
 	// `TeardownCallable`), which pyright prints instead of the type, with
@@ -175,6 +175,11 @@ func TypeVarType(name, scope string) Type {
 // bare generic class is specialised with) is def, kept as its ret.
 func typeVarWithDefault(name, scope string, def Type) Type {
 	return build(&typeData{kind: KindTypeVar, text: name, scope: scope, ret: def})
+}
+
+// paramSpecVar is ParamSpec name of scope, with its default.
+func paramSpecVar(name, scope string, def Type) Type {
+	return build(&typeData{kind: KindTypeVar, text: name, scope: scope, ret: def, paramSpec: true})
 }
 
 // SelfType is Self@c.

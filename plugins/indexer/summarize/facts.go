@@ -260,8 +260,8 @@ func (b *builder) funcFacts(bd *pysem.Binding, d *navindex.Def) {
 	if body.IsNull() {
 		return
 	}
-	returns, nodes, bare, gen := b.ownReturns(body)
-	d.ReturnValues = returns
+	returns, nodes, bare, yields, gen := b.ownReturns(body)
+	d.ReturnValues, d.YieldValues = returns, yields
 	if gen {
 		d.Flags |= navindex.DefGenerator
 	}
@@ -387,9 +387,9 @@ var ownBodyKinds = tree.NewKindClasses(map[string]uint8{"return_statement": 1, "
 	"function_definition": 3, "class_definition": 3, "lambda": 3})
 
 // ownReturns lists the values of the `return X` statements of a def's
-// own body (and their nodes), whether it has a bare return, and whether
-// it yields.
-func (b *builder) ownReturns(body tree.Node) (values []int32, nodes []tree.Node, bare, gen bool) {
+// own body (and their nodes), whether it has a bare return, the values
+// it yields and whether it yields.
+func (b *builder) ownReturns(body tree.Node) (values []int32, nodes []tree.Node, bare bool, yields []int32, gen bool) {
 	t := body.Tree()
 	kt := ownBodyKinds.Table(t)
 	for i, end := kt.Scan(body.Index(), body.SubtreeEnd(), 0), body.SubtreeEnd(); i < end; i = kt.Scan(i+1, end, 0) {
@@ -411,11 +411,33 @@ func (b *builder) ownReturns(body tree.Node) (values []int32, nodes []tree.Node,
 			}
 		case 2:
 			gen = true
+			if n.IsNamed() { // not the keyword token, also a "yield"
+				yields = append(yields, b.yieldValue(n))
+			}
 		case 3:
 			i = n.SubtreeEnd() - 1
 		}
 	}
-	return values, nodes, bare, gen
+	return values, nodes, bare, yields, gen
+}
+
+// yieldValue is what yield n yields: its value, None for a bare
+// `yield`, an ExprIter of x for `yield from x` (-1 when not described).
+func (b *builder) yieldValue(n tree.Node) int32 {
+	from := false
+	for c := n.FirstChild(); !c.IsNull(); c = c.NextSibling() {
+		switch {
+		case !c.IsNamed():
+			from = from || string(c.Text()) == "from"
+		case b.kt.Of(c) != kComment:
+			v := b.val(c)
+			if from && v >= 0 {
+				v = b.addExpr(navindex.Expr{Op: navindex.ExprIter, A: v, B: -1})
+			}
+			return v
+		}
+	}
+	return b.lit("None", "None")
 }
 
 // ends reports whether control never falls off the end of block: its

@@ -115,6 +115,9 @@ func dumpFacts(s *navindex.Summary) string {
 		for _, v := range d.ReturnValues {
 			fmt.Fprintf(&sb, "    return %s\n", renderExpr(s, v))
 		}
+		for _, v := range d.YieldValues {
+			fmt.Fprintf(&sb, "    yield %s\n", renderExpr(s, v))
+		}
 		for _, v := range d.Decorators {
 			fmt.Fprintf(&sb, "    @%s\n", renderExpr(s, v))
 		}

@@ -19,3 +19,5 @@ def cached(x):
         return None
     return "s"
 cv = cached(1)  #@hover (variable) cv: str | None
+def joined_list(x):  #@hover (function) def joined_list(x: Unknown) -> LiteralString
+    return ", ".join(list(x))

@@ -8,3 +8,7 @@ g = [1] + [2]  #@hover (variable) g: list[int]
 h = "a" in "abc"  #@hover (variable) h: bool
 def double(n):  #@hover (function) def double(n: Unknown) -> Unknown
     return n * 2
+def percent(s: str):  #@hover (function) def percent(s: str) -> str
+    return "%s %s" % ("a", s)
+def percent_literal():  #@hover (function) def percent_literal() -> LiteralString
+    return "%s %s" % ("a", "b")

@@ -8,3 +8,8 @@ def nothing(a: int, b=0, c=None):  #@hover (function) def nothing(a: int, b: int
 def fails():  #@hover (function) def fails() -> NoReturn
     raise ValueError()
 r = one()  #@hover (variable) r: int
+def yields_names():  #@hover (function) def yields_names() -> Generator[str, Any, None]
+    yield str(1)
+    yield "a" + str(2)
+def yields_bare():  #@hover (function) def yields_bare() -> Generator[None, Any, None]
+    yield

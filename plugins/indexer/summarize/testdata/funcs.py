@@ -106,3 +106,9 @@ class C(abc.ABC):
 
 @final
 class D(C): ...
+
+
+def gen_bare_and_from(xs):
+    yield
+    x = yield from xs
+    lambda: (yield 1)
