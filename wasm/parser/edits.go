@@ -3,6 +3,7 @@ package parser
 import (
 	"bytes"
 	"hash/maphash"
+	"slices"
 )
 
 // Bounds on the line diff behind InputEdits. Past them the changes are
@@ -86,13 +87,71 @@ func splitLines(b []byte, base int) []lineSpan {
 }
 
 // diffLines finds the runs of changed lines between a and b (lines of
-// prev and src) with Myers' algorithm, or ok false when more than
-// maxDiffDepth lines are inserted and deleted.
+// prev and src), or ok false when more than maxDiffDepth lines are
+// inserted and deleted between two anchors. Anchors are lines that occur
+// once in each text, taken in order; Myers' algorithm runs between
+// consecutive anchors, so its cost (gap lines times changed lines, per
+// gap) stays local where a formatter's changes are.
 func diffLines(prev, src []byte, a, b []lineSpan) (runs []changedRun, ok bool) {
 	equal := func(x, y int) bool {
 		return a[x].hash == b[y].hash && bytes.Equal(prev[a[x].start:a[x].end], src[b[y].start:b[y].end])
 	}
-	n, m := len(a), len(b)
+	inA := make(map[uint64]int32, len(a)) // occurrences in a
+	for _, l := range a {
+		inA[l.hash]++
+	}
+	inB := make(map[uint64]int32, len(b)) // the line's index in b, or -1 if repeated
+	for y, l := range b {
+		if _, seen := inB[l.hash]; seen {
+			inB[l.hash] = -1
+		} else {
+			inB[l.hash] = int32(y)
+		}
+	}
+	var lr []lineRun
+	x0, y0 := 0, 0 // the gap after the last anchor
+	gap := func(x1, y1 int) bool {
+		found, ok := myersRuns(equal, x0, x1, y0, y1)
+		lr = append(lr, found...)
+		return ok
+	}
+	for x, l := range a {
+		y, unique := inB[l.hash]
+		if !unique || y < int32(y0) || inA[l.hash] != 1 || !equal(x, int(y)) {
+			continue
+		}
+		if !gap(x, int(y)) {
+			return nil, false
+		}
+		x0, y0 = x+1, int(y)+1
+	}
+	if !gap(len(a), len(b)) {
+		return nil, false
+	}
+	runs = make([]changedRun, len(lr))
+	for i, r := range lr {
+		runs[i] = changedRun{
+			oldStart: lineOffset(a, r.a0), oldEnd: lineOffset(a, r.a1),
+			newStart: lineOffset(b, r.b0), newEnd: lineOffset(b, r.b1),
+		}
+	}
+	return runs, true
+}
+
+// lineRun is a run of changed lines: a[a0:a1] became b[b0:b1].
+type lineRun struct{ a0, a1, b0, b1 int }
+
+// myersRuns diffs a[x0:x1] against b[y0:y1] (equal compares a line of
+// each) with Myers' algorithm and returns the runs of changed lines, first
+// first, or ok false past maxDiffDepth.
+func myersRuns(equal func(x, y int) bool, x0, x1, y0, y1 int) (runs []lineRun, ok bool) {
+	n, m := x1-x0, y1-y0
+	if n == 0 && m == 0 {
+		return nil, true
+	}
+	if n == 0 || m == 0 {
+		return []lineRun{{x0, x1, y0, y1}}, true
+	}
 	maxD := min(n+m, maxDiffDepth)
 	off := maxD + 1
 	v := make([]int, 2*maxD+3)
@@ -112,7 +171,7 @@ func diffLines(prev, src []byte, a, b []lineSpan) (runs []changedRun, ok bool) {
 				x = v[off+k-1] + 1 // right: a line of a deleted
 			}
 			y := x - k
-			for x < n && y < m && equal(x, y) {
+			for x < n && y < m && equal(x0+x, y0+y) {
 				x++
 				y++
 			}
@@ -126,10 +185,7 @@ func diffLines(prev, src []byte, a, b []lineSpan) (runs []changedRun, ok bool) {
 	if depth < 0 {
 		return nil, false
 	}
-	// Walk back from (n, m), collecting the changed line ranges (in line
-	// indices, last first).
-	type lineRun struct{ a0, a1, b0, b1 int }
-	var lr []lineRun
+	// Walk back from (n, m), collecting the changed line ranges last first.
 	x, y := n, m
 	for d := depth; d > 0; d-- {
 		prevV := trace[d] // v[off-d-1 : off+d+2] before depth d
@@ -150,26 +206,16 @@ func diffLines(prev, src []byte, a, b []lineSpan) (runs []changedRun, ok bool) {
 		} else {
 			sx, sy = px+1, py
 		}
-		for x > sx && y > sy {
-			x--
-			y--
-		}
+		x, y = sx, sy
 		// The move (px, py) -> (sx, sy) changes one line.
-		if len(lr) > 0 && lr[len(lr)-1].a0 == sx && lr[len(lr)-1].b0 == sy {
-			lr[len(lr)-1].a0, lr[len(lr)-1].b0 = px, py
+		if last := len(runs) - 1; last >= 0 && runs[last].a0 == x0+sx && runs[last].b0 == y0+sy {
+			runs[last].a0, runs[last].b0 = x0+px, y0+py
 		} else {
-			lr = append(lr, lineRun{px, sx, py, sy})
+			runs = append(runs, lineRun{x0 + px, x0 + sx, y0 + py, y0 + sy})
 		}
 		x, y = px, py
 	}
-	runs = make([]changedRun, len(lr))
-	for i, r := range lr { // lr is last first; runs first first
-		j := len(lr) - 1 - i
-		runs[j] = changedRun{
-			oldStart: lineOffset(a, r.a0), oldEnd: lineOffset(a, r.a1),
-			newStart: lineOffset(b, r.b0), newEnd: lineOffset(b, r.b1),
-		}
-	}
+	slices.Reverse(runs)
 	return runs, true
 }
 
