@@ -8,13 +8,15 @@ import (
 
 // Bounds on the line diff behind InputEdits. Past them the changes are
 // sent as the single range InputEdit gives: a text rewritten that much
-// reuses little of the old tree anyway, and the diff's cost (time
-// lines·maxDiffDepth, at most 4 MiB of memory) stays small beside a
-// parse. Black's changes to Debian's Django fit in all but 2 of the 173
-// changed files of 8 KiB or more (13 of them did not at 512 and 256).
+// reuses little of the old tree anyway, and the diff's cost (time about
+// maxDiffWork per gap between anchors, at most 4 MiB of memory) stays
+// small beside a parse. Black's changes to Debian's Django fit in all 173
+// changed files of 8 KiB or more (without anchors 2 did not, and 13 at
+// 512 and 256).
 const (
 	maxDiffDepth = 1024 // inserted plus deleted lines
 	maxEdits     = 1024 // changed ranges sent to the guest
+	maxDiffWork  = 1 << 24 // line comparisons per gap, about
 )
 
 // InputEdits describes how src differs from prev as tree-sitter edits,
@@ -152,7 +154,9 @@ func myersRuns(equal func(x, y int) bool, x0, x1, y0, y1 int) (runs []lineRun, o
 	if n == 0 || m == 0 {
 		return []lineRun{{x0, x1, y0, y1}}, true
 	}
-	maxD := min(n+m, maxDiffDepth)
+	// Myers' time is about (n+m)·d: a long gap gets a lower bound on d,
+	// so a huge file rewritten everywhere costs a bounded diff.
+	maxD := min(n+m, maxDiffDepth, max(maxDiffWork/(n+m), 1))
 	off := maxD + 1
 	v := make([]int, 2*maxD+3)
 	var trace [][]int32 // v before each depth d, for the walk back

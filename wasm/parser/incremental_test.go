@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -110,6 +111,9 @@ func TestInputEditsReplay(t *testing.T) {
 		{"x = 'a'\ny = 1\nz = 'b'\n", "x = \"a\"\ny = 1\nz = \"b\"\n"},
 		{"a\nb", "a\nc\nb"},
 		{"p\nq\nr\ns\nt\n", "q\nr\nS\nt\nu\n"},
+		// No anchors and every other line changed: past the diff's bounds,
+		// one range.
+		{strings.Repeat("x = 1\n", 20000), strings.Repeat("x = 1\nx = 2\n", 10000)},
 	}
 	for _, f := range stdlibcorpus.Files(t)[:40] {
 		src, err := os.ReadFile(f)
