@@ -14,8 +14,8 @@ import (
 // changed files of 8 KiB or more (without anchors 2 did not, and 13 at
 // 512 and 256).
 const (
-	maxDiffDepth = 1024 // inserted plus deleted lines
-	maxEdits     = 1024 // changed ranges sent to the guest
+	maxDiffDepth = 1024    // inserted plus deleted lines
+	maxEdits     = 1024    // changed ranges sent to the guest
 	maxDiffWork  = 1 << 24 // line comparisons per gap, about
 )
 
