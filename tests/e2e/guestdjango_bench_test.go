@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -10,9 +11,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
+
 	"github.com/pyws/pyws/host/pluginresult"
 	"github.com/pyws/pyws/plugin-sdk/abi"
 	"github.com/pyws/pyws/plugin-sdk/parsertest"
+	"github.com/pyws/pyws/wasm/parser"
 )
 
 // BenchmarkGuestDjango takes a format_document and a get_diagnostics
@@ -117,7 +122,8 @@ func processCPU() time.Duration {
 // BenchmarkFormatRequestDjango runs format_document's phases as the
 // kernel does (host/service/format.go: "format", "black" when isort
 // changed the file, "check" when the text changed), each text parsed by
-// the kernel's wasm parser and the packed formatter called under wazero
+// the kernel's wasm parser as a worker parses it (a file of 8 KiB or
+// more from the tree of its previous version) and the packed formatter called under wazero
 // in this process, over tests/bench's 300 Django files, and reports the
 // CPU time per file of the parses and of each phase's guest call. What
 // is left of the harness's per-file time is HTTP, the pipes to the
@@ -127,12 +133,38 @@ func BenchmarkFormatRequestDjango(b *testing.B) {
 	paths, srcs := parsertest.DjangoSample(b, 300)
 	_, call := loadGuest(b, filepath.Join(dir, "formatter", "plugin.wasm"))
 	cfg := abi.FormatConfig{LineLength: 88, IsortLineLength: 88, TabSize: 4, InsertSpaces: true}
+	// The worker keeps the tree of a file of 8 KiB or more and parses the
+	// file's next version from it (host/plugins keptTrees): a phase's text
+	// is the next version of the file the phase before parsed.
+	ctx := context.Background()
+	rt := wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfigCompiler())
+	b.Cleanup(func() { rt.Close(ctx) })
+	wasi_snapshot_preview1.MustInstantiate(ctx, rt)
+	pm, err := parser.Compile(ctx, rt)
+	if err != nil {
+		b.Fatal(err)
+	}
+	p, err := pm.New(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var kept []byte // the source of the tree in slot 0: the current file's last version
 	var parseCPU time.Duration
 	phaseCPU := map[string]time.Duration{}
 	phaseCalls := map[string]int{}
 	phase := func(i int, name string, text []byte) *pluginresult.Format {
 		start := processCPU()
-		blob, err := parsertest.Blob(text)
+		if name == "format" {
+			kept = nil // another file
+		}
+		var blob []byte
+		var err error
+		if len(text) >= 8<<10 {
+			blob, err = p.ParseSlot(ctx, 0, kept, text, 0)
+			kept = text
+		} else {
+			blob, err = p.Parse(ctx, text, 0)
+		}
 		if err != nil {
 			b.Fatal(err)
 		}

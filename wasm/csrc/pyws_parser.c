@@ -387,25 +387,31 @@ int32_t pyws_parse(const char *src, uint32_t len, uint64_t budget_us) {
 
 // pyws_parse_slot is pyws_parse that keeps the new tree in slot for the
 // next call. With edit == NULL it parses from scratch. Otherwise edit
-// points to nine u32s describing how src differs from the source of the
-// slot's tree: start_byte, old_end_byte, new_end_byte, then the rows and
-// byte columns of start, old end and new end. The slot's tree is edited
-// and reused, so only the changed region is parsed again. Whatever the
-// outcome, the slot's previous tree is gone afterwards; on failure the
-// slot is empty.
+// points to a count n, then n records of nine u32s, each describing one
+// changed range of src against the source of the slot's tree:
+// start_byte, old_end_byte, new_end_byte, then the rows and byte columns
+// of start, old end and new end. The records are applied in order, each
+// in the coordinates the earlier ones left (the host sends them last
+// range first, so each is in the old source's coordinates). The slot's
+// tree is edited and reused, so only the changed ranges are parsed again.
+// Whatever the outcome, the slot's previous tree is gone afterwards; on
+// failure the slot is empty.
 PYWS_EXPORT("pyws_parse_slot")
 int32_t pyws_parse_slot(uint32_t slot, const char *src, uint32_t len, uint64_t budget_us, const uint32_t *edit) {
   if (slot >= PYWS_SLOTS) return PYWS_FAILED;
   TSTree *old = slots[slot];
   slots[slot] = NULL;
   if (old && edit) {
-    TSInputEdit e = {
-      .start_byte = edit[0], .old_end_byte = edit[1], .new_end_byte = edit[2],
-      .start_point = {edit[3], edit[4]},
-      .old_end_point = {edit[5], edit[6]},
-      .new_end_point = {edit[7], edit[8]},
-    };
-    ts_tree_edit(old, &e);
+    uint32_t n = edit[0];
+    for (const uint32_t *r = edit + 1; n > 0; n--, r += 9) {
+      TSInputEdit e = {
+        .start_byte = r[0], .old_end_byte = r[1], .new_end_byte = r[2],
+        .start_point = {r[3], r[4]},
+        .old_end_point = {r[5], r[6]},
+        .new_end_point = {r[7], r[8]},
+      };
+      ts_tree_edit(old, &e);
+    }
   }
   int rc = parse(edit ? old : NULL, src, len, budget_us, &slots[slot]);
   if (old) ts_tree_delete(old);

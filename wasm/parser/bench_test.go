@@ -83,3 +83,47 @@ func BenchmarkParseEdit(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkParseScattered: the corpus parsed as a formatter's output
+// (scatter: changes on many lines) from the kept tree of the original,
+// with one edit per run of changed lines (InputEdits), with one range
+// from the first change to the last (InputEdit), and from scratch; the
+// kernel's check of a formatted file is this parse.
+func BenchmarkParseScattered(b *testing.B) {
+	_, srcs, total := stdlibcorpus.Bench(b)
+	ctx := context.Background()
+	edited := make([][]byte, len(srcs))
+	for i, src := range srcs {
+		edited[i] = scatter(src)
+	}
+	single := func(prev, src []byte) [][editWords]uint32 { return [][editWords]uint32{InputEdit(prev, src)} }
+	for _, mode := range []struct {
+		name  string
+		edits func(prev, src []byte) [][editWords]uint32
+	}{{"scratch", nil}, {"one-range", single}, {"per-run", InputEdits}} {
+		b.Run(mode.name, func(b *testing.B) {
+			if mode.edits != nil {
+				defer func(saved func(prev, src []byte) [][editWords]uint32) { inputEdits = saved }(inputEdits)
+				inputEdits = mode.edits
+			}
+			p := newParser(b)
+			b.SetBytes(total)
+			for b.Loop() {
+				for i, src := range edited {
+					b.StopTimer()
+					if _, err := p.ParseSlot(ctx, i%Slots, nil, srcs[i], 0); err != nil {
+						b.Fatal(err)
+					}
+					prev := srcs[i]
+					if mode.edits == nil {
+						prev = nil
+					}
+					b.StartTimer()
+					if _, err := p.ParseSlot(ctx, i%Slots, prev, src, 0); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		})
+	}
+}

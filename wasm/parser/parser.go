@@ -188,7 +188,7 @@ func (p *Parser) call(ctx context.Context, f api.Function, args ...uint64) (uint
 // then matches both ErrParseTimeout and context.DeadlineExceeded. Flattening
 // the finished tree is not bounded by budget, but is linear and small.
 func (p *Parser) Parse(ctx context.Context, src []byte, budget time.Duration) ([]byte, error) {
-	return p.run(ctx, src, budget, func(srcPtr, budgetUS uint64) (uint64, error) {
+	return p.run(ctx, src, 0, budget, func(srcPtr, budgetUS uint64) (uint64, error) {
 		return p.call(ctx, p.parse, srcPtr, uint64(len(src)), budgetUS)
 	})
 }
@@ -199,9 +199,9 @@ const Slots = 16
 // ParseSlot is Parse that keeps the new tree in slot (0 <= slot < Slots)
 // for the next version of the same file. prev is the source the slot's
 // tree was parsed from, or nil for a parse from scratch: the slot's tree is
-// then edited by the difference between prev and src (one changed range,
-// from their common prefix and suffix) and reused, so only the changed
-// region is parsed again. For valid code the blob is the one Parse gives
+// then edited by the difference between prev and src (InputEdits: one
+// range per run of changed lines) and reused, so only the changed regions
+// are parsed again. For valid code the blob is the one Parse gives
 // (tree-sitter guarantees it); for code with syntax errors, error recovery
 // may settle differently from a fresh parse, so a caller that needs Parse's
 // blob parses such a tree again without prev (host/plugins does, reading
@@ -211,23 +211,33 @@ func (p *Parser) ParseSlot(ctx context.Context, slot int, prev, src []byte, budg
 	if slot < 0 || slot >= Slots {
 		return nil, fmt.Errorf("parser: slot %d out of range [0,%d)", slot, Slots)
 	}
-	return p.run(ctx, src, budget, func(srcPtr, budgetUS uint64) (uint64, error) {
-		var editPtr uint64
-		if prev != nil {
-			// The edit goes in the same allocation as the source, after it.
-			editPtr = srcPtr + uint64(alignUp(len(src), 4))
-			e := InputEdit(prev, src)
-			var b [4 * len(e)]byte
-			for i, v := range e {
-				binary.LittleEndian.PutUint32(b[4*i:], v)
+	var edits []byte // the guest's edit record: a count, then the edits
+	if prev != nil {
+		es := inputEdits(prev, src)
+		edits = make([]byte, 4*(1+editWords*len(es)))
+		binary.LittleEndian.PutUint32(edits, uint32(len(es)))
+		for i, e := range es {
+			for j, v := range e {
+				binary.LittleEndian.PutUint32(edits[4*(1+editWords*i+j):], v)
 			}
-			if !p.mem.Write(uint32(editPtr), b[:]) {
+		}
+	}
+	return p.run(ctx, src, len(edits), budget, func(srcPtr, budgetUS uint64) (uint64, error) {
+		var editPtr uint64
+		if edits != nil {
+			// The edits go in the same allocation as the source, after it.
+			editPtr = srcPtr + uint64(alignUp(len(src), 4))
+			if !p.mem.Write(uint32(editPtr), edits) {
 				return 0, fmt.Errorf("parser: edit at %#x outside memory", editPtr)
 			}
 		}
 		return p.call(ctx, p.parseSlotFn, uint64(slot), srcPtr, uint64(len(src)), budgetUS, editPtr)
 	})
 }
+
+// inputEdits is InputEdits; BenchmarkParseScattered swaps in the single
+// range to measure what the line diff saves.
+var inputEdits = InputEdits
 
 func alignUp(n, a int) int { return (n + a - 1) / a * a }
 
@@ -240,19 +250,26 @@ const editWords = 9
 // Rows count '\n'; columns are bytes since the last '\n', as tree-sitter
 // counts them.
 func InputEdit(prev, src []byte) [editWords]uint32 {
-	start := 0
-	for start < len(prev) && start < len(src) && prev[start] == src[start] {
-		start++
-	}
-	oldEnd, newEnd := len(prev), len(src)
-	for oldEnd > start && newEnd > start && prev[oldEnd-1] == src[newEnd-1] {
-		oldEnd--
-		newEnd--
-	}
+	start, oldEnd, newEnd := changedRange(prev, src)
 	row, col := point(prev[:start])
 	oldRow, oldCol := advance(row, col, prev[start:oldEnd])
 	newRow, newCol := advance(row, col, src[start:newEnd])
 	return [editWords]uint32{uint32(start), uint32(oldEnd), uint32(newEnd), row, col, oldRow, oldCol, newRow, newCol}
+}
+
+// changedRange returns where prev and src differ: prev[start:oldEnd]
+// became src[start:newEnd], between their common prefix and suffix (which
+// do not overlap).
+func changedRange(prev, src []byte) (start, oldEnd, newEnd int) {
+	for start < len(prev) && start < len(src) && prev[start] == src[start] {
+		start++
+	}
+	oldEnd, newEnd = len(prev), len(src)
+	for oldEnd > start && newEnd > start && prev[oldEnd-1] == src[newEnd-1] {
+		oldEnd--
+		newEnd--
+	}
+	return start, oldEnd, newEnd
 }
 
 func point(b []byte) (row, col uint32) { return advance(0, 0, b) }
@@ -266,8 +283,9 @@ func advance(row, col uint32, b []byte) (uint32, uint32) {
 }
 
 // run is the common part of Parse and ParseSlot: bounds, the source in
-// guest memory, the guest's parse (call), and the blob out.
-func (p *Parser) run(ctx context.Context, src []byte, budget time.Duration, call func(srcPtr, budgetUS uint64) (uint64, error)) ([]byte, error) {
+// guest memory with extra bytes after it, the guest's parse (call), and
+// the blob out.
+func (p *Parser) run(ctx context.Context, src []byte, extra int, budget time.Duration, call func(srcPtr, budgetUS uint64) (uint64, error)) ([]byte, error) {
 	if p.closed {
 		return nil, ErrClosed
 	}
@@ -292,8 +310,8 @@ func (p *Parser) run(ctx context.Context, src []byte, budget time.Duration, call
 		budgetUS = uint64(max(budget.Microseconds(), 1))
 	}
 
-	// Room for the source and, for ParseSlot, the edit after it.
-	srcPtr, err := p.call(ctx, p.malloc, uint64(alignUp(len(src), 4)+4*editWords))
+	// Room for the source and, for ParseSlot, the edits after it.
+	srcPtr, err := p.call(ctx, p.malloc, uint64(alignUp(len(src), 4)+extra))
 	if err != nil {
 		return nil, err
 	}

@@ -35,6 +35,9 @@ type gen struct {
 	line *line
 	prev *leaf
 
+	leafSlab   []leaf // allocLeaf's current slab
+	leavesMade int
+
 	parenMode map[int]int // node index -> 1 invisible parens, 2 omitted parens
 	atomCount []*int      // open counters of leaves inside invisible atoms
 

@@ -289,10 +289,15 @@ type line struct {
 	shouldSplitRHS bool
 	magicComma     *leaf
 	o              *Options
+	// room for the first leaves, allocated with the line: most lines are
+	// short, and growing leaves from nil took up to four allocations
+	small [8]*leaf
 }
 
 func newLine(o *Options, depth int, inside bool) *line {
-	return &line{o: o, depth: depth, insideBrackets: inside}
+	ln := &line{o: o, depth: depth, insideBrackets: inside}
+	ln.leaves = ln.small[:0]
+	return ln
 }
 
 func (ln *line) empty() bool { return len(ln.leaves) == 0 && len(ln.commentKeys) == 0 }
@@ -575,7 +580,9 @@ func (ln *line) removeTrailingComma() {
 }
 
 func (ln *line) clone() *line {
-	return &line{o: ln.o, depth: ln.depth, insideBrackets: ln.insideBrackets, shouldSplitRHS: ln.shouldSplitRHS, magicComma: ln.magicComma}
+	c := &line{o: ln.o, depth: ln.depth, insideBrackets: ln.insideBrackets, shouldSplitRHS: ln.shouldSplitRHS, magicComma: ln.magicComma}
+	c.leaves = c.small[:0]
+	return c
 }
 
 func (ln *line) String() string {

@@ -115,11 +115,25 @@ func tokTypeOf(k string) tokType {
 	return tOP
 }
 
+// allocLeaf returns a zero leaf from a slab sized for the file's tokens:
+// one allocation instead of one per token (a leaf was the formatter's
+// largest allocation, and in wasm an allocation costs far more than its
+// bytes). The leaves live as long as the call, so the slab does too.
+func (g *gen) allocLeaf() *leaf {
+	if len(g.leafSlab) == cap(g.leafSlab) {
+		g.leafSlab = make([]leaf, 0, max(len(g.toks)-g.leavesMade, 64))
+	}
+	g.leafSlab = g.leafSlab[:len(g.leafSlab)+1]
+	g.leavesMade++
+	return &g.leafSlab[len(g.leafSlab)-1]
+}
+
 func (g *gen) newLeaf(n tree.Node, i int) *leaf {
 	k := n.Kind()
 	p := n.Parent()
 	pk := p.Kind()
-	l := &leaf{typ: tokTypeOf(k), value: g.text[n.StartByte():n.EndByte()], node: n}
+	l := g.allocLeaf()
+	*l = leaf{typ: tokTypeOf(k), value: g.text[n.StartByte():n.EndByte()], node: n}
 	l.lineno = g.lineOf(n.StartByte())
 	switch {
 	case pk == "unary_operator" && n.FieldName() == "operator":
