@@ -215,7 +215,9 @@ def registered(a: int) -> str: ...
 	u := p.unit("m")
 	ev := New(p, Options{})
 	sym := symNamed(t, u, 0, "opened")
-	if got, want := ev.HoverLine(u, sym, lastDef(u, sym)), "(function) def opened(path: str) -> _GeneratorContextManager[int]"; got != want {
+	// At its own name, the def as written (pyright 1.1.414); its uses
+	// see the decorated value (the table above).
+	if got, want := ev.HoverLine(u, sym, lastDef(u, sym)), "(function) def opened(path: str) -> Iterator[int]"; got != want {
 		t.Errorf("got %s, want %s", got, want)
 	}
 }

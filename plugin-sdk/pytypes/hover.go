@@ -40,7 +40,15 @@ func (e *Evaluator) hoverLine(u Unit, sym int32, def int32, at *navindex.Occ) st
 			return "(parameter) " + name + ": " + q.text(q.assigned(u, sym, def), 0)
 		}
 		if d.Kind != navindex.KindModule && !d.Import { // `from m import x` binds what m's x is
-			return q.hoverDef(u, def, name, q.def(u, def), false)
+			t := q.def(u, def)
+			if (d.Kind == navindex.KindFunction || d.Kind == navindex.KindMethod) && len(d.Decorators) > 0 &&
+				d.Flags&navindex.DefOverload == 0 && !q.hasOverloads(u, d.Sym) {
+				// At its own name a decorated def is the def, as pyright
+				// shows it there (`@lru_cache def c() -> str`: def c() ->
+				// str); uses see the decorated value.
+				t = FunctionType(Function{Unit: u, Def: def})
+			}
+			return q.hoverDef(u, def, name, t, false)
 		}
 	}
 	// A use, or an import binding: what the name refers to.
@@ -179,6 +187,10 @@ func (q *query) hoverDef(u Unit, di int32, name string, t Type, use bool) string
 				t = FunctionType(Function{Unit: u, Def: di})
 			}
 		case KindFunction:
+		case KindCallable:
+			// A decorator gave a Callable: still a function to pyright,
+			// `(function) def a() -> int`.
+			return label + "def " + name + q.text(t, 0)
 		default:
 			return label + name + ": " + q.text(t, 0)
 		}
