@@ -35,7 +35,7 @@ package navindex
 
 // Version is the layout version; the kernel discards cached summaries of
 // another version.
-const Version = 9
+const Version = 10
 
 // SymKind says what a symbol is.
 type SymKind uint8
