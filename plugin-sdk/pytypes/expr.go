@@ -364,6 +364,19 @@ func (q *query) unpack(u Unit, x *navindex.Expr) Type {
 	if x.Name == "*" {
 		return q.instanceOf("list", widen(q.iterate(t, false)))
 	}
+	if t.Kind() == KindUnion {
+		// Each tuple of a union by position: a, b = (str, bool) | (Any,
+		// bool) makes a str | Any, not every element's type.
+		var ts []Type
+		for _, m := range t.Args() {
+			ts = append(ts, q.unpackOne(m, x))
+		}
+		return Union(ts...)
+	}
+	return q.unpackOne(t, x)
+}
+
+func (q *query) unpackOne(t Type, x *navindex.Expr) Type {
 	if t.Kind() == KindTuple && !t.Variadic() {
 		n, err := strconv.Atoi(x.Text)
 		if (err != nil || n == len(t.Args())) && x.B >= 0 && int(x.B) < len(t.Args()) {

@@ -71,6 +71,9 @@ type flowWalk struct {
 	memo     map[int32]flowResult
 	active   map[int32]bool
 	steps    int
+	// outer: a path reached the entry of a scope the name is not local
+	// to (a closure's read), where its type is not narrowed.
+	outer bool
 }
 
 // maxFlowSteps bounds one walk (a module of thousands of statements).
@@ -91,6 +94,7 @@ func (w *flowWalk) at(node int32) flowResult {
 			if sy := &s.Syms[w.sym]; sy.Kind == navindex.SymLocal && sy.Scope == n.A {
 				return flowResult{} // unbound: read before any assignment
 			}
+			w.outer = true
 			return flowResult{t: w.q.sym(w.u, w.sym), reached: true}
 		case navindex.FlowAssign:
 			if n.A != w.sym {
@@ -782,7 +786,7 @@ func (e *Evaluator) TypeAt(u Unit, o navindex.Occ) Type {
 	if n := flowAt(u, navindex.Pos{Line: o.Line, Col: o.Col}); n >= 0 {
 		return q.symAt(u, o.Sym, n)
 	}
-	if d := e.defAt(u, o); d >= 0 && q.inFunction(u, o.Sym) {
+	if d := e.defAt(u, o); d >= 0 && !q.inClassBody(u, o.Sym) {
 		return q.assigned(u, o.Sym, d)
 	}
 	return q.sym(u, o.Sym)
