@@ -266,11 +266,20 @@ func (q *query) display(u Unit, x *navindex.Expr) Type {
 	switch x.Name {
 	case "tuple":
 		elems := make([]Type, 0, len(args))
+		star := false
 		for i, a := range args {
+			t := q.expr(u, a)
 			if starred(i) != "" {
-				return HomogeneousTuple(q.builtinClass("tuple"), unknownType)
+				t, star = q.iterate(t, false), true
 			}
-			elems = append(elems, q.expr(u, a))
+			elems = append(elems, t)
+		}
+		if star {
+			// pyright's tuple[None, *tuple[str, ...]]: pyws has no
+			// unbounded entry inside a tuple, so the union of the
+			// elements, as many as there are; iterating it is what
+			// pyright's gives.
+			return HomogeneousTuple(q.builtinClass("tuple"), Union(elems...))
 		}
 		// A tuple keeps its elements' literal types (it is immutable);
 		// a variable's declared type widens them.

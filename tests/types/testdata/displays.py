@@ -7,3 +7,6 @@ c = [str(i) for i in a]  #@hover (variable) c: list[str]
 xs = [1]
 s = {"a", *xs}  #@hover (variable) s: set[str | int]
 l = [*xs, "a"]  #@hover (variable) l: list[int | str]
+names: list[str] = []
+for each in (None, *names):
+    print(each)  #@read each (variable) each: str | None
