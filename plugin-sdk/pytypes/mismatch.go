@@ -456,7 +456,7 @@ func (q *query) settledName(u Unit, v int32) bool {
 		return false
 	}
 	d := &u.Summary().Defs[defs[0]]
-	return d.Kind == navindex.KindParameter && d.Annot >= 0
+	return d.Kind == navindex.KindParameter
 }
 
 // declaredResult reports a call of expression v whose result type is

@@ -30,10 +30,10 @@ import (
 // (most of the rest are values pyright narrows, which pyws leaves
 // unjudged: RATIONALE).
 var typeFloors = map[string]map[string]float64{
-	"requests": {"type": 0.88, "signature": 0.82, "typeDefinition": 0.92, "mismatch": 0.95},                         // 79/87, 35/41, 80/85, n/a, 0/10
+	"requests": {"type": 0.88, "signature": 0.82, "typeDefinition": 0.92, "mismatch": 0.95},                         // 79/87, 35/41, 80/85, 1/1, 1/10
 	"flask":    {"type": 0.90, "signature": 0.89, "typeDefinition": 0.94, "mismatch": 0.95},                         // 128/139, 35/37, 124/129, 1/1, 1/9
-	"django":   {"type": 0.87, "signature": 0.73, "typeDefinition": 0.93, "mismatch": 0.98, "mismatchRecall": 0.29}, // 123/137, 46/60, 127/135, 135/135, 134/436
-	"total":    {"type": 0.89, "signature": 0.82, "typeDefinition": 0.94, "mismatch": 0.98, "mismatchRecall": 0.28}, // 330/363, 116/138, 331/349, 136/136, 135/455
+	"django":   {"type": 0.87, "signature": 0.73, "typeDefinition": 0.93, "mismatch": 0.98, "mismatchRecall": 0.30}, // 123/137, 46/60, 127/135, 138/138, 137/436
+	"total":    {"type": 0.89, "signature": 0.82, "typeDefinition": 0.94, "mismatch": 0.98, "mismatchRecall": 0.29}, // 330/363, 116/138, 331/349, 140/140, 139/455
 
 	"fixture/classes":    {"type": 0.93, "signature": 0.85, "typeDefinition": 0.95, "mismatch": 0.95}, // 47/47, 13/14, 47/47, n/a
 	"fixture/imports":    {"type": 0.95, "signature": 0.95, "typeDefinition": 0.95, "mismatch": 0.95}, // 13/13, 23/23, 13/13, n/a

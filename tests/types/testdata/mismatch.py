@@ -176,3 +176,11 @@ def unpacked(flag: bool) -> None:
     first, _ = pairs(flag)
     if first is not None:
         takes(first)  #@mismatch Argument of type "str | int" cannot be assigned to parameter "name" of type "str" in function "takes"
+
+
+def unannotated(name=None):
+    takes(name)  #@mismatch Argument of type "Unknown | None" cannot be assigned to parameter "name" of type "str" in function "takes"
+
+
+def unannotated_str(name="a"):
+    takes(name)
