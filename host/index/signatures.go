@@ -47,8 +47,9 @@ func (x *Index) signatureHelp(abs string, line, char int) (out SignatureHelp, ne
 	if f == nil || !x.linked {
 		return out, ""
 	}
-	c, arg := callAt(f.S.Calls, navindex.Pos{Line: int32(line), Col: int32(char)})
-	if c == nil {
+	p := navindex.Pos{Line: int32(line), Col: int32(char)}
+	c, arg := callAt(f.S.Calls, p)
+	if c == nil || inStaticFalseDef(f.S, p) {
 		return out, ""
 	}
 	sh := x.typesLocked().SignatureHelp(f, c.Expr, arg, c.Keys)
@@ -61,6 +62,24 @@ func (x *Index) signatureHelp(abs string, line, char int) (out SignatureHelp, ne
 		out.Signatures = append(out.Signatures, Signature{Label: s.Label, Doc: doc, Params: s.Params})
 	}
 	return out, need
+}
+
+// inStaticFalseDef reports p inside a def or class under a condition
+// false for the target (`if sys.platform == "win32":`): code pyright
+// deems unreachable, where it shows no signatures.
+func inStaticFalseDef(s *navindex.Summary, p navindex.Pos) bool {
+	for i := range s.Defs {
+		d := &s.Defs[i]
+		if d.Flags&navindex.DefStaticFalse == 0 || d.Extent.EndLine == 0 {
+			continue
+		}
+		e := d.Extent
+		start, end := navindex.Pos{Line: e.Line, Col: e.Col}, navindex.Pos{Line: e.EndLine, Col: e.EndCol}
+		if !p.Less(start) && p.Less(end) {
+			return true
+		}
+	}
+	return false
 }
 
 // callAt is the innermost call whose argument list holds p (calls sorted

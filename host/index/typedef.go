@@ -12,16 +12,19 @@ import (
 // is its def, a module its file. A value whose only classes are outside
 // the workspace is EXTERNAL_DEFINITION with the first one's qualified
 // name (details "symbols" lists every class of a union, str | None
-// giving builtins.str and types.NoneType); a value of unknown type is
+// giving builtins.str and types.NoneType). A union of classes on both
+// sides answers the workspace's locations and, in external, the
+// qualified names of the others (Node | None: Node's class and
+// types.NoneType), as pyright lists both. A value of unknown type is
 // the name's own declarations, as pyright answers, and
 // NO_DEFINITION_FOUND when it has none.
-func (x *Index) TypeDefinition(h *Hit) ([]Location, error) {
+func (x *Index) TypeDefinition(h *Hit) ([]Location, []string, error) {
 	// The linker's fallback fills its memo: exclusive.
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	h, err := x.current(h)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	name := h.f.S.Syms[h.o.Sym].Name
 	ev := x.typesLocked()
@@ -31,7 +34,7 @@ func (x *Index) TypeDefinition(h *Hit) ([]Location, error) {
 		// answers its declarations (getter and setter).
 		if k, ok := p.f.defKind(p.sym); ok && k == navindex.KindProperty {
 			if locs := x.defLocations(p); len(locs) > 0 {
-				return locs, nil
+				return locs, nil, nil
 			}
 		}
 	}
@@ -41,41 +44,41 @@ func (x *Index) TypeDefinition(h *Hit) ([]Location, error) {
 		// declarations.
 		if p := x.follow(h.t); p.kind == tSym {
 			if locs := x.defLocations(p); len(locs) > 0 {
-				return locs, nil
+				return locs, nil, nil
 			}
 		}
 	}
 	classes := ev.Classes(t)
-	locs, external, module := x.typeLocations(classes)
+	locs, first, module := x.typeLocations(classes)
 	if len(locs) > 0 {
-		return locs, nil
+		return locs, externalNames(classes), nil
 	}
-	if external != "" {
-		return nil, fault.New(fault.ExternalDefinition, fault.Details{"module": module, "symbol": external, "symbols": externalNames(classes)},
-			"the type of %s, %s, is defined outside the workspace, in %s", name, external, module)
+	if first != "" {
+		return nil, nil, fault.New(fault.ExternalDefinition, fault.Details{"module": module, "symbol": first, "symbols": externalNames(classes)},
+			"the type of %s, %s, is defined outside the workspace, in %s", name, first, module)
 	}
 	v := x.memo.targetValue(x.follow(h.t))
 	switch v.kind {
 	case vClass, vInstance, vFunction:
 		if locs := x.defLocations(target{kind: tSym, f: v.f, sym: v.sym}); len(locs) > 0 {
-			return locs, nil
+			return locs, nil, nil
 		}
 	case vModule:
 		if fs := x.mods.byName[v.name]; len(fs) > 0 {
-			return []Location{{Abs: fs[0].Abs, Rel: fs[0].Rel}}, nil
+			return []Location{{Abs: fs[0].Abs, Rel: fs[0].Rel}}, nil, nil
 		}
 	case vExt:
-		return nil, fault.New(fault.ExternalDefinition, fault.Details{"module": v.mod, "symbol": v.name},
+		return nil, nil, fault.New(fault.ExternalDefinition, fault.Details{"module": v.mod, "symbol": v.name},
 			"the type of %s, %s, is defined outside the workspace, in %s", name, v.name, v.mod)
 	}
 	if p := x.follow(h.t); p.kind == tSym {
 		// A type nothing declares (pyws or pyright cannot tell it):
 		// pyright's fallback, the name's own declarations.
 		if locs := x.defLocations(p); len(locs) > 0 {
-			return locs, nil
+			return locs, nil, nil
 		}
 	}
-	return nil, fault.New(fault.NoDefinitionFound, fault.Details{"name": name},
+	return nil, nil, fault.New(fault.NoDefinitionFound, fault.Details{"name": name},
 		"cannot tell the type of %s", name)
 }
 

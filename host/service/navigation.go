@@ -330,8 +330,7 @@ func toRange(sp navindex.Span) abi.Range {
 	return abi.Range{Start: abi.Position{Line: int(sp.Line), Character: int(sp.Col)}, End: abi.Position{Line: int(sp.Line), Character: int(sp.End)}}
 }
 
-// LocationsResult is the result of get_definition, get_type_definition
-// and get_references.
+// LocationsResult is the result of get_definition and get_references.
 type LocationsResult struct {
 	Locations  []ContextLocation `json:"locations"`
 	TotalCount *int              `json:"totalCount,omitempty"`
@@ -365,11 +364,20 @@ func runTypeDefinition(ctx context.Context, s *Session, a toolspec.Args) (any, e
 	if err != nil {
 		return nil, err
 	}
-	locs, err := x.TypeDefinition(h)
+	locs, external, err := x.TypeDefinition(h)
 	if err != nil {
 		return nil, err
 	}
-	return LocationsResult{Locations: s.withContext(locs, 0)}, nil
+	return TypeDefinitionResult{Locations: s.withContext(locs, 0), External: external}, nil
+}
+
+// TypeDefinitionResult is get_type_definition's result. A union of
+// workspace classes and others (Node | None) has no location for the
+// others; external names them, as EXTERNAL_DEFINITION's details do
+// when every class is outside the workspace.
+type TypeDefinitionResult struct {
+	Locations []ContextLocation `json:"locations"`
+	External  []string          `json:"external,omitempty" doc:"qualified names of the union's classes defined outside the workspace (builtins.str, types.NoneType), when others are in it"`
 }
 
 func runReferences(ctx context.Context, s *Session, a toolspec.Args) (any, error) {

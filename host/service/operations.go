@@ -97,7 +97,7 @@ func Operations() []Operation {
 			Description: "Find the class (or classes, for a union) of the value at a position.",
 			Params:      withPosition(),
 			OneOf:       positionOrSymbol,
-			Result:      reflect.TypeFor[LocationsResult](),
+			Result:      reflect.TypeFor[TypeDefinitionResult](),
 			Faults: faults(positionFaults, []string{fault.WorkspaceNotLoaded, fault.Timeout,
 				fault.NoDefinitionFound, fault.ExternalDefinition, fault.NoSymbolFound}),
 			Plugin: IndexTool, Health: true,

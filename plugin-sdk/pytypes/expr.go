@@ -280,11 +280,20 @@ func (q *query) display(u Unit, x *navindex.Expr, combine func([]Type) Type) Typ
 	switch x.Name {
 	case "tuple":
 		elems := make([]Type, 0, len(args))
+		star := false
 		for i, a := range args {
+			t := q.expr(u, a)
 			if starred(i) != "" {
-				return HomogeneousTuple(q.builtinClass("tuple"), unknownType)
+				t, star = q.iterate(t, false), true
 			}
-			elems = append(elems, q.expr(u, a))
+			elems = append(elems, t)
+		}
+		if star {
+			// pyright's tuple[None, *tuple[str, ...]]: pyws has no
+			// unbounded entry inside a tuple, so the union of the
+			// elements, as many as there are; iterating it is what
+			// pyright's gives.
+			return HomogeneousTuple(q.builtinClass("tuple"), Union(elems...))
 		}
 		// A tuple keeps its elements' literal types (it is immutable);
 		// a variable's declared type widens them.
@@ -403,6 +412,19 @@ func (q *query) unpack(u Unit, x *navindex.Expr) Type {
 	if x.Name == "*" {
 		return q.instanceOf("list", widen(q.iterate(t, false)))
 	}
+	if t.Kind() == KindUnion {
+		// Each tuple of a union by position: a, b = (str, bool) | (Any,
+		// bool) makes a str | Any, not every element's type.
+		var ts []Type
+		for _, m := range t.Args() {
+			ts = append(ts, q.unpackOne(m, x))
+		}
+		return Union(ts...)
+	}
+	return q.unpackOne(t, x)
+}
+
+func (q *query) unpackOne(t Type, x *navindex.Expr) Type {
 	if t.Kind() == KindTuple && !t.Variadic() {
 		n, err := strconv.Atoi(x.Text)
 		if (err != nil || n == len(t.Args())) && x.B >= 0 && int(x.B) < len(t.Args()) {

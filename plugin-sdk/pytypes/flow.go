@@ -71,6 +71,9 @@ type flowWalk struct {
 	memo     map[int32]flowResult
 	active   map[int32]bool
 	steps    int
+	// outer: a path reached the entry of a scope the name is not local
+	// to (a closure's read), where its type is not narrowed.
+	outer bool
 }
 
 // maxFlowSteps bounds one walk (a module of thousands of statements).
@@ -91,6 +94,7 @@ func (w *flowWalk) at(node int32) flowResult {
 			if sy := &s.Syms[w.sym]; sy.Kind == navindex.SymLocal && sy.Scope == n.A {
 				return flowResult{} // unbound: read before any assignment
 			}
+			w.outer = true
 			return flowResult{t: w.q.sym(w.u, w.sym), reached: true}
 		case navindex.FlowAssign:
 			if n.A != w.sym {
@@ -226,13 +230,44 @@ func (w *flowWalk) condRef(cond int32) (int32, bool) {
 			if w.names(x.B) {
 				return x.B, true
 			}
+			for _, side := range []int32{x.A, x.B} {
+				if arg := w.typeOf(side); arg >= 0 {
+					return arg, true
+				}
+			}
+		case "in", "not in":
+			if w.names(x.A) {
+				return x.A, true
+			}
 		}
 	case navindex.ExprCall:
-		if len(x.Args) >= 1 && w.names(x.Args[0]) && w.q.isBuiltinCall(w.u, x.A, "isinstance", "callable") {
+		if len(x.Args) >= 1 && w.names(x.Args[0]) && w.q.isBuiltinCall(w.u, x.A, "isinstance", "issubclass", "callable") {
 			return x.Args[0], true
 		}
 	}
 	return -1, false
+}
+
+// typeOf is the argument of expression e when e is `type(ref)` of the
+// walk's reference, else -1.
+func (w *flowWalk) typeOf(e int32) int32 {
+	if arg := typeCallArg(w.q, w.u, e); arg >= 0 && w.names(arg) {
+		return arg
+	}
+	return -1
+}
+
+// typeCallArg is the argument of e when e is a call of the builtin type
+// with one argument, else -1.
+func typeCallArg(q *query, u Unit, e int32) int32 {
+	if !validExpr(u, e) {
+		return -1
+	}
+	x := &u.Summary().Exprs[e]
+	if x.Op != navindex.ExprCall || len(x.Args) != 1 || len(x.Keys) != 0 || !q.isBuiltinCall(u, x.A, "type") {
+		return -1
+	}
+	return x.Args[0]
 }
 
 // memberAt is attribute m.Name... of name sym of u read at flow node
@@ -351,21 +386,228 @@ func (q *query) narrow(u Unit, t Type, cond int32, neg bool, ref int32) Type {
 	x := &exprs[cond]
 	switch x.Op {
 	case navindex.ExprOper:
+		if x.Name == "in" || x.Name == "not in" {
+			return q.narrowContainer(u, t, x.B, (x.Name == "in") != neg)
+		}
 		other := x.B
-		if ref == x.B {
+		if ref == x.B || typeCallArg(q, u, x.B) == ref {
 			other = x.A
 		}
-		if !validExpr(u, other) || exprs[other].Op != navindex.ExprLit || exprs[other].Name != "None" {
+		if !validExpr(u, other) {
 			return t
 		}
-		isNone := x.Name == "is" || x.Name == "=="
-		return narrowNone(t, isNone != neg)
+		positive := (x.Name == "is" || x.Name == "==") != neg
+		if ref != x.A && ref != x.B {
+			// type(ref) is C
+			if cs, ok := filterClasses(q.expr(u, other)); ok && len(cs) == 1 {
+				return q.narrowTypeIs(t, cs[0], positive)
+			}
+			return t
+		}
+		o := &exprs[other]
+		switch {
+		case o.Op == navindex.ExprLit && o.Name == "None":
+			return narrowNone(t, positive)
+		case (x.Name == "==" || x.Name == "!=") && o.Op == navindex.ExprLit:
+			if lit := q.expr(u, other); lit.Kind() == KindLiteral {
+				return q.narrowLiteral(t, lit, positive)
+			}
+		}
 	case navindex.ExprCall:
-		if q.isBuiltinCall(u, x.A, "isinstance") && len(x.Args) == 2 {
+		switch {
+		case q.isBuiltinCall(u, x.A, "isinstance") && len(x.Args) == 2:
 			return q.narrowInstance(u, t, x.Args[1], !neg)
+		case q.isBuiltinCall(u, x.A, "issubclass") && len(x.Args) == 2:
+			return q.narrowSubclass(u, t, x.Args[1], !neg)
+		case q.isBuiltinCall(u, x.A, "callable") && len(x.Args) == 1:
+			return q.narrowCallable(t, !neg)
 		}
 	}
 	return t
+}
+
+// narrowLiteral narrows t by `t == lit` (positive) or `!=`, as
+// pyright's narrowTypeForLiteralComparison: a literal member of lit's
+// class stays when it equals lit (differs, for !=); a member of lit's
+// class is lit (bool's other literal, for !=); None cannot equal it;
+// a member of another class may define __eq__, so it stays.
+func (q *query) narrowLiteral(t, lit Type, positive bool) Type {
+	var out []Type
+	for _, m := range t.Members() {
+		switch {
+		case m.Kind() == KindUnknown || m.Kind() == KindAny:
+			if positive {
+				m = lit
+			}
+		case m.Kind() == KindLiteral && m.Class() == lit.Class():
+			if (m.Text() == lit.Text()) != positive {
+				continue
+			}
+		case m.Kind() == KindInstance && m.Class() == lit.Class():
+			if positive {
+				m = lit
+			} else if lit.Class().Name() == "bool" && lit.Class().Unit.ModuleName() == "builtins" {
+				other := "True"
+				if lit.Text() == "True" {
+					other = "False"
+				}
+				m = Literal(lit.Class(), other)
+			}
+		case m.Kind() == KindNone && positive:
+			continue
+		}
+		out = append(out, m)
+	}
+	return Union(out...)
+}
+
+// narrowContainer narrows t by `t in container` (positive) or `not in`,
+// as pyright's narrowTypeForContainerType: in a display of literals (and
+// None), a member of a literal's class is those literals, a member
+// that fits one stays, others go; not in a tuple of them, the literals
+// (and None) it holds go.
+func (q *query) narrowContainer(u Unit, t Type, container int32, positive bool) Type {
+	if !validExpr(u, container) {
+		return t
+	}
+	x := &u.Summary().Exprs[container]
+	if x.Op != navindex.ExprDisplay || len(x.Args) == 0 || (!positive && x.Name != "tuple") {
+		return t
+	}
+	var elems []Type
+	for _, a := range x.Args {
+		e := q.expr(u, a)
+		if e.Kind() != KindLiteral && e.Kind() != KindNone {
+			return t // only literals and None are told apart here
+		}
+		elems = append(elems, e)
+	}
+	var out []Type
+	for _, m := range t.Members() {
+		if !positive {
+			if m.Kind() == KindInstance && isBuiltinBool(m.Class()) {
+				for _, v := range []string{"True", "False"} {
+					if l := Literal(m.Class(), v); !containsType(elems, l) {
+						out = append(out, l)
+					}
+				}
+				continue
+			}
+			if !containsType(elems, m) {
+				out = append(out, m)
+			}
+			continue
+		}
+		switch {
+		case m.Kind() == KindUnknown || m.Kind() == KindAny:
+			out = append(out, m)
+		case containsType(elems, m):
+			out = append(out, m)
+		default:
+			for _, e := range elems {
+				if e.Kind() == KindLiteral && m.Kind() == KindInstance && m.Class() == e.Class() {
+					out = append(out, e)
+				}
+			}
+		}
+	}
+	return Union(out...)
+}
+
+func containsType(ts []Type, t Type) bool {
+	for _, e := range ts {
+		if e.Equal(t) {
+			return true
+		}
+	}
+	return false
+}
+
+func isBuiltinBool(c Class) bool {
+	return c.Valid() && c.Name() == "bool" && c.Unit.ModuleName() == "builtins"
+}
+
+// narrowTypeIs narrows t by `type(t) is c` (positive) or `is not`, as
+// pyright's narrowTypeForTypeIs: an instance of c's class or a base of
+// it becomes c's instance (staying itself when of c), others and None
+// go; the negative case removes nothing (a subclass's instance may
+// still be there).
+func (q *query) narrowTypeIs(t Type, c Class, positive bool) Type {
+	if !positive {
+		return t
+	}
+	var out []Type
+	for _, m := range t.Members() {
+		switch m.Kind() {
+		case KindUnknown, KindAny:
+			out = append(out, q.instanceOfClass(c))
+		case KindInstance, KindLiteral, KindTuple:
+			mc := m.Class()
+			switch {
+			case !mc.Valid():
+				out = append(out, m)
+			case mc == c:
+				out = append(out, m)
+			case q.subclassOf(c, mc):
+				out = append(out, q.instanceOfClass(c))
+			}
+		case KindNone:
+		default:
+			out = append(out, m)
+		}
+	}
+	return Union(out...)
+}
+
+// narrowSubclass narrows class objects t by issubclass(t, classes), as
+// isinstance narrows instances: type[A] | type[B] keeps the classes
+// deriving from a filter (pos) or the others.
+func (q *query) narrowSubclass(u Unit, t Type, classes int32, pos bool) Type {
+	var inst []Type
+	for _, m := range t.Members() {
+		if m.Kind() != KindClass || !m.Class().Valid() {
+			return t // type[T], a class object pyws cannot tell
+		}
+		inst = append(inst, q.instanceOfClass(m.Class()))
+	}
+	narrowed := q.narrowInstance(u, Union(inst...), classes, pos)
+	var out []Type
+	for _, n := range narrowed.Members() {
+		if !n.Class().Valid() {
+			return t
+		}
+		kept := ClassObject(n.Class(), n.Args()...)
+		for _, m := range t.Members() {
+			if m.Class() == n.Class() {
+				kept = m
+			}
+		}
+		out = append(out, kept)
+	}
+	return Union(out...)
+}
+
+// narrowCallable narrows t by callable(t) (pos) or not: functions,
+// class objects and instances with __call__ are callable; None is not;
+// Unknown stays either way.
+func (q *query) narrowCallable(t Type, pos bool) Type {
+	var out []Type
+	for _, m := range t.Members() {
+		var callable bool
+		switch m.Kind() {
+		case KindUnknown, KindAny, KindTypeVar:
+			out = append(out, m)
+			continue
+		case KindFunction, KindOverloaded, KindCallable, KindClass:
+			callable = true
+		case KindInstance:
+			callable = q.member(m, "__call__").Found()
+		}
+		if callable == pos {
+			out = append(out, m)
+		}
+	}
+	return Union(out...)
 }
 
 // narrowNone keeps None (isNone) or all but None.
@@ -548,7 +790,7 @@ func (e *Evaluator) TypeAt(u Unit, o navindex.Occ) Type {
 	if n := flowAt(u, navindex.Pos{Line: o.Line, Col: o.Col}); n >= 0 {
 		return q.symAt(u, o.Sym, n)
 	}
-	if d := e.defAt(u, o); d >= 0 && q.inFunction(u, o.Sym) {
+	if d := e.defAt(u, o); d >= 0 && !q.inClassBody(u, o.Sym) {
 		return q.assigned(u, o.Sym, d)
 	}
 	return q.sym(u, o.Sym)

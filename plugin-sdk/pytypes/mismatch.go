@@ -415,10 +415,12 @@ func (q *query) rejectsValue(u Unit, v int32, src, dst Type) bool {
 		switch u.Summary().Exprs[v].Op {
 		case navindex.ExprDisplay, navindex.ExprComp, navindex.ExprLambda:
 			inferred = true
-		case navindex.ExprCall:
-			if src.Kind() == KindUnion && q.declaredResult(u, v) {
-				// Nothing narrows a call's result: a member the declared
-				// type rejects is an error, as pyright reports it.
+		case navindex.ExprCall, navindex.ExprSym:
+			if src.Kind() == KindUnion && (q.declaredResult(u, v) || q.settledName(u, v)) {
+				// Nothing narrows a call's result, nor more a name
+				// already narrowed where it is read: a member the
+				// declared type rejects is an error, as pyright reports
+				// it.
 				for _, m := range src.Args() {
 					if q.rejects(m, dst, true, 0) {
 						return true
@@ -431,11 +433,40 @@ func (q *query) rejectsValue(u Unit, v int32, src, dst Type) bool {
 	return q.rejects(src, dst, !inferred, 0)
 }
 
+// settledName reports a name read v whose type the evaluator gives
+// where it is read: narrowed along its flow (the summary's flow read)
+// within its own scope (a closure's read of an outer name may be
+// narrowed where the closure is defined), or an annotated parameter
+// nothing binds again or names in a condition (no flow read: nothing
+// narrows it).
+func (q *query) settledName(u Unit, v int32) bool {
+	x := &u.Summary().Exprs[v]
+	if x.Op != navindex.ExprSym || !validSym(u, x.A) {
+		return false
+	}
+	if x.B >= 0 {
+		if !validFlow(u, x.B) {
+			return false
+		}
+		w := &flowWalk{q: q, u: u, sym: x.A, memo: map[int32]flowResult{}, active: map[int32]bool{}}
+		return w.at(x.B).reached && !w.outer && w.steps <= maxFlowSteps
+	}
+	defs := q.liveDefs(u, x.A)
+	if len(defs) != 1 {
+		return false
+	}
+	d := &u.Summary().Defs[defs[0]]
+	return d.Kind == navindex.KindParameter
+}
+
 // declaredResult reports a call of expression v whose result type is
 // declared, not inferred: a function or bound method (one, not a union
 // of receivers' methods), or its overloads, annotated with a return
 // type or from a stub, without decorators.
 func (q *query) declaredResult(u Unit, v int32) bool {
+	if u.Summary().Exprs[v].Op != navindex.ExprCall {
+		return false
+	}
 	callee := q.expr(u, u.Summary().Exprs[v].A)
 	fns := []Type{callee}
 	switch callee.Kind() {

@@ -153,3 +153,27 @@ func TestKeywordHoverOwnCall(t *testing.T) {
 		}
 	}
 }
+
+// TestSignatureHelpStaticFalse: a call in a def under a condition false
+// for the target (Linux here) has no signatures, as pyright deems that
+// code unreachable; the same call elsewhere has.
+func TestSignatureHelpStaticFalse(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, map[string]string{"m.py": strings.Join([]string{
+		"import sys",
+		"def f(a: int) -> int:",
+		"    return a",
+		`if sys.platform == "win32":`,
+		"    def g():",
+		"        return f(1)",
+		"f(2)",
+	}, "\n") + "\n"})
+	x := newTestIndex(t, root, "")
+	abs := filepath.Join(root, "m.py")
+	if sh := x.SignatureHelp(context.Background(), abs, 5, 17); len(sh.Signatures) != 0 {
+		t.Errorf("under win32: %+v, want none", sh.Signatures)
+	}
+	if sh := x.SignatureHelp(context.Background(), abs, 6, 2); len(sh.Signatures) != 1 {
+		t.Errorf("at module level: %+v, want f's", sh.Signatures)
+	}
+}

@@ -103,7 +103,7 @@ func askAll(x *index.Index, abs string, src []byte, line, col, off int, deep boo
 	}
 	_, _ = x.Hover(ctx, h)
 	_, _ = x.Definition(h)
-	_, _ = x.TypeDefinition(h)
+	_, _, _ = x.TypeDefinition(h)
 	if deep {
 		_, _ = x.References(ctx, h, true)
 		_, _ = x.Rename(ctx, h, "renamed_by_sweep")

@@ -27,6 +27,8 @@ func TestTypeDefinition(t *testing.T) {
 			"def h(a: Any, b: str | None = None):",
 			"    return a, b",
 			"h(1, b='x')",
+			"def k(p: Shape | None):",
+			"    return p",
 		}, "\n") + "\n",
 	})
 	x := newTestIndex(t, root, "")
@@ -48,6 +50,7 @@ func TestTypeDefinition(t *testing.T) {
 		{"a union with None names NoneType too", "", 9, 14, fault.ExternalDefinition},
 		{"a keyword argument is its parameter's type", "", 10, 5, fault.ExternalDefinition},
 		{"a property at its def is its declarations, as pyright answers", "shapes.py", 9, 8, "shapes.py:9"},
+		{"a union of a workspace class and None: its location, NoneType named", "", 12, 11, "shapes.py:0 external:types.NoneType"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -59,7 +62,7 @@ func TestTypeDefinition(t *testing.T) {
 			if h == nil {
 				t.Fatalf("nothing at %d:%d", c.line, c.char)
 			}
-			locs, err := x.TypeDefinition(h)
+			locs, external, err := x.TypeDefinition(h)
 			var got string
 			if err != nil {
 				f, ok := fault.As(err)
@@ -77,6 +80,9 @@ func TestTypeDefinition(t *testing.T) {
 				var parts []string
 				for _, l := range locs {
 					parts = append(parts, l.Rel+":"+itoa(int(l.Line)))
+				}
+				for _, q := range external {
+					parts = append(parts, "external:"+q)
 				}
 				got = strings.Join(parts, " ")
 			}

@@ -616,7 +616,9 @@ func (fb *flowBuilder) branch(n tree.Node, from int32) (t, f int32) {
 
 // narrows reports a condition that may narrow a reference: a name or
 // attribute chain (truthiness), a walrus, `x is [not] ...`, `x == ...`,
-// `x != ...`, isinstance(x, ...), callable(x). It marks the names.
+// `x != ...` (type(x) as either operand), `x [not] in ...`,
+// isinstance(x, ...), issubclass(x, ...), callable(x). It marks the
+// names.
 func (fb *flowBuilder) narrows(n tree.Node) bool {
 	b := fb.b
 	switch b.kt.Of(n) {
@@ -633,7 +635,11 @@ func (fb *flowBuilder) narrows(n tree.Node) bool {
 		switch b.comparisonOp(n) {
 		case "is", "is not", "==", "!=":
 			l, r := n.NamedChild(0), n.NamedChild(1)
-			return fb.operandRef(l) || fb.operandRef(r)
+			// every operand is marked: no short circuit
+			refs := []bool{fb.operandRef(l), fb.operandRef(r), fb.typeOfRef(l), fb.typeOfRef(r)}
+			return slices.Contains(refs, true)
+		case "in", "not in":
+			return fb.operandRef(n.NamedChild(0))
 		}
 	case kCall:
 		fn := n.ChildByFieldID(b.f.function)
@@ -641,7 +647,7 @@ func (fb *flowBuilder) narrows(n tree.Node) bool {
 			return false
 		}
 		switch string(fn.Text()) {
-		case "isinstance", "callable":
+		case "isinstance", "issubclass", "callable":
 			args := n.ChildByFieldID(b.f.arguments)
 			return args.NamedChildCount() >= 1 && fb.reference(args.NamedChild(0))
 		}
@@ -659,6 +665,16 @@ func (fb *flowBuilder) operandRef(n tree.Node) bool {
 		return n.NamedChildCount() == 1 && fb.operandRef(n.NamedChild(0))
 	}
 	return fb.reference(n)
+}
+
+// typeOfRef is `type(x)` of a reference x (`type(x) is C`).
+func (fb *flowBuilder) typeOfRef(n tree.Node) bool {
+	b := fb.b
+	if b.kt.Of(n) != kCall {
+		return false
+	}
+	fn, args := n.ChildByFieldID(b.f.function), n.ChildByFieldID(b.f.arguments)
+	return b.kt.Of(fn) == kIdentifier && string(fn.Text()) == "type" && args.NamedChildCount() == 1 && fb.reference(args.NamedChild(0))
 }
 
 // reference reports a name, or an attribute chain on a name, and marks

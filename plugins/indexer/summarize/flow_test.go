@@ -26,6 +26,9 @@ func TestFlowReads(t *testing.T) {
 		{"walrus", "if (x := f()) is not None:\n    print(x)  # read", "(x is not None) after assign x=call"},
 		{"member", "if x.a is not None:\n    x.a = 1\nprint(x.a)  # read", "join(store x.a=lit 1, not (x.a is not None) after param x)"},
 		{"except", "try:\n    x = 1\nexcept E:\n    x = None\nprint(x)  # read", "join(assign x=lit None, assign x=lit 1)"},
+		{"type is", "if type(x) is int:\n    print(x)  # read", "(call type is int) after param x"},
+		{"in", "if x in ('a', 'b'):\n    print(x)  # read", "(oper in) after param x"},
+		{"issubclass", "if issubclass(x, str):\n    print(x)  # read", "(call issubclass) after param x"},
 		{"unreachable else", "while True:\n    x = 1\n    break\nprint(x)  # read", "assign x=lit 1"},
 	}
 	for _, c := range cases {

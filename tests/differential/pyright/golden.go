@@ -292,7 +292,31 @@ func qualifiedAt(path string, l Loc) string {
 		return mod
 	}
 	// the range may hold more than the name ("Optional: _SpecialForm")
-	return mod + "." + identRe.FindString(string(line[s:e]))
+	name := identRe.FindString(string(line[s:e]))
+	for _, c := range enclosingClasses(lines, l.Range.Start.Line) {
+		name = c + "." + name
+	}
+	return mod + "." + name
+}
+
+// enclosingClasses names the classes a stub's line is nested in,
+// innermost first, from the indentation: object's __class__ property
+// is builtins.object.__class__, not builtins.__class__.
+func enclosingClasses(lines []string, at int) []string {
+	indent := func(s string) int { return len(s) - len(strings.TrimLeft(s, " \t")) }
+	var out []string
+	depth := indent(lines[at])
+	for i := at - 1; i >= 0 && depth > 0; i-- {
+		s := lines[i]
+		if t := strings.TrimSpace(s); t == "" || t[0] == '#' || indent(s) >= depth {
+			continue
+		}
+		depth = indent(s)
+		if rest, ok := strings.CutPrefix(strings.TrimSpace(s), "class "); ok {
+			out = append(out, identRe.FindString(rest))
+		}
+	}
+	return out
 }
 
 // splitAt reads a "rel:line:char" position.

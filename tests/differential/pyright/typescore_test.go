@@ -171,7 +171,7 @@ func TestTypeDefString(t *testing.T) {
 	dir := t.TempDir()
 	stub := filepath.Join(dir, "dist", "typeshed-fallback", "stdlib", "os", "__init__.pyi")
 	os.MkdirAll(filepath.Dir(stub), 0o755)
-	os.WriteFile(stub, []byte("import sys\nclass PathLike(Protocol):\n"), 0o644)
+	os.WriteFile(stub, []byte("import sys\nclass PathLike(Protocol):\n# a comment\n\n    class Inner:\n        @property\n        def __class__(self): ...\n"), 0o644)
 	var l Loc
 	l.URI = "file://" + stub
 	l.Range.Start.Line, l.Range.Start.Character, l.Range.End.Line, l.Range.End.Character = 1, 6, 1, 14
@@ -182,7 +182,11 @@ func TestTypeDefString(t *testing.T) {
 	if got := TypeDefString("/ws", l); got != "external:os.PathLike" {
 		t.Errorf("external, a range past the name: %q", got)
 	}
-	l.URI = "file:///ws/pkg/m.py"
+	l.Range.Start.Line, l.Range.Start.Character, l.Range.End.Line, l.Range.End.Character = 6, 12, 6, 21
+	if got := TypeDefString("/ws", l); got != "external:os.PathLike.Inner.__class__" {
+		t.Errorf("external, a member of nested classes: %q", got)
+	}
+	l.URI, l.Range.Start.Line = "file:///ws/pkg/m.py", 1
 	if got := TypeDefString("/ws", l); got != "pkg/m.py:1" {
 		t.Errorf("workspace: %q", got)
 	}

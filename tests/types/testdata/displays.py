@@ -9,3 +9,6 @@ s = {"a", *xs}  #@hover (variable) s: set[Unknown]
 l = [*xs, "a"]  #@hover (variable) l: list[Unknown]
 h = {"a": 1, "b": None}  #@hover (variable) h: dict[str, Unknown]
 k = {**d, "b": 2}  #@hover (variable) k: dict[str, int]
+names: list[str] = []
+for each in (None, *names):
+    print(each)  #@read each (variable) each: str | None

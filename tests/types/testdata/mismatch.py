@@ -140,3 +140,47 @@ holder.other = "x"
 class Grows(Holder):
     def grow(self) -> None:
         self.size = 2.5  #@mismatch Cannot assign to attribute "size" for class "Grows*": "float" is not assignable to "int"
+
+
+# A name's type where it is read: an annotated parameter nothing narrows,
+# a name narrowed along its flow (not through a closure), each tuple of a
+# union unpacked by position.
+def takes(name: str) -> int:
+    return len(name)
+
+
+def optional_param(name: str | None) -> None:
+    takes(name)  #@mismatch Argument of type "str | None" cannot be assigned to parameter "name" of type "str" in function "takes"
+
+
+def narrowed_param(name: str | None, flag: bool) -> None:
+    if flag:
+        name = None
+    takes(name)  #@mismatch Argument of type "str | None" cannot be assigned to parameter "name" of type "str" in function "takes"
+    if name is not None:
+        takes(name)
+
+
+def closure(offset: int | None) -> None:
+    if offset:
+        def inner() -> int:
+            return takes(str(offset)) + offset
+        inner()
+
+
+def pairs(flag: bool) -> tuple[str, bool] | tuple[int, bool]:
+    return ("a", True) if flag else (1, False)
+
+
+def unpacked(flag: bool) -> None:
+    first, _ = pairs(flag)
+    if first is not None:
+        takes(first)  #@mismatch Argument of type "str | int" cannot be assigned to parameter "name" of type "str" in function "takes"
+
+
+def unannotated(name=None):
+    takes(name)  #@mismatch Argument of type "Unknown | None" cannot be assigned to parameter "name" of type "str" in function "takes"
+
+
+def unannotated_str(name="a"):
+    takes(name)

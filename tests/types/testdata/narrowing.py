@@ -1,6 +1,6 @@
 # Narrowing: each read marker names a name and the hover of its first
 # read on the line (its type where it is read), as pyright prints it.
-from typing import Optional
+from typing import Callable, Literal, Optional
 
 
 class Node:
@@ -198,3 +198,65 @@ class Request:
     def prepare(self) -> None:
         self.headers = {}
         self.headers["a"] = "b"  #@read headers (variable) headers: dict[str, str]
+
+
+class Base:
+    pass
+
+
+class Derived(Base):
+    pass
+
+
+def type_is(value: int | str | None) -> None:
+    if type(value) is int:
+        print(value)  #@read value (parameter) value: int
+    else:
+        print(value)  #@read value (parameter) value: int | str | None
+    if type(value) == str:
+        print(value)  #@read value (parameter) value: str
+
+
+def type_is_base(obj: Base) -> None:
+    if type(obj) is Derived:
+        print(obj)  #@read obj (parameter) obj: Derived
+
+
+def literal_equals(mode: Literal["r", "w", "a"]) -> None:
+    if mode == "r":
+        print(mode)  #@read mode (parameter) mode: Literal['r']
+    else:
+        print(mode)  #@read mode (parameter) mode: Literal['w', 'a']
+
+
+def literal_of_str(name: str | None) -> None:
+    if name == "x":
+        print(name)  #@read name (parameter) name: Literal['x']
+
+
+def literal_in(mode: Literal["r", "w", "a"], name: str | None) -> None:
+    if mode in ("r", "w"):
+        print(mode)  #@read mode (parameter) mode: Literal['r', 'w']
+    if mode not in ("r", "w"):
+        print(mode)  #@read mode (parameter) mode: Literal['a']
+    if name in ("x", "y"):
+        print(name)  #@read name (parameter) name: Literal['x', 'y']
+
+
+def flag_not_true(flag: bool) -> None:
+    if flag != True:
+        print(flag)  #@read flag (parameter) flag: Literal[False]
+
+
+def by_callable(handler: Callable[[], int] | int | None) -> None:
+    if callable(handler):
+        print(handler)  #@read handler (parameter) handler: () -> int
+    else:
+        print(handler)  #@read handler (parameter) handler: int | None
+
+
+def by_issubclass(kind: type[int] | type[str]) -> None:
+    if issubclass(kind, str):
+        print(kind)  #@read kind (parameter) kind: type[str]
+    else:
+        print(kind)  #@read kind (parameter) kind: type[int]
