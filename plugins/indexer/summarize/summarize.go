@@ -871,12 +871,7 @@ func (b *builder) memberSyms() {
 				}
 			}
 			b.s.Syms[id].Value = val
-			d := navindex.Def{Sym: id, Kind: navindex.KindVariable, Name: b.span(first.Start, first.End), Returns: -1, Body: -1, Annot: -1, Value: -1, Sig: sig}
-			b.memberFacts(first, &d)
-			if first.ObjectBinding.Scope.Method == pysem.ClassMethod {
-				d.Flags |= navindex.DefClassVar
-			}
-			b.s.Defs = append(b.s.Defs, d)
+			b.s.Defs = append(b.s.Defs, b.memberDef(id, first, sig))
 			b.laterMemberDefs(id, attrs[i+1:])
 		}
 	}
@@ -898,14 +893,20 @@ func (b *builder) laterMemberDefs(sym int32, rest []*pysem.AttrRef) {
 		if a.Ctx&pysem.CtxStore == 0 {
 			continue
 		}
-		d := navindex.Def{Sym: sym, Kind: navindex.KindVariable, Name: b.span(a.Start, a.End), Returns: -1, Body: -1, Annot: -1, Value: -1, Sig: name}
-		b.memberFacts(a, &d)
-		if d.Value < 0 && d.Annot < 0 {
-			continue
+		if d := b.memberDef(sym, a, name); d.Value >= 0 || d.Annot >= 0 {
+			b.s.Defs = append(b.s.Defs, d)
 		}
-		if a.ObjectBinding.Scope.Method == pysem.ClassMethod {
-			d.Flags |= navindex.DefClassVar
-		}
-		b.s.Defs = append(b.s.Defs, d)
 	}
+}
+
+// memberDef is member sym's definition at assignment a, with signature
+// sig: its value or annotation (memberFacts), a class variable when
+// assigned through cls.
+func (b *builder) memberDef(sym int32, a *pysem.AttrRef, sig string) navindex.Def {
+	d := navindex.Def{Sym: sym, Kind: navindex.KindVariable, Name: b.span(a.Start, a.End), Returns: -1, Body: -1, Annot: -1, Value: -1, Sig: sig}
+	b.memberFacts(a, &d)
+	if a.ObjectBinding.Scope.Method == pysem.ClassMethod {
+		d.Flags |= navindex.DefClassVar
+	}
+	return d
 }

@@ -1,7 +1,6 @@
 package pyright
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -53,18 +52,7 @@ func TestTypeAgreementHeldOut(t *testing.T) {
 	var sb strings.Builder
 	WriteTable(&sb, append(names, "total"), scores)
 	t.Logf("pyws against pyright's recorded answers at held-out positions (seed %d):\n%s", heldOutSeed, sb.String())
-	check := func(name string) {
-		floors, ok := heldOutFloors[name]
-		if !ok {
-			t.Errorf("%s: no held-out floors recorded", name)
-			return
-		}
-		for fig, r := range scores[name].Figures() {
-			if r.Value() < floors[fig] {
-				t.Errorf("%s (held out): %s agreement %.3f (%d/%d) < floor %.3f", name, fig, r.Value(), r.OK, r.N, floors[fig])
-			}
-		}
-	}
+	check := func(name string) { checkTypeFloors(t, name+" (held out)", heldOutFloors[name], scores[name]) }
 	for _, n := range names {
 		check(n)
 	}
@@ -96,17 +84,7 @@ func TestSignatureAgreementHeldOut(t *testing.T) {
 	var names []string
 	for _, p := range typeProjects {
 		t.Run(p.name, func(t *testing.T) {
-			golden := filepath.Join("testdata", "signatures_"+p.name+".seed2.json")
-			found := installedProject(t, p.name, p.pkg)
-			g := &SigGolden{Project: p.name, Package: debianVersion(p.pkg), Seed: heldOutSeed, Files: found}
-			if !record[p.name] {
-				var err error
-				if g, err = ReadSigGolden(golden); err != nil {
-					t.Fatalf("%v (record with PYWS_PYRIGHT_UPDATE=1 PYWS_PYRIGHT=%s -run %s)", err, p.name, t.Name())
-				}
-				skipUnlessRecorded(t, p.name, g.Package, g.Files, found)
-			}
-			scores[p.name] = sigRun(t, s, distPackages, golden, g, p.samples)
+			scores[p.name] = projectSigs(t, s, p.name, p.pkg, "signatures_"+p.name+".seed2.json", heldOutSeed, p.samples, record[p.name])
 			names = append(names, p.name)
 		})
 	}
@@ -125,16 +103,6 @@ func TestSignatureAgreementHeldOut(t *testing.T) {
 		names = append(names, "total")
 	}
 	for _, n := range names {
-		fl, ok := heldOutSigFloors[n]
-		if !ok {
-			t.Errorf("%s: no held-out floors recorded", n)
-			continue
-		}
-		sc := scores[n]
-		for fig, r := range map[string]Ratio{"label": sc.Label, "param": sc.Param, "none": sc.None} {
-			if r.Value() < fl[fig] {
-				t.Errorf("%s (held out): %s agreement %.3f (%d/%d) < floor %.3f", n, fig, r.Value(), r.OK, r.N, fl[fig])
-			}
-		}
+		checkSigFloors(t, n+" (held out)", heldOutSigFloors[n], scores[n])
 	}
 }

@@ -46,21 +46,7 @@ func TestSignatureAgreement(t *testing.T) {
 			if testing.Short() && !record[p.name] {
 				t.Skipf("%s: not in -short mode", p.name)
 			}
-			golden := filepath.Join("testdata", "signatures_"+p.name+".json")
-			found, err := ProjectFiles(distPackages, p.name)
-			if err != nil || len(found) == 0 {
-				t.Skipf("%s: %s is not installed (%v); apt-get install %s", p.name, p.pkg, err, p.pkg)
-			}
-			g := &SigGolden{Project: p.name, Package: debianVersion(p.pkg), Seed: typeSeed, Files: found}
-			if !record[p.name] {
-				if g, err = ReadSigGolden(golden); err != nil {
-					t.Fatalf("%v (record with PYWS_PYRIGHT_UPDATE=1 PYWS_PYRIGHT=%s)", err, p.name)
-				}
-				if d := FilesDiffer(g.Files, found); d != "" {
-					t.Skipf("%s: the installed files are not the recorded %s: %s", p.name, g.Package, d)
-				}
-			}
-			scores[p.name] = sigRun(t, s, distPackages, golden, g, p.samples)
+			scores[p.name] = projectSigs(t, s, p.name, p.pkg, "signatures_"+p.name+".json", typeSeed, p.samples, record[p.name])
 			projects = append(projects, p.name)
 		})
 	}
@@ -102,11 +88,39 @@ func TestSignatureAgreement(t *testing.T) {
 			t.Logf("total: %d of %d projects ran; its floors are not checked", len(projects), len(typeProjects))
 			continue
 		}
-		sc, fl := scores[n], sigFloors[n]
-		for fig, r := range map[string]Ratio{"label": sc.Label, "param": sc.Param, "none": sc.None} {
-			if r.Value() < fl[fig] {
-				t.Errorf("%s: %s agreement %.3f (%d/%d) < floor %.3f", n, fig, r.Value(), r.OK, r.N, fl[fig])
-			}
+		checkSigFloors(t, n, sigFloors[n], scores[n])
+	}
+}
+
+// projectSigs scores project name (Debian package pkg) against its
+// golden testdata/<file>, recording it first (n call positions with
+// seed) when record is set; a project not installed or not the recorded
+// one skips.
+func projectSigs(t *testing.T, s *nativeindex.Summarizer, name, pkg, file string, seed int64, n int, record bool) *SigScore {
+	t.Helper()
+	golden := filepath.Join("testdata", file)
+	found := installedProject(t, name, pkg)
+	g := &SigGolden{Project: name, Package: debianVersion(pkg), Seed: seed, Files: found}
+	if !record {
+		var err error
+		if g, err = ReadSigGolden(golden); err != nil {
+			t.Fatalf("%v (record with PYWS_PYRIGHT_UPDATE=1 PYWS_PYRIGHT=%s -run %s)", err, name, t.Name())
+		}
+		skipUnlessRecorded(t, name, g.Package, g.Files, found)
+	}
+	return sigRun(t, s, distPackages, golden, g, n)
+}
+
+// checkSigFloors fails the test for each figure of sc under its floor.
+func checkSigFloors(t *testing.T, name string, floors map[string]float64, sc *SigScore) {
+	t.Helper()
+	if floors == nil {
+		t.Errorf("%s: no floors recorded", name)
+		return
+	}
+	for fig, r := range map[string]Ratio{"label": sc.Label, "param": sc.Param, "none": sc.None} {
+		if r.Value() < floors[fig] {
+			t.Errorf("%s: %s agreement %.3f (%d/%d) < floor %.3f", name, fig, r.Value(), r.OK, r.N, floors[fig])
 		}
 	}
 }
