@@ -42,6 +42,13 @@ func (q *query) class(c Class) *classInfo {
 		return info
 	}
 	key := memoKey{what: memoClass, unit: c.Unit, idx: c.Sym}
+	if q.active[key] {
+		// Met again while its own bases are evaluated (builtins' `class
+		// str(Sequence[str])`): not known yet, whatever the query began
+		// with, so not a cut. Counted as one, str was never remembered
+		// and every query that touched it remembered nothing.
+		return nil
+	}
 	if !q.enter(key) {
 		return nil
 	}

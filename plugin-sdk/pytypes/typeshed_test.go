@@ -135,3 +135,29 @@ func BenchmarkHoverColdBuiltins(b *testing.B) {
 		}
 	}
 }
+
+// TestSelfReferentialBaseRemembered: builtins' `class str(Sequence[str])`
+// meets str again while its base is evaluated. That is no cut, so str's
+// class is remembered and the query that built it is complete: the
+// type of a str method's result is remembered too.
+func TestSelfReferentialBaseRemembered(t *testing.T) {
+	p := typeshedProgram(t, map[string]string{"m.py": "u = 'a'.upper()\nb = b'a'.upper()\n"})
+	u := p.unit("m")
+	ev := New(p, Options{})
+	for name, want := range map[string]string{"u": "str", "b": "bytes"} {
+		q := ev.query()
+		if got := ev.Print(q.sym(u, symNamed(t, u, 0, name))); got != want {
+			t.Errorf("%s: got %q, want %q", name, got, want)
+		}
+		if q.cuts != 0 {
+			t.Errorf("%s: %d cuts, want none", name, q.cuts)
+		}
+		c := q.builtinClass(want)
+		ev.mu.Lock()
+		_, ok := ev.classes[c]
+		ev.mu.Unlock()
+		if !ok {
+			t.Errorf("class %s not remembered", want)
+		}
+	}
+}
