@@ -330,12 +330,19 @@ func (q *query) keywordType(u Unit, sy *navindex.Sym) (Type, bool) {
 
 // keyword is keywordType, and whether a parameter of the callee has the
 // keyword's name; at (nil: unknown) is the keyword's occurrence, which
-// picks its own call among alike ones.
+// picks its own call among alike ones. pyright gives the name the type
+// of the parameter it binds (an unannotated one's inferred from its
+// default), the argument's when that parameter is unannotated without
+// a default or is an unannotated **kwargs, and Any when the callee is
+// Unknown or Any.
 func (q *query) keyword(u Unit, sy *navindex.Sym, at *navindex.Occ) (t Type, named, ok bool) {
 	if !validExpr(u, sy.Recv) {
 		return Type{}, false, false
 	}
 	callee := q.expr(u, sy.Recv)
+	if callee.IsUnknown() || callee.Kind() == KindAny {
+		return anyType, false, true
+	}
 	construct := callee.Kind() == KindClass
 	if construct {
 		callee = q.classMember(Instance(callee.Class(), callee.Args()...), callee.Class(), callee.Args(), "__init__", false).Type
@@ -354,6 +361,9 @@ func (q *query) keyword(u Unit, sy *navindex.Sym, at *navindex.Occ) (t Type, nam
 				named = true
 				if p.Annot >= 0 {
 					return q.paramIn(f, i), true, true
+				}
+				if pt := q.paramType(f.Unit, f.Def, i, false); !pt.IsUnknown() {
+					return pt, true, true
 				}
 			}
 		}
