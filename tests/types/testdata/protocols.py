@@ -27,3 +27,11 @@ upper = [s.upper() for s in names]  #@hover (variable) upper: list[str]
 from typing import cast
 casted = cast(int, names)  #@hover (variable) casted: int
 numbered = enumerate(names)  #@hover (variable) numbered: enumerate[str]
+# A __new__ that makes another class's instance decides the call and
+# __init__ is skipped: reversed(x) is Iterator[T].
+backwards = reversed(names)  #@hover (variable) backwards: Iterator[str]
+from typing import Callable, List, Union
+Hook = Union[Callable[[int], None], Callable[[str], None]]
+def run_hooks(hooks: List[Hook]):
+    for hook in reversed(hooks):  #@hover (variable) hook: Hook
+        pass
