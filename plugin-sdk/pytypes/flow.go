@@ -351,7 +351,57 @@ func (q *query) narrowToDeclared(v, declared Type) Type {
 	if v.IsUnknown() || v.Kind() == KindAny || !q.assignable(v, declared) {
 		return declared
 	}
-	return expectedBy(v, declared)
+	return q.expectedSubclass(expectedBy(v, declared), declared)
+}
+
+// expectedSubclass is t with a generic instance whose arguments are all
+// Unknown (`defaultdict(list)`) taking them from a base class expected
+// (`x: Dict[str, List[int]] = defaultdict(list)` holds defaultdict[str,
+// List[int]]), as pyright solves a constructor from the type expected.
+func (q *query) expectedSubclass(t, expected Type) Type {
+	var out []Type
+	for _, m := range t.Members() {
+		if m.Kind() == KindInstance && len(m.Args()) > 0 && allUnknown(m.Args()) {
+			for _, e := range expected.Members() {
+				if r, ok := q.fromExpectedBase(m.Class(), e); ok {
+					m = r
+					break
+				}
+			}
+		}
+		out = append(out, m)
+	}
+	return Union(out...)
+}
+
+// fromExpectedBase is an instance of generic class c whose base class is
+// expected's, its type parameters solved from expected's arguments; ok
+// false when c does not derive from it or a parameter stays unsolved.
+func (q *query) fromExpectedBase(c Class, expected Type) (Type, bool) {
+	if expected.Kind() != KindInstance || expected.Class() == c || len(expected.Args()) == 0 {
+		return Type{}, false
+	}
+	info := q.class(c)
+	if info == nil || len(info.typeParams) == 0 {
+		return Type{}, false
+	}
+	generic := Instance(c, info.typeParams...)
+	base, ok := q.asBase(generic, expected.Class())
+	if !ok || len(base.Args()) != len(expected.Args()) {
+		return Type{}, false
+	}
+	sol := map[string]Type{}
+	for i, p := range base.Args() {
+		if p.Kind() == KindTypeVar {
+			sol[p.typeVarKey()] = expected.Args()[i]
+		}
+	}
+	for _, p := range info.typeParams {
+		if _, ok := sol[p.typeVarKey()]; !ok {
+			return Type{}, false
+		}
+	}
+	return substitute(generic, sol, Type{}, false), true
 }
 
 // isBuiltinCall reports a callee that is one of the builtins names.

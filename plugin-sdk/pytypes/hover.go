@@ -220,20 +220,12 @@ func (q *query) hoverDef(u Unit, di int32, name string, t Type, use bool) string
 		label = "(constant) " // pyright: a constant's name, or Final
 	}
 	if !use {
-		// At a binding: the declared type when annotated, else what this
-		// binding assigns. pyright shows the type narrowed to the
-		// assignment, literal included, in a function; a class or module
-		// variable shows its declared, widened type unless a constant or
-		// Final.
-		if sym := d.Sym; q.annotated(u, sym) && (q.inFunction(u, sym) || u.Summary().Syms[sym].Kind == navindex.SymMember) {
-			t = q.assigned(u, sym, di) // narrowed to the value assigned
-		} else if q.annotated(u, sym) {
-			t = q.sym(u, sym)
-			// Narrowed to a literal of the declared class assigned here:
-			// `y: int = 0` is Literal[0].
-			if v := q.expr(u, d.Value); validExpr(u, d.Value) && v.Kind() == KindLiteral && t.Kind() == KindInstance && v.Class() == t.Class() {
-				t = v
-			}
+		// At a binding: the declared type narrowed to the value assigned
+		// when annotated (`x: int | None = 3` is Literal[3] there), else
+		// what this binding assigns; a class or module variable without
+		// an annotation shows its widened type unless a constant or Final.
+		if sym := d.Sym; q.annotated(u, sym) {
+			t = q.assigned(u, sym, di)
 		} else if inh, ok := q.inheritedDeclaration(u, sym); ok {
 			// A base class declares it: narrowed to the value when that
 			// is assignable (NullSession's popitem = _fail), else the
@@ -264,8 +256,9 @@ func (q *query) hoverDef(u Unit, di int32, name string, t Type, use bool) string
 	}
 	if t.Kind() == KindCallable {
 		// pyright's Callable is a function type too: a variable holding
-		// one shows `def name(...) -> R` (a parameter keeps `name: ...`).
-		return label + "def " + name + q.text(t, 0)
+		// one shows `def name(...) -> R` (a parameter keeps `name: ...`),
+		// spelled out when an alias names it.
+		return label + "def " + name + q.text(withAlias(t, "", nil), 0)
 	}
 	return label + name + ": " + q.text(t, 0)
 }

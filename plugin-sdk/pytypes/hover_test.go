@@ -40,7 +40,7 @@ opt: int | None = None
 		{"g", "(function) def g() -> Literal[1]"},
 		{"os", "(module) os"},
 		{"path", "(module) path"},
-		{"opt", "(variable) opt: int | None"},
+		{"opt", "(variable) opt: None"}, // narrowed to the value at its binding (pyright)
 	}
 	for _, c := range cases {
 		sym := symNamed(t, u, -1, c.name)

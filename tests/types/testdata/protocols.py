@@ -35,3 +35,12 @@ Hook = Union[Callable[[int], None], Callable[[str], None]]
 def run_hooks(hooks: List[Hook]):
     for hook in reversed(hooks):  #@hover (variable) hook: Hook
         pass
+from collections import defaultdict
+from typing import Dict, Optional
+# A generic class constructed where a base class is expected takes the
+# expected arguments (pyright's expected type for the constructor).
+hooks_by_key: Dict[Optional[str], List[Hook]] = defaultdict(list)  #@hover (variable) hooks_by_key: defaultdict[str | None, List[Hook]]
+Handler = Callable[[int], str]
+def call_handlers(handlers: List[Handler]):
+    for handler in handlers:  #@hover (variable) def handler(int) -> str
+        pass
