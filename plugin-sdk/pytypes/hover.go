@@ -222,8 +222,7 @@ func (q *query) hoverDef(u Unit, di int32, name string, t Type, use bool) string
 	if !use {
 		// At a binding: the declared type narrowed to the value assigned
 		// when annotated (`x: int | None = 3` is Literal[3] there), else
-		// what this binding assigns; a class or module variable without
-		// an annotation shows its widened type unless a constant or Final.
+		// what this binding assigns.
 		if sym := d.Sym; q.annotated(u, sym) {
 			t = q.assigned(u, sym, di)
 		} else if inh, ok := q.inheritedDeclaration(u, sym); ok {
@@ -233,15 +232,12 @@ func (q *query) hoverDef(u Unit, di int32, name string, t Type, use bool) string
 			if !q.assignable(t, inh) {
 				t = inh
 			}
-		} else if !IsConstantName(name) && d.Flags&navindex.DefFinal == 0 {
-			switch {
-			case q.inFunction(u, sym):
-				t = widenLiteralString(t)
-			case q.inClassBody(u, sym) || !validExpr(u, d.Value) || u.Summary().Exprs[d.Value].Op != navindex.ExprLit:
-				t = widen(t)
-			}
-			// A module variable or self.x given a literal keeps it
-			// (`counter = 0` is Literal[0]); a class variable widens.
+		} else if !IsConstantName(name) && d.Flags&navindex.DefFinal == 0 && q.inClassBody(u, sym) {
+			// A class variable widens (pyright strips the literal of a
+			// member a subclass may override); a module or function
+			// variable, or self.x, keeps what is assigned (`counter = 0`
+			// is Literal[0], `s = "a".upper()` LiteralString).
+			t = widen(t)
 		}
 	}
 	if t.Kind() == KindOverloaded && len(t.Args()) > 0 {

@@ -137,9 +137,10 @@ func TestConstructorAndFunctionVariables(t *testing.T) {
 	}
 }
 
-// At its assignment, a function's variable shows the literal it was
-// narrowed to; a class variable its declared, widened type; a constant
-// tuple its literal elements (pyright's answers on requests and django).
+// At its assignment, a function's or module's variable shows the literal
+// it was narrowed to; a class variable its declared, widened type
+// (pyright's answers on requests and django, and pyright 1.1.414 on
+// this source).
 func TestHoverNarrowedAtAssignment(t *testing.T) {
 	src := "def f():\n    path = '/'\nclass C:\n    function = 'JSONB_AGG'\nMEDIA_TYPES = ('css', 'js')\npair = (1, 'a')\n"
 	p := programWith(map[string]string{"m.py": src})
@@ -147,7 +148,7 @@ func TestHoverNarrowedAtAssignment(t *testing.T) {
 	ev := New(p, Options{})
 	for name, want := range map[string]string{
 		"path": "(variable) path: Literal['/']", "function": "(variable) function: str",
-		"MEDIA_TYPES": "(constant) MEDIA_TYPES: tuple[Literal['css'], Literal['js']]", "pair": "(variable) pair: tuple[int, str]",
+		"MEDIA_TYPES": "(constant) MEDIA_TYPES: tuple[Literal['css'], Literal['js']]", "pair": "(variable) pair: tuple[Literal[1], Literal['a']]",
 	} {
 		sym := symNamed(t, u, -1, name)
 		if got := ev.HoverLine(u, sym, lastDef(u, sym)); got != want {

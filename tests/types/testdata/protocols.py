@@ -2,7 +2,7 @@ import asyncio
 pairs = [(1, "a")]
 for num, label in pairs:  #@hover (variable) num: int
     pass
-first, second = (1, "x")  #@hover (variable) first: int
+first, second = (1, "x")  #@hover (variable) first: Literal[1]
 head, *rest = [1, 2, 3]  #@hover (variable) head: int
 counts = {"a": 1}
 for key in counts:  #@hover (variable) key: str
