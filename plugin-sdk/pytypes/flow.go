@@ -41,6 +41,33 @@ func (q *query) symAt(u Unit, sym, node int32) Type {
 	return q.memoised(key, func() Type { return q.walkFlow(u, sym, node) })
 }
 
+// onceAssigned is what symbol sym of u holds where scope readScope (-1
+// unknown) reads it when a single plain assignment binds it (the
+// summary keeps no flow for such a name): the value assigned, literal
+// kept, as pyright narrows it there; ok false for another symbol, a
+// class body's (pyright widens a class variable) and a module's read
+// from elsewhere than the module's code (its declared, widened type
+// there). A function's variable is narrowed in its closures too, as
+// pyright narrows a captured variable assigned no more.
+func (q *query) onceAssigned(u Unit, sym, readScope int32) (Type, bool) {
+	if !validSym(u, sym) {
+		return Type{}, false
+	}
+	sy := &u.Summary().Syms[sym]
+	if sy.Kind != navindex.SymLocal || sy.Target >= 0 || sy.Scope == 0 && readScope != 0 {
+		return Type{}, false
+	}
+	defs := q.liveDefs(u, sym)
+	if len(defs) != 1 || q.inClassBody(u, sym) {
+		return Type{}, false
+	}
+	d := &u.Summary().Defs[defs[0]]
+	if d.Kind != navindex.KindVariable || d.Import || d.Annot >= 0 || d.Flags&navindex.DefTypeAlias != 0 || !validExpr(u, d.Value) {
+		return Type{}, false
+	}
+	return q.def(u, defs[0]), true
+}
+
 func (q *query) walkFlow(u Unit, sym, node int32) Type {
 	w := &flowWalk{q: q, u: u, sym: sym, memo: map[int32]flowResult{}, active: map[int32]bool{}}
 	r := w.at(node)

@@ -107,6 +107,8 @@ func (e *Evaluator) hoverLine(u Unit, sym int32, def int32, at *navindex.Occ) st
 		if at != nil {
 			if n := flowAt(u, navindex.Pos{Line: at.Line, Col: at.Col}); n >= 0 {
 				t = q.symAt(u, sym, n) // narrowed where it is read
+			} else if v, ok := q.onceAssigned(u, sym, at.Scope); ok {
+				t = v
 			}
 			t = q.typeVarAt(u, *at, t)
 		}
