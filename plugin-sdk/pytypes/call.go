@@ -81,7 +81,8 @@ func (q *query) construct(t Type, args []argument) Type {
 	// A __new__ declaring what it makes (zip, enumerate) decides.
 	if nw := q.classMember(ClassObject(c, info.typeParams...), c, info.typeParams, "__new__", true); nw.Found() && nw.Class != q.builtinClass("object") {
 		if f, sol := q.selectOverload(nw.Type, args); f != nil {
-			if r := q.returnOf(f, sol); r.Kind() == KindInstance && r.Class() == c && len(r.Args()) == len(info.typeParams) {
+			r := q.returnOf(f, sol)
+			if r.Kind() == KindInstance && r.Class() == c && len(r.Args()) == len(info.typeParams) || q.skipsInit(r, c) {
 				// What the arguments left unsolved is Unknown:
 				// enumerate(unknown) is enumerate[Unknown].
 				return eraseTypeVars(r, c.Name())
@@ -102,6 +103,23 @@ func (q *query) construct(t Type, args []argument) Type {
 		}
 	}
 	return Instance(c, out...)
+}
+
+// skipsInit reports a __new__ result that is not an instance of class
+// c (reversed(x) is Iterator[T]): pyright then takes it for the call's
+// and skips __init__.
+func (q *query) skipsInit(r Type, c Class) bool {
+	skip := false
+	for _, m := range r.Members() {
+		switch {
+		case m.IsUnknown():
+		case m.Kind() == KindInstance:
+			skip = skip || !q.derivesFrom(m.Class(), c)
+		default:
+			skip = true
+		}
+	}
+	return skip
 }
 
 // selectOverload picks the first overload whose parameters take the

@@ -90,6 +90,9 @@ func TestInferredReturns(t *testing.T) {
 		{"async", "async def f() -> int: ...\nasync def g():\n    return 'a'\nx = f()\ny = g()", map[string]string{"x": "CoroutineType[Any, Any, int]", "y": "CoroutineType[Any, Any, Literal['a']]"}},
 		{"generator", "def f():\n    yield 1\nx = f()", map[string]string{"x": "Generator[Unknown, Any, None]"}},
 		{"returns self", "class C:\n    def me(self):\n        return self\nx = C().me()", map[string]string{"x": "C"}},
+		// The inner def keeps the return inferred with the call's
+		// arguments (django's LazyObject.__getattr__).
+		{"inner def of a call site", "def proxy(func):\n    def inner(self, *args):\n        return func(self, *args)\n    return inner\nclass L:\n    __getattr__ = proxy(len)\nx = proxy(len)(1)\ny = L().search", map[string]string{"x": "int", "y": "int"}},
 	})
 }
 

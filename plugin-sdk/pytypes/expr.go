@@ -1,7 +1,9 @@
 package pytypes
 
 import (
+	"math/big"
 	"strconv"
+	"strings"
 
 	"github.com/pyws/pyws/plugin-sdk/navindex"
 )
@@ -19,6 +21,9 @@ func (q *query) evalExpr(u Unit, e int32) Type {
 	case navindex.ExprSym:
 		if x.B >= 0 {
 			return q.symAt(u, x.A, x.B)
+		}
+		if t, ok := q.onceAssigned(u, x.A, -1); ok {
+			return t
 		}
 		return q.sym(u, x.A)
 	case navindex.ExprAttr:
@@ -239,6 +244,9 @@ func (q *query) operator(u Unit, x *navindex.Expr) Type {
 		return unknownType
 	}
 	b := q.expr(u, x.B)
+	if r, ok := literalMath(u, x, a, b); ok {
+		return r
+	}
 	ms, ok := binaryDunders[x.Name]
 	if !ok {
 		return unknownType
@@ -259,6 +267,75 @@ func (q *query) operator(u Unit, x *navindex.Expr) Type {
 		out = append(out, t)
 	}
 	return Union(out...)
+}
+
+// literalMath is pyright's arithmetic on literal operands: 1 + 2 is
+// Literal[3], "a" + "b" Literal['ab']. pyright does none inside a loop,
+// where the values change each time; pyws, which does not know loops
+// here, does it only on operands written as constants.
+func literalMath(u Unit, x *navindex.Expr, a, b Type) (Type, bool) {
+	if a.Kind() != KindLiteral || b.Kind() != KindLiteral || a.Class() != b.Class() || !constantExpr(u, x.A, 0) || !constantExpr(u, x.B, 0) {
+		return Type{}, false
+	}
+	switch a.Class().Name() {
+	case "int":
+		l, ok1 := new(big.Int).SetString(a.Text(), 10)
+		r, ok2 := new(big.Int).SetString(b.Text(), 10)
+		if !ok1 || !ok2 {
+			return Type{}, false
+		}
+		switch x.Name {
+		case "+":
+			return Literal(a.Class(), l.Add(l, r).String()), true
+		case "-":
+			return Literal(a.Class(), l.Sub(l, r).String()), true
+		case "*":
+			return Literal(a.Class(), l.Mul(l, r).String()), true
+		case "//", "%":
+			if r.Sign() == 0 {
+				return Type{}, false
+			}
+			q, m := new(big.Int).DivMod(l, r, new(big.Int)) // Euclidean: fix to Python's floor
+			if m.Sign() != 0 && r.Sign() < 0 {
+				q.Sub(q, big.NewInt(1))
+				m.Add(m, r)
+			}
+			if x.Name == "//" {
+				return Literal(a.Class(), q.String()), true
+			}
+			return Literal(a.Class(), m.String()), true
+		}
+	case "str":
+		// Plain values only (quoted with ', no escapes, not cut).
+		at, bt := a.Text(), b.Text()
+		if x.Name != "+" || !plainStrLiteral(at) || !plainStrLiteral(bt) || len(at)+len(bt)-4 > maxLiteralLen {
+			return Type{}, false
+		}
+		return Literal(a.Class(), at[:len(at)-1]+bt[1:]), true
+	}
+	return Type{}, false
+}
+
+// maxLiteralLen is where pyright's printer cuts a literal string.
+const maxLiteralLen = 50
+
+func plainStrLiteral(t string) bool {
+	return len(t) >= 2 && t[0] == '\'' && t[len(t)-1] == '\'' && !strings.ContainsAny(t[1:len(t)-1], "\\'…")
+}
+
+// constantExpr reports an expression of literals and operators on them.
+func constantExpr(u Unit, i int32, depth int) bool {
+	if !validExpr(u, i) || depth > maxPrintDepth {
+		return false
+	}
+	x := &u.Summary().Exprs[i]
+	switch x.Op {
+	case navindex.ExprLit:
+		return true
+	case navindex.ExprOper:
+		return constantExpr(u, x.A, depth+1) && (x.B < 0 || constantExpr(u, x.B, depth+1))
+	}
+	return false
 }
 
 // maxDisplayEntries caps the elements whose types a display's type is

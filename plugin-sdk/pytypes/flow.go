@@ -41,6 +41,33 @@ func (q *query) symAt(u Unit, sym, node int32) Type {
 	return q.memoised(key, func() Type { return q.walkFlow(u, sym, node) })
 }
 
+// onceAssigned is what symbol sym of u holds where scope readScope (-1
+// unknown) reads it when a single plain assignment binds it (the
+// summary keeps no flow for such a name): the value assigned, literal
+// kept, as pyright narrows it there; ok false for another symbol, a
+// class body's (pyright widens a class variable) and a module's read
+// from elsewhere than the module's code (its declared, widened type
+// there). A function's variable is narrowed in its closures too, as
+// pyright narrows a captured variable assigned no more.
+func (q *query) onceAssigned(u Unit, sym, readScope int32) (Type, bool) {
+	if !validSym(u, sym) {
+		return Type{}, false
+	}
+	sy := &u.Summary().Syms[sym]
+	if sy.Kind != navindex.SymLocal || sy.Target >= 0 || sy.Scope == 0 && readScope != 0 {
+		return Type{}, false
+	}
+	defs := q.liveDefs(u, sym)
+	if len(defs) != 1 || q.inClassBody(u, sym) {
+		return Type{}, false
+	}
+	d := &u.Summary().Defs[defs[0]]
+	if d.Kind != navindex.KindVariable || d.Import || d.Annot >= 0 || d.Flags&navindex.DefTypeAlias != 0 || !validExpr(u, d.Value) {
+		return Type{}, false
+	}
+	return q.def(u, defs[0]), true
+}
+
 func (q *query) walkFlow(u Unit, sym, node int32) Type {
 	w := &flowWalk{q: q, u: u, sym: sym, memo: map[int32]flowResult{}, active: map[int32]bool{}}
 	r := w.at(node)
@@ -351,7 +378,57 @@ func (q *query) narrowToDeclared(v, declared Type) Type {
 	if v.IsUnknown() || v.Kind() == KindAny || !q.assignable(v, declared) {
 		return declared
 	}
-	return expectedBy(v, declared)
+	return q.expectedSubclass(expectedBy(v, declared), declared)
+}
+
+// expectedSubclass is t with a generic instance whose arguments are all
+// Unknown (`defaultdict(list)`) taking them from a base class expected
+// (`x: Dict[str, List[int]] = defaultdict(list)` holds defaultdict[str,
+// List[int]]), as pyright solves a constructor from the type expected.
+func (q *query) expectedSubclass(t, expected Type) Type {
+	var out []Type
+	for _, m := range t.Members() {
+		if m.Kind() == KindInstance && len(m.Args()) > 0 && allUnknown(m.Args()) {
+			for _, e := range expected.Members() {
+				if r, ok := q.fromExpectedBase(m.Class(), e); ok {
+					m = r
+					break
+				}
+			}
+		}
+		out = append(out, m)
+	}
+	return Union(out...)
+}
+
+// fromExpectedBase is an instance of generic class c whose base class is
+// expected's, its type parameters solved from expected's arguments; ok
+// false when c does not derive from it or a parameter stays unsolved.
+func (q *query) fromExpectedBase(c Class, expected Type) (Type, bool) {
+	if expected.Kind() != KindInstance || expected.Class() == c || len(expected.Args()) == 0 {
+		return Type{}, false
+	}
+	info := q.class(c)
+	if info == nil || len(info.typeParams) == 0 {
+		return Type{}, false
+	}
+	generic := Instance(c, info.typeParams...)
+	base, ok := q.asBase(generic, expected.Class())
+	if !ok || len(base.Args()) != len(expected.Args()) {
+		return Type{}, false
+	}
+	sol := map[string]Type{}
+	for i, p := range base.Args() {
+		if p.Kind() == KindTypeVar {
+			sol[p.typeVarKey()] = expected.Args()[i]
+		}
+	}
+	for _, p := range info.typeParams {
+		if _, ok := sol[p.typeVarKey()]; !ok {
+			return Type{}, false
+		}
+	}
+	return substitute(generic, sol, Type{}, false), true
 }
 
 // isBuiltinCall reports a callee that is one of the builtins names.

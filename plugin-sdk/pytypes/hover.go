@@ -107,6 +107,8 @@ func (e *Evaluator) hoverLine(u Unit, sym int32, def int32, at *navindex.Occ) st
 		if at != nil {
 			if n := flowAt(u, navindex.Pos{Line: at.Line, Col: at.Col}); n >= 0 {
 				t = q.symAt(u, sym, n) // narrowed where it is read
+			} else if v, ok := q.onceAssigned(u, sym, at.Scope); ok {
+				t = v
 			}
 			t = q.typeVarAt(u, *at, t)
 		}
@@ -220,20 +222,11 @@ func (q *query) hoverDef(u Unit, di int32, name string, t Type, use bool) string
 		label = "(constant) " // pyright: a constant's name, or Final
 	}
 	if !use {
-		// At a binding: the declared type when annotated, else what this
-		// binding assigns. pyright shows the type narrowed to the
-		// assignment, literal included, in a function; a class or module
-		// variable shows its declared, widened type unless a constant or
-		// Final.
-		if sym := d.Sym; q.annotated(u, sym) && (q.inFunction(u, sym) || u.Summary().Syms[sym].Kind == navindex.SymMember) {
-			t = q.assigned(u, sym, di) // narrowed to the value assigned
-		} else if q.annotated(u, sym) {
-			t = q.sym(u, sym)
-			// Narrowed to a literal of the declared class assigned here:
-			// `y: int = 0` is Literal[0].
-			if v := q.expr(u, d.Value); validExpr(u, d.Value) && v.Kind() == KindLiteral && t.Kind() == KindInstance && v.Class() == t.Class() {
-				t = v
-			}
+		// At a binding: the declared type narrowed to the value assigned
+		// when annotated (`x: int | None = 3` is Literal[3] there), else
+		// what this binding assigns.
+		if sym := d.Sym; q.annotated(u, sym) {
+			t = q.assigned(u, sym, di)
 		} else if inh, ok := q.inheritedDeclaration(u, sym); ok {
 			// A base class declares it: narrowed to the value when that
 			// is assignable (NullSession's popitem = _fail), else the
@@ -241,15 +234,12 @@ func (q *query) hoverDef(u Unit, di int32, name string, t Type, use bool) string
 			if !q.assignable(t, inh) {
 				t = inh
 			}
-		} else if !IsConstantName(name) && d.Flags&navindex.DefFinal == 0 {
-			switch {
-			case q.inFunction(u, sym):
-				t = widenLiteralString(t)
-			case q.inClassBody(u, sym) || !validExpr(u, d.Value) || u.Summary().Exprs[d.Value].Op != navindex.ExprLit:
-				t = widen(t)
-			}
-			// A module variable or self.x given a literal keeps it
-			// (`counter = 0` is Literal[0]); a class variable widens.
+		} else if !IsConstantName(name) && d.Flags&navindex.DefFinal == 0 && q.inClassBody(u, sym) {
+			// A class variable widens (pyright strips the literal of a
+			// member a subclass may override); a module or function
+			// variable, or self.x, keeps what is assigned (`counter = 0`
+			// is Literal[0], `s = "a".upper()` LiteralString).
+			t = widen(t)
 		}
 	}
 	if t.Kind() == KindOverloaded && len(t.Args()) > 0 {
@@ -264,8 +254,9 @@ func (q *query) hoverDef(u Unit, di int32, name string, t Type, use bool) string
 	}
 	if t.Kind() == KindCallable {
 		// pyright's Callable is a function type too: a variable holding
-		// one shows `def name(...) -> R` (a parameter keeps `name: ...`).
-		return label + "def " + name + q.text(t, 0)
+		// one shows `def name(...) -> R` (a parameter keeps `name: ...`),
+		// spelled out when an alias names it.
+		return label + "def " + name + q.text(withAlias(t, "", nil), 0)
 	}
 	return label + name + ": " + q.text(t, 0)
 }
@@ -330,12 +321,19 @@ func (q *query) keywordType(u Unit, sy *navindex.Sym) (Type, bool) {
 
 // keyword is keywordType, and whether a parameter of the callee has the
 // keyword's name; at (nil: unknown) is the keyword's occurrence, which
-// picks its own call among alike ones.
+// picks its own call among alike ones. pyright gives the name the type
+// of the parameter it binds (an unannotated one's inferred from its
+// default), the argument's when that parameter is unannotated without
+// a default or is an unannotated **kwargs, and Any when the callee is
+// Unknown or Any.
 func (q *query) keyword(u Unit, sy *navindex.Sym, at *navindex.Occ) (t Type, named, ok bool) {
 	if !validExpr(u, sy.Recv) {
 		return Type{}, false, false
 	}
 	callee := q.expr(u, sy.Recv)
+	if callee.IsUnknown() || callee.Kind() == KindAny {
+		return anyType, false, true
+	}
 	construct := callee.Kind() == KindClass
 	if construct {
 		callee = q.classMember(Instance(callee.Class(), callee.Args()...), callee.Class(), callee.Args(), "__init__", false).Type
@@ -354,6 +352,9 @@ func (q *query) keyword(u Unit, sy *navindex.Sym, at *navindex.Occ) (t Type, nam
 				named = true
 				if p.Annot >= 0 {
 					return q.paramIn(f, i), true, true
+				}
+				if pt := q.paramType(f.Unit, f.Def, i, false); !pt.IsUnknown() {
+					return pt, true, true
 				}
 			}
 		}

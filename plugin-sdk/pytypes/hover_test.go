@@ -40,7 +40,7 @@ opt: int | None = None
 		{"g", "(function) def g() -> Literal[1]"},
 		{"os", "(module) os"},
 		{"path", "(module) path"},
-		{"opt", "(variable) opt: int | None"},
+		{"opt", "(variable) opt: None"}, // narrowed to the value at its binding (pyright)
 	}
 	for _, c := range cases {
 		sym := symNamed(t, u, -1, c.name)
@@ -137,9 +137,10 @@ func TestConstructorAndFunctionVariables(t *testing.T) {
 	}
 }
 
-// At its assignment, a function's variable shows the literal it was
-// narrowed to; a class variable its declared, widened type; a constant
-// tuple its literal elements (pyright's answers on requests and django).
+// At its assignment, a function's or module's variable shows the literal
+// it was narrowed to; a class variable its declared, widened type
+// (pyright's answers on requests and django, and pyright 1.1.414 on
+// this source).
 func TestHoverNarrowedAtAssignment(t *testing.T) {
 	src := "def f():\n    path = '/'\nclass C:\n    function = 'JSONB_AGG'\nMEDIA_TYPES = ('css', 'js')\npair = (1, 'a')\n"
 	p := programWith(map[string]string{"m.py": src})
@@ -147,7 +148,7 @@ func TestHoverNarrowedAtAssignment(t *testing.T) {
 	ev := New(p, Options{})
 	for name, want := range map[string]string{
 		"path": "(variable) path: Literal['/']", "function": "(variable) function: str",
-		"MEDIA_TYPES": "(constant) MEDIA_TYPES: tuple[Literal['css'], Literal['js']]", "pair": "(variable) pair: tuple[int, str]",
+		"MEDIA_TYPES": "(constant) MEDIA_TYPES: tuple[Literal['css'], Literal['js']]", "pair": "(variable) pair: tuple[Literal[1], Literal['a']]",
 	} {
 		sym := symNamed(t, u, -1, name)
 		if got := ev.HoverLine(u, sym, lastDef(u, sym)); got != want {
@@ -174,10 +175,12 @@ func TestHoverAliasesAndGradualArgs(t *testing.T) {
 	}
 }
 
-// A keyword argument hovers as the parameter it names: declared type
-// when the callee has one, else the argument's (pyright on django).
+// A keyword argument hovers as the parameter it names: its declared
+// type, or the type inferred from its default, else the argument's; Any
+// when the callee is Unknown (pyright on django, requests, flask).
 func TestHoverKeywordArguments(t *testing.T) {
-	p := programWith(map[string]string{"m.py": "from typing import Any\ndef f(raster: bool = False): ...\nf(raster=True)\ndef g(id=None): ...\ng(id='admin.E118')\ndef k(**kwargs: Any): ...\nk(as_attachment=True)\nunknown(stream=1)\n"})
+	p := programWith(map[string]string{"m.py": "from typing import Any\ndef f(raster: bool = False): ...\nf(raster=True)\ndef g(id): ...\ng(id='admin.E118')\ndef k(**kwargs: Any): ...\nk(as_attachment=True)\nunknown(stream=1)\n" +
+		"def h(auto=False, dep=None): ...\nh(auto=True)\nh(dep=1)\ntry:\n    from missing import socks\nexcept ImportError:\n    def socks(*args, **kwargs): ...\nsocks(password='')\n"})
 	u := p.unit("m")
 	ev := New(p, Options{})
 	keyword := func(name string) int32 {
@@ -201,8 +204,15 @@ func TestHoverKeywordArguments(t *testing.T) {
 	if got, want := ev.HoverLine(u, keyword("as_attachment"), -1), "(function) as_attachment: Any"; got != want {
 		t.Errorf("got %s, want %s", got, want)
 	}
-	if got, want := ev.HoverLine(u, keyword("stream"), -1), "(function) stream: Literal[1]"; got != want {
-		t.Errorf("got %s, want %s", got, want)
+	for name, want := range map[string]string{
+		"stream":   "(function) stream: Any", // the callee is Unknown
+		"auto":     "(parameter) auto: bool",
+		"dep":      "(parameter) dep: Unknown | None",
+		"password": "(function) password: Any", // Unknown | def socks(**kwargs)
+	} {
+		if got := ev.HoverLine(u, keyword(name), -1); got != want {
+			t.Errorf("%s: got %s, want %s", name, got, want)
+		}
 	}
 }
 

@@ -388,7 +388,11 @@ func (q *query) functionValue(u Unit, di int32) Type {
 			t = OverloadedType(fns...)
 		}
 	} else {
-		t = FunctionType(Function{Unit: u, Def: di})
+		f := Function{Unit: u, Def: di}
+		if r, ok := q.returnInFrame(u, di); ok {
+			f.Returns = &r
+		}
+		t = FunctionType(f)
 	}
 	// Decorators, innermost first, with pyright's rules for decorators
 	// it cannot see through: the undecorated type stays when the result
@@ -403,6 +407,24 @@ func (q *query) functionValue(u Unit, di int32) Type {
 		t = r
 	}
 	return t
+}
+
+// returnInFrame is what def di of u, nested in the def a call-site
+// frame infers, returns there: pyright infers it with the enclosing
+// call's parameter types and keeps it with the def it returns
+// (django's `__getattr__ = new_method_proxy(getattr)` returns Any); ok
+// false outside such a frame or when nothing more is known there.
+func (q *query) returnInFrame(u Unit, di int32) (Type, bool) {
+	if len(q.frames) == 0 {
+		return Type{}, false
+	}
+	fr := &q.frames[len(q.frames)-1]
+	d := &u.Summary().Defs[di]
+	if fr.unit != u || d.Annot >= 0 || len(d.Decorators) > 0 || d.Flags&(navindex.DefAsync|navindex.DefGenerator) != 0 || q.ownerOf(u, d.Sym) != fr.def {
+		return Type{}, false
+	}
+	r := q.returnType(u, di)
+	return r, !r.IsUnknown()
 }
 
 // unannotatedDecorator reports a decorator whose every member is an

@@ -472,8 +472,13 @@ func widen(t Type) Type {
 		return t.mapArgs(widen)
 	case KindUnion:
 		ms := make([]Type, len(t.d.args))
+		same := true
 		for i, m := range t.d.args {
 			ms[i] = widen(m)
+			same = same && ms[i].d == m.d
+		}
+		if same {
+			return t // as written: a union alias keeps its name
 		}
 		return Union(ms...)
 	}

@@ -9,7 +9,7 @@ last = names.pop()  #@hover (variable) last: str
 joined = ", ".join(names)  #@hover (variable) joined: str
 parts = "a b".split()  #@hover (variable) parts: list[LiteralString]
 dup = copy.copy(1)  #@hover (variable) dup: int
-p = os.path.join("a", "b")  #@hover (variable) p: str
+p = os.path.join("a", "b")  #@hover (variable) p: LiteralString
 size = len(names)  #@hover (variable) size: int
 ints = map(int, ["1"])  #@hover (variable) ints: map[int]
 import functools

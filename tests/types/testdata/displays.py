@@ -1,6 +1,6 @@
 a = [1, 2]  #@hover (variable) a: list[int]
 d = {"a": 1}  #@hover (variable) d: dict[str, int]
-t = (1, "a")  #@hover (variable) t: tuple[int, str]
+t = (1, "a")  #@hover (variable) t: tuple[Literal[1], Literal['a']]
 m = [1, "a"]  #@hover (variable) m: list[Unknown]
 e = []  #@hover (variable) e: list[Unknown]
 c = [str(i) for i in a]  #@hover (variable) c: list[str]

@@ -5,3 +5,12 @@ s = "a"  #@hover (variable) s: Literal['a']
 f = 1.5  #@hover (variable) f: float
 n = None  #@hover (variable) n: None
 b = True  #@hover (variable) b: Literal[True]
+# A name one plain assignment binds is narrowed to its value where its
+# own scope (or, for a function's, a closure) reads it; a module's
+# read from a function has its declared, widened type.
+greeting = "hello"
+print(greeting)  #@read greeting (variable) greeting: Literal['hello']
+def shout():
+    suffix = "!" if greeting else "?"
+    print(suffix)  #@read suffix (variable) suffix: Literal['!', '?']
+    return greeting  #@read greeting (variable) greeting: str

@@ -7,7 +7,7 @@ def nothing(a: int, b=0, c=None):  #@hover (function) def nothing(a: int, b: int
     pass
 def fails():  #@hover (function) def fails() -> NoReturn
     raise ValueError()
-r = one()  #@hover (variable) r: int
+r = one()  #@hover (variable) r: Literal[1]
 def yields_names():  #@hover (function) def yields_names() -> Generator[str, Any, None]
     yield str(1)
     yield "a" + str(2)
