@@ -212,7 +212,8 @@ func (q *query) signatures(t Type) []Signature {
 }
 
 // constructorSignatures are class object t's __init__ (else __new__)
-// signatures, each returning the instance made.
+// signatures, each returning the instance made (printed as t's implicit
+// alias when it has one, classAliasName).
 func (q *query) constructorSignatures(t Type) []Signature {
 	c := t.Class()
 	info := q.class(c)
@@ -223,6 +224,7 @@ func (q *query) constructorSignatures(t Type) []Signature {
 	if len(t.Args()) > 0 {
 		inst = instanceOfClassObject(t)
 	}
+	inst = keepClassAlias(t, inst)
 	object := q.builtinClass("object")
 	var objectInit MemberInfo
 	for _, name := range []string{"__init__", "__new__"} {
