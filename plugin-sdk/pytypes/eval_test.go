@@ -90,6 +90,9 @@ func TestInferredReturns(t *testing.T) {
 		{"async", "async def f() -> int: ...\nasync def g():\n    return 'a'\nx = f()\ny = g()", map[string]string{"x": "CoroutineType[Any, Any, int]", "y": "CoroutineType[Any, Any, Literal['a']]"}},
 		{"generator", "def f():\n    yield 1\nx = f()", map[string]string{"x": "Generator[Unknown, Any, None]"}},
 		{"returns self", "class C:\n    def me(self):\n        return self\nx = C().me()", map[string]string{"x": "C"}},
+		// pyright 1.1.414's hover: def f(a: Unknown) -> (Unknown | bool).
+		{"literals sorted last before True and False make bool", "def f(a):\n    if a:\n        return False\n    elif a.y:\n        return a.x\n    return True", map[string]string{"f": "(a: Unknown) -> (Unknown | bool)"}},
+		{"bindings widened before their union", "y = False\ny = undefined_name", map[string]string{"y": "bool | Unknown"}},
 	})
 }
 
