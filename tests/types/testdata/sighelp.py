@@ -37,3 +37,14 @@ def made(app: App):
 import threading
 
 stub_alias = threading.local()  #@hover (variable) stub_alias: _local
+
+
+from typing import AnyStr, Iterator
+
+
+def recurse(x: Iterator[AnyStr]) -> Iterator[AnyStr]:
+    recurse(x)  #@sig (x: Iterator[AnyStr@recurse]) -> Iterator[AnyStr@recurse]
+    return recurse(undefined_name)  #@sig (x: Iterator[Unknown]) -> Iterator[Unknown]
+
+
+recurse(undefined_name)  #@sig (x: Iterator[Unknown]) -> Iterator[Unknown]
