@@ -12,7 +12,7 @@ func (q *query) call(callee Type, args []argument) Type {
 	case KindAny:
 		return anyType
 	case KindClass:
-		return q.construct(callee, args)
+		return keepClassAlias(callee, q.construct(callee, args))
 	case KindFunction, KindOverloaded:
 		if f, sol := q.selectOverload(callee, args); f != nil {
 			r := q.returnOf(f, sol)

@@ -93,6 +93,9 @@ func TestInferredReturns(t *testing.T) {
 		// The inner def keeps the return inferred with the call's
 		// arguments (django's LazyObject.__getattr__).
 		{"inner def of a call site", "def proxy(func):\n    def inner(self, *args):\n        return func(self, *args)\n    return inner\nclass L:\n    __getattr__ = proxy(len)\nx = proxy(len)(1)\ny = L().search", map[string]string{"x": "int", "y": "int"}},
+		// pyright 1.1.414's hover: def f(a: Unknown) -> (Unknown | bool).
+		{"literals sorted last before True and False make bool", "def f(a):\n    if a:\n        return False\n    elif a.y:\n        return a.x\n    return True", map[string]string{"f": "(a: Unknown) -> (Unknown | bool)"}},
+		{"bindings widened before their union", "y = False\ny = undefined_name", map[string]string{"y": "bool | Unknown"}},
 	})
 }
 

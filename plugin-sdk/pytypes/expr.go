@@ -20,14 +20,14 @@ func (q *query) evalExpr(u Unit, e int32) Type {
 	switch x.Op {
 	case navindex.ExprSym:
 		if x.B >= 0 {
-			return q.symAt(u, x.A, x.B)
+			return q.withClassAlias(u, e, q.symAt(u, x.A, x.B))
 		}
 		if t, ok := q.onceAssigned(u, x.A, -1); ok {
-			return t
+			return q.withClassAlias(u, e, t)
 		}
-		return q.sym(u, x.A)
+		return q.withClassAlias(u, e, q.sym(u, x.A))
 	case navindex.ExprAttr:
-		return q.narrowedMember(u, x.A, x.Name, q.member(q.expr(u, x.A), x.Name))
+		return q.withClassAlias(u, e, q.narrowedMember(u, x.A, x.Name, q.member(q.expr(u, x.A), x.Name)))
 	case navindex.ExprCall:
 		return q.callWritten(q.expr(u, x.A), q.arguments(u, x))
 	case navindex.ExprSuper:
@@ -544,4 +544,66 @@ func (q *query) await(t Type) Type {
 		return g.Args()[2]
 	}
 	return unknownType
+}
+
+// withClassAlias is t, the type of name or attribute read e, marked as
+// the implicit type alias the read names when it is one (classAliasName):
+// pyright keeps the alias on the class object and on the instances it
+// makes, and prints them by its name (flask's `app.response_class()` is
+// `response_class`, requests' `builtin_str(x)` is `builtin_str`).
+func (q *query) withClassAlias(u Unit, e int32, t Type) Type {
+	if t.Kind() != KindClass {
+		return t
+	}
+	if name := q.classAliasName(u, e, t); name != "" {
+		return withAlias(t, name, nil)
+	}
+	return t
+}
+
+// keepClassAlias is inst, an instance class object t makes, printed as
+// t's implicit alias when it has one.
+func keepClassAlias(t, inst Type) Type {
+	if t.Kind() != KindClass || t.d.alias == "" || t.d.aliasArgs != nil || inst.Class() != t.Class() {
+		return inst
+	}
+	return withAlias(inst, t.d.alias, nil)
+}
+
+// classAliasName is the name of the implicit type alias callee
+// expression e reads when it is one (a variable outside a function,
+// unannotated, bound once to a name or attribute naming class object t:
+// `response_class = Response` in a class body), "" otherwise. pyright's
+// signature help prints the instance such a call makes by the alias's
+// name (`() -> response_class`), its constructor's return being the
+// alias converted to an instance, the alias kept; reveal_type of the
+// call still says Response.
+func (q *query) classAliasName(u Unit, e int32, t Type) string {
+	if t.Kind() != KindClass || !validExpr(u, e) {
+		return ""
+	}
+	if op := u.Summary().Exprs[e].Op; op != navindex.ExprSym && op != navindex.ExprAttr {
+		return ""
+	}
+	r := q.exprRef(u, e)
+	// A stub's `local = _thread._local` is no alias to pyright: its
+	// instances print as _local.
+	if r.Unit == nil || r.Unit.IsStub() || !validSym(r.Unit, r.Sym) || q.inFunction(r.Unit, r.Sym) {
+		return ""
+	}
+	defs := q.liveDefs(r.Unit, r.Sym)
+	if len(defs) != 1 {
+		return ""
+	}
+	d := &r.Unit.Summary().Defs[defs[0]]
+	if d.Kind != navindex.KindVariable || d.Import || d.Annot >= 0 || !validExpr(r.Unit, d.Value) {
+		return ""
+	}
+	if op := r.Unit.Summary().Exprs[d.Value].Op; op != navindex.ExprSym && op != navindex.ExprAttr {
+		return ""
+	}
+	if owner := q.ownerOf(r.Unit, r.Sym); owner >= 0 && d.Flags&navindex.DefClassVar == 0 {
+		return "" // self.x = C in a method is no alias
+	}
+	return r.Unit.Summary().Syms[r.Sym].Name
 }

@@ -85,6 +85,13 @@ func (q *query) printDepth(b *strings.Builder, t Type, flags, depth int) {
 			b.WriteString("LiteralString")
 			return
 		}
+		if c := t.Class(); len(t.Args()) == 1 && c.Name() == "tuple" && c.Unit.ModuleName() == "builtins" {
+			// tuple specialized by its class's own parameter (tuple's
+			// Self, tuple.__new__'s result): homogeneous, as pyright
+			// prints it (`tuple(xs)` helps as `-> tuple[str, ...]`).
+			q.printDepth(b, HomogeneousTuple(c, t.Args()[0]), flags, depth)
+			return
+		}
 		b.WriteString(t.Class().Name())
 		if len(t.Args()) > 0 {
 			b.WriteString("[")

@@ -150,26 +150,19 @@ func (q *query) specialized(s Signature, args []argument) Signature {
 		if !hasScopedTypeVar(t) {
 			return t // as written: its alias kept
 		}
-		return eraseScopedTypeVars(substitute(t, sol, Type{}, false))
+		// The type variables the arguments left unsolved are Unknown;
+		// one an argument's type brings (an enclosing def's AnyStr passed
+		// on) stays, as pyright prints it.
+		forTypeVars(t, func(tv Type) {
+			v, ok := sol[tv.typeVarKey()]
+			// A constructor's receiver is its class's own parameters:
+			// solving one from it solves nothing.
+			if !ok || s.Class.Valid() && v.Kind() == KindTypeVar && v.typeVarKey() == tv.typeVarKey() && tv.Scope() == s.Class.Name() {
+				sol[tv.typeVarKey()] = unknownType
+			}
+		})
+		return substitute(t, sol, Type{}, false)
 	})
-}
-
-// eraseScopedTypeVars makes every scoped type variable of t Unknown; a
-// type without any is t itself, written as it was (its alias kept).
-func eraseScopedTypeVars(t Type) Type {
-	if !hasScopedTypeVar(t) {
-		return t
-	}
-	switch t.Kind() {
-	case KindTypeVar:
-		if t.Scope() != "" {
-			return unknownType
-		}
-		return t
-	case KindFunction:
-		return t
-	}
-	return t.mapArgs(eraseScopedTypeVars)
 }
 
 // signatures are the ways to call a value of type t: a def, each
@@ -212,7 +205,8 @@ func (q *query) signatures(t Type) []Signature {
 }
 
 // constructorSignatures are class object t's __init__ (else __new__)
-// signatures, each returning the instance made.
+// signatures, each returning the instance made (printed as t's implicit
+// alias when it has one, classAliasName).
 func (q *query) constructorSignatures(t Type) []Signature {
 	c := t.Class()
 	info := q.class(c)
@@ -223,6 +217,7 @@ func (q *query) constructorSignatures(t Type) []Signature {
 	if len(t.Args()) > 0 {
 		inst = instanceOfClassObject(t)
 	}
+	inst = keepClassAlias(t, inst)
 	object := q.builtinClass("object")
 	var objectInit MemberInfo
 	for _, name := range []string{"__init__", "__new__"} {

@@ -171,18 +171,23 @@ func (q *query) local(u Unit, s int32) Type {
 	if len(defs) > maxDeclarations {
 		defs = defs[:maxDeclarations]
 	}
+	// Each binding's type widened before they are joined, as pyright
+	// infers a declaration's type before the union: `self.x = False`
+	// then `self.x = unknown` is `bool | Unknown`, the literal not
+	// sorted after the Unknown.
+	keep := keepsLiterals(u, s, defs)
 	var ts []Type
 	for _, d := range defs {
-		ts = append(ts, q.def(u, d))
+		if t := q.def(u, d); keep {
+			ts = append(ts, t)
+		} else {
+			ts = append(ts, widen(t))
+		}
 	}
 	if len(ts) == 0 {
 		return unknownType
 	}
-	t := Union(ts...)
-	if keepsLiterals(u, s, defs) {
-		return t
-	}
-	return widen(t)
+	return Union(ts...)
 }
 
 // inheritedDeclaration is the declared type a base class gives class

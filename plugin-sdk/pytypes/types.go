@@ -385,20 +385,35 @@ func Union(ts ...Type) Type {
 	return build(&typeData{kind: KindUnion, args: out})
 }
 
-// absorbLiterals drops literals whose class's plain instance is a member
-// and turns Literal[True] | Literal[False] into bool, where the first
-// of them stood.
+// absorbLiterals moves the literals after the other members, drops
+// those whose class's plain instance is a member and turns
+// Literal[True] | Literal[False] into bool where the first of them then
+// stands: pyright's combineTypes sorts literals to the end before adding
+// each member, so `return False` then `return x` of an unknown x is
+// `Unknown | bool` once a `return True` joins.
 func absorbLiterals(ts []Type) []Type {
-	hasLiteral := false
-	for _, t := range ts {
+	firstLiteral := -1
+	for i, t := range ts {
 		if t.Kind() == KindLiteral {
-			hasLiteral = true
+			firstLiteral = i
 			break
 		}
 	}
-	if !hasLiteral {
+	if firstLiteral < 0 {
 		return ts
 	}
+	sorted := append(make([]Type, 0, len(ts)), ts[:firstLiteral]...)
+	for _, t := range ts[firstLiteral:] {
+		if t.Kind() != KindLiteral {
+			sorted = append(sorted, t)
+		}
+	}
+	for _, t := range ts[firstLiteral:] {
+		if t.Kind() == KindLiteral {
+			sorted = append(sorted, t)
+		}
+	}
+	ts = sorted
 	plain := map[Class]bool{}
 	bools := map[Class]int{}
 	for _, t := range ts {

@@ -82,6 +82,42 @@ func TestReadMarkers(t *testing.T) {
 	}
 }
 
+// TestSignatureMarkers checks each `#@sig LABEL` marker of the fixtures
+// in testdata: the active signature of the first call opened on the
+// marker's line, the cursor in its first argument, is LABEL as pyright
+// prints it.
+func TestSignatureMarkers(t *testing.T) {
+	fixtures, p, ev := loadFixtures(t)
+	for mod, src := range fixtures {
+		u := p.unit(mod)
+		for i, line := range strings.Split(src, "\n") {
+			_, want, ok := strings.Cut(line, "#@sig ")
+			if !ok {
+				continue
+			}
+			want = strings.TrimSpace(want)
+			var call *navindex.Call
+			for j := range u.s.Calls {
+				if c := &u.s.Calls[j]; c.Open.Line == int32(i) && (call == nil || c.Open.Col < call.Open.Col) {
+					call = c
+				}
+			}
+			if call == nil {
+				t.Errorf("%s.py:%d: no call on the marker's line", mod, i+1)
+				continue
+			}
+			sh := ev.SignatureHelp(u, call.Expr, 0, call.Keys)
+			got := "(none)"
+			if len(sh.Signatures) > 0 {
+				got = sh.Signatures[sh.Active].Label
+			}
+			if got != want {
+				t.Errorf("%s.py:%d:\n got %s\nwant %s", mod, i+1, got, want)
+			}
+		}
+	}
+}
+
 // markerOn is the hover a line's marker expects.
 func markerOn(line string) (string, bool) {
 	_, want, ok := strings.Cut(line, "#@hover ")

@@ -2,8 +2,11 @@ package summarize
 
 import (
 	"encoding/binary"
+	"math"
 	mathbits "math/bits"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/pyws/pyws/plugin-sdk/navindex"
 	"github.com/pyws/pyws/plugin-sdk/pysem"
@@ -197,11 +200,17 @@ func (b *builder) funcSig(bd *pysem.Binding) string {
 
 // appendOneLine appends src folded onto one line to dst: comments
 // dropped, runs of whitespace made one space, no space just inside
-// brackets, no trailing comma before a closing bracket.
+// brackets, no trailing comma before a closing bracket but a one-element
+// tuple's (`("a", )`), numbers as their values (`-180.0` is `-180`,
+// `0x10` is `16`): what pyright's printExpression gives.
 func appendOneLine(dst, src []byte) []byte {
 	start := len(dst) // the folding looks at this call's output only
 	inStr := byte(0)
 	space := false
+	// tuples[i]: bracket i open is a parenthesized tuple (not a call's
+	// or a def's parentheses); commas[i] its commas so far.
+	var tuples []bool
+	var commas []int
 	for i := 0; i < len(src); i++ {
 		c := src[i]
 		if inStr != 0 {
@@ -236,12 +245,92 @@ func appendOneLine(dst, src []byte) []byte {
 			}
 			space = false
 		}
-		if (c == ')' || c == ']' || c == '}') && len(dst) > start && dst[len(dst)-1] == ',' {
-			dst = dst[:len(dst)-1]
+		switch c {
+		case '(', '[', '{':
+			tuple := c == '('
+			if len(dst) > start {
+				last := dst[len(dst)-1]
+				tuple = tuple && !(isWordByte(last) || last == ')' || last == ']' || last == '"' || last == '\'')
+			}
+			tuples = append(tuples, tuple)
+			commas = append(commas, 0)
+		case ',':
+			if n := len(commas); n > 0 {
+				commas[n-1]++
+			}
+		case ')', ']', '}':
+			oneTuple := false
+			if n := len(tuples); n > 0 {
+				oneTuple = tuples[n-1] && commas[n-1] == 1
+				tuples, commas = tuples[:n-1], commas[:n-1]
+			}
+			if len(dst) > start && dst[len(dst)-1] == ',' {
+				if oneTuple {
+					dst = append(dst, ' ')
+				} else {
+					dst = dst[:len(dst)-1]
+				}
+			}
+		}
+		if c >= '0' && c <= '9' && (len(dst) == start || !isWordByte(dst[len(dst)-1]) && dst[len(dst)-1] != '.') {
+			j := numberEnd(src, i)
+			dst = appendNumber(dst, src[i:j])
+			i = j - 1
+			continue
 		}
 		dst = append(dst, c)
 	}
 	return dst
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
+}
+
+// numberEnd is the end of the number literal starting at src[i].
+func numberEnd(src []byte, i int) int {
+	hex := i+1 < len(src) && src[i] == '0' && (src[i+1] == 'x' || src[i+1] == 'X')
+	j := i
+	for j < len(src) {
+		c := src[j]
+		switch {
+		case isWordByte(c) || c == '.':
+		case (c == '+' || c == '-') && !hex && j > i && (src[j-1] == 'e' || src[j-1] == 'E'):
+		default:
+			return j
+		}
+		j++
+	}
+	return j
+}
+
+// appendNumber appends number literal lit as pyright prints its value
+// (JavaScript's Number toString); what it cannot read is kept.
+func appendNumber(dst, lit []byte) []byte {
+	text := strings.ReplaceAll(string(lit), "_", "")
+	suffix := ""
+	if n := len(text); n > 1 && (text[n-1] == 'j' || text[n-1] == 'J') {
+		text, suffix = text[:n-1], "j"
+	}
+	lower := strings.ToLower(text)
+	if strings.HasPrefix(lower, "0x") || !strings.ContainsAny(lower, ".e") {
+		if v, err := strconv.ParseInt(text, 0, 64); err == nil {
+			return append(append(dst, strconv.FormatInt(v, 10)...), suffix...)
+		}
+		return append(dst, lit...) // past int64: kept as written
+	}
+	f, err := strconv.ParseFloat(text, 64)
+	if err != nil || math.IsInf(f, 0) {
+		return append(dst, lit...)
+	}
+	if a := math.Abs(f); a >= 1e21 || a != 0 && a < 1e-6 {
+		e := strconv.FormatFloat(f, 'e', -1, 64) // 1e-07: JavaScript says 1e-7
+		mant, exp, _ := strings.Cut(e, "e")
+		sign := exp[0]
+		exp = strings.TrimLeft(exp[1:], "0")
+		return append(dst, mant+"e"+string(sign)+exp+suffix...)
+	}
+	return append(dst, strconv.FormatFloat(f, 'f', -1, 64)+suffix...)
 }
 
 // literalType is the type pyright would infer for a simple value.

@@ -48,6 +48,18 @@ func TestAppendOneLine(t *testing.T) {
 		{"(\n    self,\n    a: int = 1,  # the a\n    *args,\n)", "(self, a: int = 1, *args)"},
 		{"(x='#not a comment')", "(x='#not a comment')"},
 		{"Dict[\n str, int\n]", "Dict[str, int]"},
+		// pyright 1.1.414's hover and signature help: a one-element
+		// tuple keeps its comma, numbers print as their values
+		// (`def f(*, f=0x10, g=1e3, h=(1,), i=-180.0, j=1_000, k=2.50)`
+		// is `(*, f: int = 16, g: float = 1000, h: Unknown = (1, ),
+		// i: float = -180, j: int = 1000, k: float = 2.5)`).
+		{`("__dict__",)`, `("__dict__", )`},
+		{"(a, b,)", "(a, b)"},
+		{"f(a,)", "f(a)"},
+		{"[a,]", "[a]"},
+		{"((a,), [b,])", "((a, ), [b])"},
+		{"(extent=(-180.0, -90.0, 180.0, 90.0), tolerance=0.05)", "(extent=(-180, -90, 180, 90), tolerance=0.05)"},
+		{"(a=0x10, b=1_000, c=1e3, d=2j, e=1e-7, f=x1.real, k=2.50)", "(a=16, b=1000, c=1000, d=2j, e=1e-7, f=x1.real, k=2.5)"},
 	}
 	for _, c := range cases {
 		if got := string(appendOneLine([]byte("x"), []byte(c.in))); got != "x"+c.want {

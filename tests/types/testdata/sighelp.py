@@ -1,0 +1,50 @@
+# Signature help labels, as pyright 1.1.414's signatureHelp prints them
+# (checked with pyright-langserver); each `#@sig` is the active signature
+# of the first call on its line.
+class Response:
+    def __init__(self, status: int = 200) -> None:
+        self.status = status
+
+
+Alias = Response
+Alias(1)  #@sig (status: int = 200) -> Alias
+Response(1)  #@sig (status: int = 200) -> Response
+
+
+class App:
+    response_class = Response
+    annotated: type[Response] = Response
+
+    def make(self):
+        self.response_class(1)  #@sig (status: int = 200) -> response_class
+        self.annotated(1)  #@sig (status: int = 200) -> Response
+
+
+def local():
+    Local = Response
+    Local(1)  #@sig (status: int = 200) -> Response
+
+
+def tuples(xs: list[str]):
+    tuple(xs)  #@sig (iterable: Iterable[str] = (), /) -> tuple[str, ...]
+
+
+def made(app: App):
+    made = app.response_class()  #@hover (variable) made: response_class
+    return [made]
+
+
+import threading
+
+stub_alias = threading.local()  #@hover (variable) stub_alias: _local
+
+
+from typing import AnyStr, Iterator
+
+
+def recurse(x: Iterator[AnyStr]) -> Iterator[AnyStr]:
+    recurse(x)  #@sig (x: Iterator[AnyStr@recurse]) -> Iterator[AnyStr@recurse]
+    return recurse(undefined_name)  #@sig (x: Iterator[Unknown]) -> Iterator[Unknown]
+
+
+recurse(undefined_name)  #@sig (x: Iterator[Unknown]) -> Iterator[Unknown]
