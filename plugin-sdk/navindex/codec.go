@@ -138,17 +138,18 @@ func Encode(s *Summary) []byte {
 	e.reserve(1)
 	e.u(uint64(len(s.Exprs)))
 	for _, x := range s.Exprs {
-		e.reserve(7 + len(x.Args) + len(x.Keys))
+		l := x.Lists()
+		e.reserve(7 + len(l.Args) + len(l.Keys))
 		e.u(uint64(x.Op))
 		e.i(x.A)
 		e.s(x.Name)
 		e.i(x.B)
-		e.u(uint64(len(x.Args)))
-		for _, a := range x.Args {
+		e.u(uint64(len(l.Args)))
+		for _, a := range l.Args {
 			e.i(a)
 		}
-		e.u(uint64(len(x.Keys)))
-		for _, k := range x.Keys {
+		e.u(uint64(len(l.Keys)))
+		for _, k := range l.Keys {
 			e.s(k)
 		}
 		e.s(x.Text)
@@ -156,12 +157,13 @@ func Encode(s *Summary) []byte {
 	e.reserve(1)
 	e.u(uint64(len(s.Defs)))
 	for _, d := range s.Defs {
-		e.reserve(11 + len(d.Bases))
+		l := d.Lists()
+		e.reserve(11 + len(l.Bases))
 		e.i(d.Sym)
 		e.u(uint64(d.Kind))
 		e.span(d.Name)
-		e.u(uint64(len(d.Bases)))
-		for _, base := range d.Bases {
+		e.u(uint64(len(l.Bases)))
+		for _, base := range l.Bases {
 			e.i(base)
 		}
 		e.i(d.Returns)
@@ -169,11 +171,11 @@ func Encode(s *Summary) []byte {
 		e.s(d.Sig)
 		e.s(d.Doc)
 		e.b(d.Import)
-		e.reserve(7 + 6*len(d.Params) + len(d.ReturnValues) + len(d.YieldValues) + len(d.Decorators))
+		e.reserve(7 + 6*len(l.Params) + len(l.ReturnValues) + len(l.YieldValues) + len(l.Decorators))
 		e.i(d.Annot)
 		e.i(d.Value)
-		e.u(uint64(len(d.Params)))
-		for _, p := range d.Params {
+		e.u(uint64(len(l.Params)))
+		for _, p := range l.Params {
 			e.s(p.Name)
 			e.u(uint64(p.Kind))
 			e.i(p.Annot)
@@ -181,16 +183,16 @@ func Encode(s *Summary) []byte {
 			e.s(p.DefaultText)
 			e.b(p.HasDefault)
 		}
-		e.u(uint64(len(d.ReturnValues)))
-		for _, v := range d.ReturnValues {
+		e.u(uint64(len(l.ReturnValues)))
+		for _, v := range l.ReturnValues {
 			e.i(v)
 		}
-		e.u(uint64(len(d.YieldValues)))
-		for _, v := range d.YieldValues {
+		e.u(uint64(len(l.YieldValues)))
+		for _, v := range l.YieldValues {
 			e.i(v)
 		}
-		e.u(uint64(len(d.Decorators)))
-		for _, v := range d.Decorators {
+		e.u(uint64(len(l.Decorators)))
+		for _, v := range l.Decorators {
 			e.i(v)
 		}
 		e.u(uint64(d.Flags))
@@ -463,37 +465,49 @@ func Decode(b []byte) (*Summary, error) {
 	for k := range s.Exprs {
 		x := &s.Exprs[k]
 		x.Op, x.A, x.Name, x.B = ExprOp(d.u()), d.i(), d.s(), d.i()
-		x.Args = d.int32s()
+		x.ExprLists = noExprLists
+		args := d.int32s()
+		var keys []string
 		if nk := d.n(); nk > 0 {
-			x.Keys = make([]string, nk)
-			for j := range x.Keys {
-				x.Keys[j] = d.s()
+			keys = make([]string, nk)
+			for j := range keys {
+				keys[j] = d.s()
 			}
+		}
+		if len(args) > 0 || len(keys) > 0 {
+			x.ExprLists = &ExprLists{Args: args, Keys: keys}
 		}
 		x.Text = d.s()
 	}
 	s.Defs = make([]Def, d.n())
+	var l DefLists // this def's lists, kept only if it has some
 	for k := range s.Defs {
 		df := &s.Defs[k]
+		l = DefLists{}
 		df.Sym, df.Kind, df.Name = d.i(), DefKind(d.u()), d.span()
 		if nb := d.n(); nb > 0 {
-			df.Bases = make([]int32, nb)
-			for j := range df.Bases {
-				df.Bases[j] = d.i()
+			l.Bases = make([]int32, nb)
+			for j := range l.Bases {
+				l.Bases[j] = d.i()
 			}
 		}
 		df.Returns, df.Body, df.Sig, df.Doc, df.Import = d.i(), d.i(), d.s(), d.s(), d.b()
 		df.Annot, df.Value = d.i(), d.i()
 		if np := d.n(); np > 0 {
-			df.Params = make([]Param, np)
-			for j := range df.Params {
-				p := &df.Params[j]
+			l.Params = make([]Param, np)
+			for j := range l.Params {
+				p := &l.Params[j]
 				p.Name, p.Kind, p.Annot, p.Default, p.DefaultText, p.HasDefault = d.s(), ParamKind(d.u()), d.i(), d.i(), d.s(), d.b()
 			}
 		}
-		df.ReturnValues = d.int32s()
-		df.YieldValues = d.int32s()
-		df.Decorators = d.int32s()
+		l.ReturnValues = d.int32s()
+		l.YieldValues = d.int32s()
+		l.Decorators = d.int32s()
+		df.DefLists = noDefLists
+		if !l.empty() {
+			df.DefLists = &DefLists{}
+			*df.DefLists = l
+		}
 		df.Flags = DefFlags(d.u())
 		x := &df.Extent
 		x.Line, x.Col = d.i(), d.i()
@@ -600,9 +614,10 @@ func (s *Summary) check() error {
 		}
 	}
 	for k, x := range s.Exprs {
+		l := x.Lists()
 		earlier := func(v int32) bool { return v >= -1 && v < int32(k) }
 		bySym := x.Op == ExprSym || x.Op == ExprSuper
-		ok := x.Op <= ExprText && len(x.Keys) <= len(x.Args)
+		ok := x.Op <= ExprText && len(l.Keys) <= len(l.Args)
 		switch {
 		case bySym:
 			ok = ok && x.A >= 0 && x.A < ns && (x.Op != ExprSym || x.B >= -1 && x.B < int32(len(s.Flow)))
@@ -613,7 +628,7 @@ func (s *Summary) check() error {
 		default:
 			ok = ok && earlier(x.A) && earlier(x.B)
 		}
-		for _, a := range x.Args {
+		for _, a := range l.Args {
 			ok = ok && earlier(a)
 		}
 		if !ok {
@@ -621,17 +636,18 @@ func (s *Summary) check() error {
 		}
 	}
 	for k, df := range s.Defs {
+		l := df.Lists()
 		ok := df.Sym >= 0 && df.Sym < ns && opt(df.Returns, ne) && opt(df.Body, nsc) && opt(df.Annot, ne) && opt(df.Value, ne)
-		for _, p := range df.Params {
+		for _, p := range l.Params {
 			ok = ok && opt(p.Annot, ne) && opt(p.Default, ne)
 		}
-		for _, v := range slices.Concat(df.ReturnValues, df.YieldValues, df.Decorators) {
+		for _, v := range slices.Concat(l.ReturnValues, l.YieldValues, l.Decorators) {
 			ok = ok && opt(v, ne)
 		}
 		if !ok {
 			return fmt.Errorf("%w: definition %d has an index out of range", ErrMalformed, k)
 		}
-		for _, b := range df.Bases {
+		for _, b := range l.Bases {
 			if !opt(b, ne) { // -1: a base the plugin could not describe
 				return fmt.Errorf("%w: definition %d has a base out of range", ErrMalformed, k)
 			}

@@ -15,12 +15,12 @@ func sample() *Summary {
 		},
 		Exprs: []Expr{{Op: ExprSym, A: 1, B: -1}, {Op: ExprCall, A: 0, B: -1}, {Op: ExprSuper, A: 0, B: -1},
 			{Op: ExprLit, A: -1, B: -1, Name: "int", Text: "10"},
-			{Op: ExprCall, A: 0, B: -1, Args: []int32{3, 1}, Keys: []string{"key"}},
+			{Op: ExprCall, A: 0, B: -1, ExprLists: &ExprLists{Args: []int32{3, 1}, Keys: []string{"key"}}},
 			{Op: ExprOper, A: 3, B: 1, Name: "|"},
 			{Op: ExprUnpack, A: 4, B: 2, Name: "*"}},
-		Defs: []Def{{Sym: 0, Kind: KindFunction, Name: Span{Line: 3, Col: 4, End: 5}, Bases: []int32{1, -1}, Returns: 1, Body: 1, Sig: "def f()", Doc: "**Args:**",
-			Annot: 5, Value: -1, Params: []Param{{Name: "a", Kind: ParamPosOnly, Annot: 0, Default: 3, DefaultText: "10", HasDefault: true}, {Name: "kw", Kind: ParamVarKwargs, Annot: -1, Default: -1}},
-			ReturnValues: []int32{3, 4}, YieldValues: []int32{3, -1}, Decorators: []int32{0}, Flags: DefAsync | DefReturnsNone}},
+		Defs: []Def{{Sym: 0, Kind: KindFunction, Name: Span{Line: 3, Col: 4, End: 5}, Returns: 1, Body: 1, Sig: "def f()", Doc: "**Args:**",
+			Annot: 5, Value: -1, Flags: DefAsync | DefReturnsNone, DefLists: &DefLists{Bases: []int32{1, -1}, Params: []Param{{Name: "a", Kind: ParamPosOnly, Annot: 0, Default: 3, DefaultText: "10", HasDefault: true}, {Name: "kw", Kind: ParamVarKwargs, Annot: -1, Default: -1}},
+				ReturnValues: []int32{3, 4}, YieldValues: []int32{3, -1}, Decorators: []int32{0}}}},
 		Occs: []Occ{
 			{Span: Span{Line: 3, Col: 4, End: 5}, Sym: 0, Flags: OccDef, Scope: 0},
 			{Span: Span{Line: 7, Col: 0, End: 1}, Sym: 2, Flags: OccString, Scope: 1},
@@ -49,8 +49,36 @@ func TestRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	for i := range s.Exprs {
+		s.Exprs[i].ExprLists = s.Exprs[i].Lists() // decoded: the shared empty lists
+	}
 	if !reflect.DeepEqual(got, s) {
 		t.Fatalf("round trip:\n got %+v\nwant %+v", got, s)
+	}
+}
+
+// TestListsApart checks that expressions and definitions without lists
+// encode as before (no lists given at all) and decode sharing one empty
+// DefLists or ExprLists, while each with lists gets its own.
+func TestListsApart(t *testing.T) {
+	s := sample()
+	s.Defs = append(s.Defs, Def{Sym: 1, Kind: KindVariable, Returns: -1, Body: -1, Annot: -1, Value: -1})
+	got, err := Decode(Encode(s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, d := got.Exprs, got.Defs
+	if x[0].ExprLists == nil || x[0].ExprLists != x[1].ExprLists || len(x[0].Args)+len(x[0].Keys) != 0 {
+		t.Errorf("expressions without lists: %p %p, want one shared empty ExprLists", x[0].ExprLists, x[1].ExprLists)
+	}
+	if x[4].ExprLists == x[0].ExprLists || !reflect.DeepEqual(x[4].Args, []int32{3, 1}) {
+		t.Errorf("a call's lists: %+v", x[4].ExprLists)
+	}
+	if d[1].DefLists == nil || len(d[1].Params) != 0 || d[0].DefLists == d[1].DefLists {
+		t.Errorf("definition lists: %p %p", d[0].DefLists, d[1].DefLists)
+	}
+	if (&Def{}).Lists() == nil || (&Expr{}).Lists() == nil {
+		t.Error("Lists of a zero Def or Expr is nil")
 	}
 }
 

@@ -112,7 +112,10 @@ const (
 
 // Expr is one symbolic expression. Operands (A, B, Args) refer to
 // earlier expressions except where Op says a symbol (ExprSym,
-// ExprSuper); -1 is an operand the plugin could not describe.
+// ExprSuper); -1 is an operand the plugin could not describe. Its lists,
+// which most expressions leave empty, sit in an ExprLists of their own,
+// so an Expr is 56 bytes, not 96 (see RATIONALE.md, "Where does the
+// memory go?").
 type Expr struct {
 	Op   ExprOp
 	A    int32
@@ -120,6 +123,17 @@ type Expr struct {
 	// B is the second operand of ExprOper, ExprComp (dict), ExprIf, or
 	// the element index of ExprUnpack.
 	B int32
+	// Text is a literal's value or a string annotation's content.
+	Text string
+	// ExprLists holds the lists, read as x.Args and x.Keys. Decode sets
+	// it on every Expr (expressions without lists share one empty
+	// ExprLists, never to be written); an Expr built elsewhere needs its
+	// own before its lists are read or set.
+	*ExprLists
+}
+
+// ExprLists are an Expr's lists. Copies of an Expr share them.
+type ExprLists struct {
 	// Args are the arguments of a call (positional first, then keyword),
 	// the indexes of a subscript, the elements of a display.
 	Args []int32
@@ -128,8 +142,17 @@ type Expr struct {
 	// starred display elements ("" none; a dict's **d takes a key slot,
 	// marked "**", and a value slot -1).
 	Keys []string
-	// Text is a literal's value or a string annotation's content.
-	Text string
+}
+
+// noExprLists is what Decode gives an Expr without lists.
+var noExprLists = &ExprLists{}
+
+// Lists are x's lists, empty ones if it has none.
+func (x *Expr) Lists() *ExprLists {
+	if x.ExprLists == nil {
+		return noExprLists
+	}
+	return x.ExprLists
 }
 
 // DefKind is the kind shown by hover.
@@ -160,8 +183,11 @@ type Span struct {
 }
 
 // Def is one definition (a binding that gives a value, a declaration, or
-// an instance attribute's first assignment). (Its fields are ordered so
-// that it packs into 192 bytes, not 208.)
+// an instance attribute's first assignment). Its lists, which most
+// definitions (variables, parameters, imports) leave empty, sit in a
+// DefLists of their own, so a Def is 104 bytes, not 192: a Django index
+// with its stubs holds about 210,000 (see RATIONALE.md, "Where does the
+// memory go?").
 type Def struct {
 	Sym  int32
 	Kind DefKind
@@ -171,20 +197,13 @@ type Def struct {
 	Name   Span
 	// Body is the scope a def or class creates (-1 none).
 	Body int32
-	// Bases are the class's base expressions; Returns the expression of a
-	// def's return value (its return annotation called), -1 unknown.
-	Bases   []int32
+	// Returns is the expression of a def's return value (its return
+	// annotation called), -1 unknown.
 	Returns int32
 	// Annot (version 5, for the type evaluator, as what follows) is the
 	// binding's annotation as a type expression (a variable's, a
 	// parameter's, a def's return), -1 none.
 	Annot int32
-	// Sig is the hover signature without the kind ("def f(a: int) -> str",
-	// "class A(Base)", "x: int"); Doc the docstring rendered as Markdown.
-	Sig, Doc string
-
-	// Version 5, for the type evaluator.
-
 	// Value is the value this binding assigns (-1 none): the right-hand
 	// side, an ExprUnpack of it for a target in a tuple, an ExprIter of
 	// the iterable for a for target, an ExprEnter for a with target, the
@@ -194,6 +213,28 @@ type Def struct {
 	Value int32
 	// Flags say how the def behaves.
 	Flags DefFlags
+	// Sig is the hover signature without the kind ("def f(a: int) -> str",
+	// "class A(Base)", "x: int"); Doc the docstring rendered as Markdown.
+	Sig, Doc string
+
+	// Version 6, for the outline and edits by symbol.
+
+	// Extent is the statement a def or class is (from its first
+	// decorator to the end of its body), or the assignment statement
+	// that binds a variable; zero when not one of those.
+	Extent Extent
+
+	// DefLists holds the lists, read as d.Bases, d.Params and so on.
+	// Decode sets it on every Def (definitions without lists share one
+	// empty DefLists, never to be written); a Def built elsewhere needs
+	// its own (new(DefLists)) before its lists are read or set.
+	*DefLists
+}
+
+// DefLists are a Def's lists. Copies of a Def share them.
+type DefLists struct {
+	// Bases are the class's base expressions.
+	Bases []int32
 	// Params are a def's parameters in order.
 	Params []Param
 	// ReturnValues are the values of a def's `return X` statements (a
@@ -208,13 +249,21 @@ type Def struct {
 	// name) and a property's own (property, x.setter/getter/deleter:
 	// Kind says it); cached_property is listed.
 	Decorators []int32
+}
 
-	// Version 6, for the outline and edits by symbol.
+// noDefLists is what Decode gives a Def without lists.
+var noDefLists = &DefLists{}
 
-	// Extent is the statement a def or class is (from its first
-	// decorator to the end of its body), or the assignment statement
-	// that binds a variable; zero when not one of those.
-	Extent Extent
+// Lists are d's lists, empty ones if it has none.
+func (d *Def) Lists() *DefLists {
+	if d.DefLists == nil {
+		return noDefLists
+	}
+	return d.DefLists
+}
+
+func (l *DefLists) empty() bool {
+	return len(l.Bases) == 0 && len(l.Params) == 0 && len(l.ReturnValues) == 0 && len(l.YieldValues) == 0 && len(l.Decorators) == 0
 }
 
 // Extent is a multi-line range, positions in (line, UTF-16 character),

@@ -161,7 +161,7 @@ func (sk *sketch) addDef(d navindex.Def) int32 {
 }
 
 func newDef(sym int32, kind navindex.DefKind) navindex.Def {
-	return navindex.Def{Sym: sym, Kind: kind, Returns: -1, Body: -1, Annot: -1, Value: -1}
+	return navindex.Def{Sym: sym, Kind: kind, Returns: -1, Body: -1, Annot: -1, Value: -1, DefLists: new(navindex.DefLists)}
 }
 
 func (sk *sketch) statement(indent int, text string) {
@@ -511,6 +511,7 @@ func (sk *sketch) add(x navindex.Expr) int32 {
 	if x.B == 0 && x.Op != navindex.ExprUnpack {
 		x.B = -1
 	}
+	x.ExprLists = x.Lists()
 	sk.s.Exprs = append(sk.s.Exprs, x)
 	return int32(len(sk.s.Exprs) - 1)
 }
@@ -648,14 +649,14 @@ func (sk *sketch) primary() int32 {
 				a = sk.add(navindex.Expr{Op: navindex.ExprSuper, A: sk.enclosingClass()})
 				continue
 			}
-			a = sk.add(navindex.Expr{Op: navindex.ExprCall, A: a, Args: args, Keys: keys})
+			a = sk.add(navindex.Expr{Op: navindex.ExprCall, A: a, ExprLists: &navindex.ExprLists{Args: args, Keys: keys}})
 		case sk.accept("["):
 			var args []int32
 			for !sk.accept("]") {
 				args = append(args, sk.ifExpr())
 				sk.accept(",")
 			}
-			a = sk.add(navindex.Expr{Op: navindex.ExprSubscript, A: a, Args: args})
+			a = sk.add(navindex.Expr{Op: navindex.ExprSubscript, A: a, ExprLists: &navindex.ExprLists{Args: args}})
 		default:
 			return a
 		}
@@ -686,7 +687,7 @@ func (sk *sketch) atom() int32 {
 		if len(elems) == 1 && !tuple {
 			return elems[0]
 		}
-		return sk.add(navindex.Expr{Op: navindex.ExprDisplay, Name: "tuple", Args: elems})
+		return sk.add(navindex.Expr{Op: navindex.ExprDisplay, Name: "tuple", ExprLists: &navindex.ExprLists{Args: elems}})
 	case t == "[":
 		return sk.display("list", "]")
 	case t == "{":
@@ -761,7 +762,7 @@ func (sk *sketch) display(kind, close string) int32 {
 	if !hasStar {
 		keys = nil
 	}
-	return sk.add(navindex.Expr{Op: navindex.ExprDisplay, Name: kind, Args: elems, Keys: keys})
+	return sk.add(navindex.Expr{Op: navindex.ExprDisplay, Name: kind, ExprLists: &navindex.ExprLists{Args: elems, Keys: keys}})
 }
 
 var multiOps = []string{"**", "//", "==", "!=", "<=", ">=", "<<", ">>", "->", "..."}

@@ -43,13 +43,18 @@ func measureMemory(cfg config, c pyright.Corpus) error {
 	if err != nil {
 		return err
 	}
+	pid := srv.cmd.Process.Pid
+	phases := []string{fmt.Sprintf("server resident %.0f MiB (peak %.0f) at the first complete answer", statusKiB(pid, "VmRSS:")/1024, statusKiB(pid, "VmHWM:")/1024)}
 	for _, smp := range samples {
 		if _, _, err := srv.call("get_references", position(root, smp.Rel, smp.Line, smp.Char)); err != nil {
 			return err
 		}
 	}
-	fmt.Printf("%s: complete references after %s; peak RSS (sum of VmHWM, server + workers) %.0f MiB; each process's peak: %s\n",
-		c.Name, timed(cold), srv.rss.Peak(), srv.rss.processes())
+	if len(samples) > 0 {
+		phases = append(phases, fmt.Sprintf("%.0f (peak %.0f) after %d reference queries", statusKiB(pid, "VmRSS:")/1024, statusKiB(pid, "VmHWM:")/1024, len(samples)))
+	}
+	fmt.Printf("%s: complete references after %s; peak RSS (sum of VmHWM, server + workers) %.0f MiB; each process's peak: %s; %s\n",
+		c.Name, timed(cold), srv.rss.Peak(), srv.rss.processes(), strings.Join(phases, ", "))
 	return nil
 }
 

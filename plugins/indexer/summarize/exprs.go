@@ -38,8 +38,16 @@ func (b *builder) int32s(v []int32) []int32 {
 	return b.arena[from:len(b.arena):len(b.arena)]
 }
 
+// noExprLists are the lists of every expression made without any. It is
+// never written: an expression given lists gets its own (see
+// navindex.ExprLists).
+var noExprLists = &navindex.ExprLists{}
+
 // addExpr appends x (B -1 unless set) and returns its index.
 func (b *builder) addExpr(x navindex.Expr) int32 {
+	if x.ExprLists == nil {
+		x.ExprLists = noExprLists
+	}
 	b.s.Exprs = append(b.s.Exprs, x)
 	return int32(len(b.s.Exprs) - 1)
 }
@@ -69,14 +77,14 @@ func (b *builder) intern(x navindex.Expr, args []int32) int32 {
 		k = le.AppendUint32(k, uint32(a))
 	}
 	k = append(append(k, x.Name...), 0)
-	for _, key := range x.Keys {
+	for _, key := range x.Lists().Keys {
 		k = append(append(k, key...), 0)
 	}
 	b.keyBuf = k
 	if id, ok := b.interned[string(k)]; ok {
 		return id
 	}
-	x.Args = b.int32s(args)
+	x.ExprLists = &navindex.ExprLists{Args: b.int32s(args), Keys: x.Lists().Keys}
 	id := b.addExpr(x)
 	if b.interned == nil {
 		b.interned = map[string]int32{}
@@ -241,7 +249,7 @@ func (b *builder) callExpr(n tree.Node) int32 {
 		if callee < 0 {
 			return -1
 		}
-		return b.addExpr(navindex.Expr{Op: navindex.ExprCall, A: callee, B: -1, Args: []int32{b.val(al)}})
+		return b.addExpr(navindex.Expr{Op: navindex.ExprCall, A: callee, B: -1, ExprLists: &navindex.ExprLists{Args: []int32{b.val(al)}}})
 	}
 	if b.kt.Of(fn) == kIdentifier && string(fn.Text()) == "super" {
 		if v := b.valueExpr(n); v >= 0 && b.s.Exprs[v].Op == navindex.ExprSuper {
@@ -255,7 +263,7 @@ func (b *builder) callExpr(n tree.Node) int32 {
 	if al.NamedChildCount() == 0 || b.onlyComments(al) {
 		return b.expr(navindex.ExprCall, callee, "") // made once per callee
 	}
-	x := navindex.Expr{Op: navindex.ExprCall, A: callee, B: -1}
+	x := navindex.Expr{Op: navindex.ExprCall, A: callee, B: -1, ExprLists: new(navindex.ExprLists)}
 	var buf [8]int32
 	args := buf[:0]
 	star := -1 // the Args index of the first *x
@@ -312,7 +320,7 @@ func (b *builder) onlyComments(n tree.Node) bool {
 // display is a tuple, list, set or dict display; in annotations
 // (`Callable[[int], str]`) its elements are type expressions.
 func (b *builder) display(n tree.Node, k uint8, typ bool) int32 {
-	x := navindex.Expr{Op: navindex.ExprDisplay, A: -1, B: -1, Name: containerName(k)}
+	x := navindex.Expr{Op: navindex.ExprDisplay, A: -1, B: -1, Name: containerName(k), ExprLists: new(navindex.ExprLists)}
 	var buf [8]int32
 	args := buf[:0]
 	elem := b.val
@@ -403,7 +411,7 @@ func (b *builder) subscript(n tree.Node, k uint8, typ bool) int32 {
 			}
 		}
 	}
-	x := navindex.Expr{Op: navindex.ExprSubscript, A: b.val(head), B: -1}
+	x := navindex.Expr{Op: navindex.ExprSubscript, A: b.val(head), B: -1, ExprLists: new(navindex.ExprLists)}
 	var buf [8]int32
 	args := buf[:0]
 	if len(idx) == 1 && b.kt.Of(idx[0]) == kTuple && !typ {
@@ -437,7 +445,7 @@ func (b *builder) subscript(n tree.Node, k uint8, typ bool) int32 {
 // slice is `lo:hi:step` as slice(lo, hi, step) (an omitted bound None).
 func (b *builder) slice(n tree.Node) int32 {
 	callee := b.builtinExpr("slice")
-	x := navindex.Expr{Op: navindex.ExprCall, A: callee, B: -1}
+	x := navindex.Expr{Op: navindex.ExprCall, A: callee, B: -1, ExprLists: new(navindex.ExprLists)}
 	var cur tree.Node
 	for c := n.FirstChild(); ; c = c.NextSibling() {
 		if c.IsNull() || (!c.IsNamed() && string(c.Text()) == ":") {

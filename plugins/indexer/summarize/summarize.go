@@ -413,7 +413,7 @@ func (b *builder) expr(op navindex.ExprOp, a int32, name string) int32 {
 }
 
 func (b *builder) newExpr(op navindex.ExprOp, a int32, name string) int32 {
-	b.s.Exprs = append(b.s.Exprs, navindex.Expr{Op: op, A: a, Name: name, B: -1})
+	b.s.Exprs = append(b.s.Exprs, navindex.Expr{Op: op, A: a, Name: name, B: -1, ExprLists: noExprLists})
 	return int32(len(b.s.Exprs) - 1)
 }
 
@@ -903,7 +903,7 @@ func (b *builder) laterMemberDefs(sym int32, rest []*pysem.AttrRef) {
 // sig: its value or annotation (memberFacts), a class variable when
 // assigned through cls.
 func (b *builder) memberDef(sym int32, a *pysem.AttrRef, sig string) navindex.Def {
-	d := navindex.Def{Sym: sym, Kind: navindex.KindVariable, Name: b.span(a.Start, a.End), Returns: -1, Body: -1, Annot: -1, Value: -1, Sig: sig}
+	d := navindex.Def{Sym: sym, Kind: navindex.KindVariable, Name: b.span(a.Start, a.End), Returns: -1, Body: -1, Annot: -1, Value: -1, Sig: sig, DefLists: new(navindex.DefLists)}
 	b.memberFacts(a, &d)
 	if a.ObjectBinding.Scope.Method == pysem.ClassMethod {
 		d.Flags |= navindex.DefClassVar
