@@ -204,6 +204,8 @@ type Index struct {
 	typed  *typedAttrs        // attributes only the evaluator resolves, lazily
 	gen    uint64             // bumped by every relink
 
+	findings *findingsMemo // each file's type findings in this link
+
 	// uses counts names for completion ranking, once per link.
 	usageMu sync.Mutex
 	uses    *usage

@@ -786,6 +786,7 @@ func (x *Index) relinkLocked(stubs map[string]*File) {
 	x.memo = l
 	x.prog = newProgram(x.files, x.mods)
 	x.types = pytypes.New(x.prog, pytypes.Options{})
+	x.findings = newFindingsMemo()
 	typed := newTypedAttrs()
 	x.typed = typed
 	x.keyIDs = make(map[string]int32, len(x.keyIDs))

@@ -203,5 +203,39 @@ func (x *Index) TypeFindings(abs string) []pytypes.Finding {
 	if f == nil || !x.linked || f.S == nil {
 		return nil
 	}
-	return x.typesLocked().Check(f)
+	if x.findings == nil { // an index linked without the evaluator's memo
+		return x.typesLocked().Check(f)
+	}
+	return x.findings.of(f, x.typesLocked().Check)
+}
+
+// findingsMemo keeps each file's type findings for one link: a file's
+// get_diagnostics and every get_code_actions on it ask for them before
+// the answer cache can answer, and a file's check costs about a
+// millisecond warm (tens cold) while nothing it depends on has changed.
+// Made with the link and dropped with it, so an edit anywhere starts
+// afresh; the first answer stands for the link, so repeated calls agree.
+type findingsMemo struct {
+	mu     sync.Mutex
+	byFile map[*File][]pytypes.Finding
+}
+
+func newFindingsMemo() *findingsMemo {
+	return &findingsMemo{byFile: map[*File][]pytypes.Finding{}}
+}
+
+// of returns f's findings, checking f with check the first time. Two
+// callers may check the same file at once; both answers are the link's.
+func (m *findingsMemo) of(f *File, check func(pytypes.Unit) []pytypes.Finding) []pytypes.Finding {
+	m.mu.Lock()
+	found, ok := m.byFile[f]
+	m.mu.Unlock()
+	if ok {
+		return found
+	}
+	found = check(f)
+	m.mu.Lock()
+	m.byFile[f] = found
+	m.mu.Unlock()
+	return found
 }
