@@ -155,6 +155,7 @@ func (k *kernelFlags) start(ctx context.Context, logger *slog.Logger) (_ *kernel
 		IdleGrowthMiB:       *k.idleGrowth,
 		IdleRecycleAfter:    *k.idleAfter,
 		SpareAfter:          *k.spareAfter,
+		Warm:                []string{service.IndexTool}, // the workspace's build starts at once
 		Logger:              logger,
 	})
 	if err != nil {

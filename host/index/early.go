@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/pyws/pyws/plugin-sdk/navindex"
 )
@@ -74,10 +75,12 @@ func (x *Index) Early(ctx context.Context, abs string) (*Index, error) {
 	defer x.earlyGate.release()
 	x.earlyRan.Store(true)
 	if e.idx == nil {
+		start := time.Now()
 		paths, err := x.cfg.Files(ctx)
 		if err != nil {
 			return nil, err
 		}
+		x.log.Debug("early index listed", "files", len(paths), "took", time.Since(start))
 		e.byRel = make(map[string]*File, len(paths))
 		for _, p := range paths {
 			rel := x.rel(p)
@@ -97,13 +100,22 @@ func (x *Index) Early(ctx context.Context, abs string) (*Index, error) {
 	e.add(abs)
 	for depth := 0; ; depth++ {
 		var err error
-		if e.idx.Built() {
-			err = e.idx.Rescan(ctx)
-		} else {
+		start, first := time.Now(), !e.idx.Built()
+		if first {
 			err = e.idx.Build(ctx)
+		} else {
+			err = e.idx.Rescan(ctx)
 		}
 		if err != nil {
 			return nil, err
+		}
+		// The trace of an early answer, level by level (the first
+		// level's phases: its stubs and linking are most of it).
+		if ph := e.idx.Phases(); first {
+			x.log.Debug("early index level", "file", x.rel(abs), "depth", depth, "files", len(e.set), "took", time.Since(start),
+				"target", ph.Target, "summarize", ph.Summarize, "stubs", ph.Stubs, "link", ph.Link)
+		} else {
+			x.log.Debug("early index level", "file", x.rel(abs), "depth", depth, "files", len(e.set), "took", time.Since(start))
 		}
 		if depth == earlyDepth || len(e.set) >= earlyFiles {
 			break

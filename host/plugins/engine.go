@@ -98,6 +98,7 @@ func (g *guest) load(ctx context.Context) error {
 	if g.compiled != nil {
 		return nil
 	}
+	start := time.Now()
 	wasm, err := os.ReadFile(g.spec.Path)
 	if err != nil {
 		return err
@@ -128,6 +129,7 @@ func (g *guest) load(ctx context.Context) error {
 		return err
 	}
 	g.rt, g.compiled = rt, compiled
+	g.logger.Debug("plugin loaded", "took", time.Since(start))
 	return nil
 }
 

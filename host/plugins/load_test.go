@@ -208,3 +208,39 @@ func TestLaterDirectoryOverridesTool(t *testing.T) {
 		t.Errorf("Resolve: %d tools, echo by %q; want %d, my-echo", len(owners), owners["echo"].Name, len(r.Tools()))
 	}
 }
+
+// TestCheckedModuleMarked: a module that compiled and passed the check is
+// marked in the cache directory, and a start that finds the mark does not
+// load it back to check it again; the worker still checks it at its
+// first call, so a marked module the check refuses never runs.
+func TestCheckedModuleMarked(t *testing.T) {
+	if wazeroVersion() == "" { // a test binary's build info lists no modules
+		defer func(v func() string) { wazeroVersion = v }(wazeroVersion)
+		wazeroVersion = func() string { return "test" }
+	}
+	cache := testCacheDir() // compiled already: a fresh one takes 40 s under -race
+	dir := builtPluginDir(t, "echo")
+	m, err := ReadManifest(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(compiledMarker(cache, m.SHA256))
+	r := startRuntimeDirs(t, Config{Dirs: []string{dir}, CacheDir: cache, Workers: 1})
+	r.Close()
+	if !exists(compiledMarker(cache, m.SHA256)) {
+		t.Fatal("the checked module is not marked")
+	}
+
+	bad := rawPlugin(t, t.TempDir(), "bad", wasmImporting("env", "foo"), "x")
+	bm, err := ReadManifest(bad)
+	if err != nil {
+		t.Fatal(err)
+	}
+	markCompiled(compiledMarker(cache, bm.SHA256), testLogger(t))
+	r = startRuntimeDirs(t, Config{Dirs: []string{bad}, CacheDir: cache, Workers: 1})
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if _, err := r.Call(ctx, "x", &abi.Request{}); err == nil || !strings.Contains(err.Error(), "env.foo") {
+		t.Fatalf("a marked module the check refuses was called: err = %v", err)
+	}
+}

@@ -134,4 +134,11 @@ func TestWorkersLoadPluginsInUse(t *testing.T) {
 		t.Fatalf("a worker warming echo: %v", err)
 	}
 	w.retire()
+
+	// Config.Warm: the tools the caller calls at once are loaded from the
+	// start.
+	r = startRuntimeDirs(t, Config{Dirs: []string{builtPluginDir(t, "echo"), builtPluginDir(t, "loop")}, Workers: 1, Warm: []string{"loop", "nosuchtool"}})
+	if got := warm(); len(got) != 1 || got[0] != r.tools["loop"].index {
+		t.Fatalf("warm with Config.Warm [loop] = %v, want [%d]", got, r.tools["loop"].index)
+	}
 }

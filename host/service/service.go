@@ -210,14 +210,27 @@ func (s *Service) openWorkspace(root string) (*workspaceState, error) {
 		return nil, err
 	}
 	st := &workspaceState{root: root, ws: ws, diag: newDiagState(ws, s.cfg.Logger, s.cfg.StateDir)}
-	if err := ws.Watch(); err != nil {
-		s.cfg.Logger.Warn("workspace watch unavailable; changes are seen through directory checks", "root", root, "err", err)
-	}
+	// Watching walks the tree twice (0.15-0.35 s on Django, busy); until
+	// it is done listings check directory mtimes, so it need not hold up
+	// the load or the listener.
+	watched := make(chan struct{})
+	go func() {
+		defer close(watched)
+		if err := ws.Watch(); err != nil {
+			s.cfg.Logger.Warn("workspace watch unavailable; changes are seen through directory checks", "root", root, "err", err)
+		}
+	}()
 	if s.serves(IndexTool) {
 		st.idx.Store(s.newIndex(st))
 	}
 	ws.Subscribe(func([]string) { go st.load(s.cfg.Logger, 0) })
-	go st.load(s.cfg.Logger, s.cfg.IndexDelay)
+	go func() {
+		st.load(s.cfg.Logger, s.cfg.IndexDelay)
+		// A file created after the first listing, before the watch was
+		// complete, sent no event: list once more then.
+		<-watched
+		st.load(s.cfg.Logger, 0)
+	}()
 	if s.serves("get_diagnostics") {
 		go st.warmDiagnostics()
 	}

@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -236,6 +237,39 @@ func TestWatchInvalidates(t *testing.T) {
 	}
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestCloseWhileWatchStarts: the service starts Watch in the background,
+// so Close may come while it walks the tree, or before it begins; either
+// way nothing is left watching and listings stay correct.
+func TestCloseWhileWatchStarts(t *testing.T) {
+	files := map[string]string{}
+	for i := range 50 {
+		files[fmt.Sprintf("p%d/q/a.py", i)] = ""
+	}
+	for _, closeFirst := range []bool{false, true} {
+		w := tree(t, files)
+		done := make(chan error, 1)
+		if closeFirst {
+			w.Close()
+		}
+		go func() { done <- w.Watch() }()
+		w.Close()
+		if err := <-done; err != nil && !closeFirst {
+			t.Logf("Watch during Close: %v", err) // a watch added after Close fails; no harm
+		}
+		w.mu.Lock()
+		left := w.watcher != nil
+		w.mu.Unlock()
+		if left || w.watching.Load() {
+			t.Fatalf("closeFirst=%v: a watcher is left after Close (running %v, trusted %v)", closeFirst, left, w.watching.Load())
+		}
+		mkfile(t, filepath.Join(w.Root(), "late.py"), "")
+		l, err := w.ListFiles(context.Background(), ListOptions{})
+		if err != nil || !slices.Contains(rels(l), "late.py") {
+			t.Fatalf("closeFirst=%v: listing after Close = %q, %v; want late.py in it", closeFirst, rels(l), err)
+		}
 	}
 }
 

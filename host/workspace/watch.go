@@ -17,12 +17,13 @@ import (
 // Watch starts watching the workspace for changes (inotify through
 // fsnotify, one watch per scanned directory). Every event invalidates the
 // listing cache at once; subscribers are told in debounced batches.
-// Calling Watch again is a no-op. If some directory cannot be watched
+// Calling Watch again is a no-op; Close may run while it does. Until it
+// returns, listings check directory modification times. If some directory cannot be watched
 // (inotify's watch limit, say) Watch keeps what it has and the cache falls
 // back to checking directory modification times; the error says so.
 func (w *Workspace) Watch() error {
 	w.mu.Lock()
-	if w.watcher != nil {
+	if w.watcher != nil || w.closed {
 		w.mu.Unlock()
 		return nil
 	}
@@ -33,6 +34,9 @@ func (w *Workspace) Watch() error {
 	}
 	w.watcher, w.stop = wt, make(chan struct{})
 	stop := w.stop
+	// Counted before the walk: a Close while it runs (Watch may run in the
+	// background) waits for it and the loop.
+	w.wg.Add(1)
 	w.mu.Unlock()
 
 	// Watches first, then a second pass for directories created while the
@@ -45,9 +49,12 @@ func (w *Workspace) Watch() error {
 			addErr = err
 		}
 	}
-	w.watching.Store(addErr == nil)
+	w.mu.Lock()
+	if w.stop == stop { // not closed meanwhile
+		w.watching.Store(addErr == nil)
+	}
+	w.mu.Unlock()
 	w.invalidate()
-	w.wg.Add(1)
 	go w.loop(wt, stop, watched)
 	if addErr != nil {
 		return fmt.Errorf("workspace watch incomplete, falling back to modification-time checks: %w", addErr)

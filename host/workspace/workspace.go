@@ -38,6 +38,7 @@ type Workspace struct {
 	cache   *scan
 
 	watcher  *fsnotify.Watcher
+	closed   bool        // Close ran: a Watch after it (in the background) starts nothing
 	watching atomic.Bool // watcher running and complete: events can be trusted
 	stop     chan struct{}
 	wg       sync.WaitGroup
@@ -101,7 +102,7 @@ func (w *Workspace) RootExists() bool {
 func (w *Workspace) Close() error {
 	w.mu.Lock()
 	wt, stop := w.watcher, w.stop
-	w.watcher, w.stop = nil, nil
+	w.watcher, w.stop, w.closed = nil, nil, true
 	w.watching.Store(false)
 	w.mu.Unlock()
 	if wt == nil {
