@@ -343,33 +343,56 @@ func (r *Runtime) Call(ctx context.Context, tool string, req *abi.Request) (json
 	if len(req.Files) > 0 && req.Files[0].Source != nil && p.spec.NeedsTree {
 		file = req.Files[0].URI
 	}
-	w, ferr := r.acquire(ctx, callCtx, p, file, inForce)
-	if ferr != nil {
-		return nil, ferr
+	var (
+		w              *worker
+		status         byte
+		payload        []byte
+		killed, spared bool
+	)
+	for attempt := 0; ; attempt++ {
+		var ferr *fault.Error
+		if w, ferr = r.acquire(ctx, callCtx, p, file, inForce); ferr != nil {
+			return nil, ferr
+		}
+		budget := time.Until(deadline)
+		if budget <= 0 || callCtx.Err() != nil {
+			r.release(p, w)
+			r.busy.Add(-1)
+			return nil, r.stopped(ctx, p, inForce, "queued")
+		}
+		// wazero cannot interrupt compiled guest code (see RATIONALE.md), so
+		// the process is the unit we stop.
+		stopKill := context.AfterFunc(callCtx, w.kill)
+		// The worker's own (soft) budget ends earlier than the kill, so a
+		// parse that runs out reports itself as PARSE_ERROR instead of dying
+		// as a TIMEOUT: a fifth of the budget earlier, and at least half a
+		// second (at most half the budget) for a busy machine to stop the
+		// parse and answer.
+		margin := max(budget/5, min(budget/2, 500*time.Millisecond))
+		if r.cfg.AnswerMargin > 0 {
+			margin = min(r.cfg.AnswerMargin, budget*9/10)
+		}
+		overrun := r.watchOverrun(p, w)
+		status, payload, err = w.roundTrip(p.index, budget-margin, msg)
+		killed = !stopKill()
+		spared = overrun.end()
+		if attempt == 0 && err != nil && !killed && !spared && r.ctx.Err() == nil && callCtx.Err() == nil {
+			// The worker died under the call without answering, and not
+			// by the runtime's hand: killed from outside (the kernel's
+			// OOM killer, an operator), or dead while idle before its
+			// exit was seen (the call then never reached it). A plugin
+			// call is a function of its request, so it runs again on
+			// another worker, once and within its deadline; a call that
+			// kills its worker each time fails the second time.
+			r.crashes.Add(1)
+			r.log.Error("plugin worker died under a call; the call goes to another worker", "plugin", p.manifest.Name, "tool", tool, "pid", w.pid, "reason", w.exitReason())
+			r.replace(p, w)
+			r.busy.Add(-1)
+			continue
+		}
+		break
 	}
 	defer r.busy.Add(-1)
-
-	budget := time.Until(deadline)
-	if budget <= 0 || callCtx.Err() != nil {
-		r.release(p, w)
-		return nil, r.stopped(ctx, p, inForce, "queued")
-	}
-	// wazero cannot interrupt compiled guest code (see RATIONALE.md), so
-	// the process is the unit we stop.
-	stopKill := context.AfterFunc(callCtx, w.kill)
-	// The worker's own (soft) budget ends earlier than the kill, so a
-	// parse that runs out reports itself as PARSE_ERROR instead of dying
-	// as a TIMEOUT: a fifth of the budget earlier, and at least half a
-	// second (at most half the budget) for a busy machine to stop the
-	// parse and answer.
-	margin := max(budget/5, min(budget/2, 500*time.Millisecond))
-	if r.cfg.AnswerMargin > 0 {
-		margin = min(r.cfg.AnswerMargin, budget*9/10)
-	}
-	overrun := r.watchOverrun(p, w)
-	status, payload, err := w.roundTrip(p.index, budget-margin, msg)
-	killed := !stopKill()
-	spared := overrun.end()
 
 	if killed || err != nil {
 		if spared {
