@@ -144,8 +144,9 @@ func (e *early) add(abs string) {
 // module, its packages' __init__ files, and `from m import n`'s m.n when
 // that is a module) and returns them. Of a package's __init__ reached by
 // an import (reexports), only the imports binding a name asked of it
-// (`from pkg import Name`, or all of them after `import pkg`) and its
-// star imports are followed: Django's models/__init__.py imports 20
+// (`from pkg import Name`, or all of them after `import pkg`, less its
+// plain `import m`: its own dependencies) and its star imports are
+// followed: Django's models/__init__.py imports 20
 // modules, a file importing two names from it needs two.
 func (e *early) imports(x *Index, frontier []string, reexports bool) []string {
 	var next []string
@@ -214,8 +215,24 @@ func (e *early) imports(x *Index, frontier []string, reexports bool) []string {
 				}
 			}
 		} else {
+			// Of a package asked all of (`import pkg`), a plain `import
+			// enum` binds the package's own dependency, not its API:
+			// re/__init__.py's enum and functools were most of the bytes
+			// of json/decoder.py's early index, and no definition in it
+			// went through them.
+			own := map[int32]bool{}
+			if reexports {
+				for _, y := range f.S.Syms {
+					if y.Kind == navindex.SymLocal && y.Target >= 0 && int(y.Target) < len(f.S.Syms) {
+						if t := f.S.Syms[y.Target]; t.Kind == navindex.SymImport && t.Name == "" && t.Level == 0 &&
+							strings.SplitN(t.Module, ".", 2)[0] == y.Name {
+							own[y.Target] = true
+						}
+					}
+				}
+			}
 			for i, y := range f.S.Syms {
-				if y.Kind == navindex.SymImport {
+				if y.Kind == navindex.SymImport && !own[int32(i)] {
 					follow(int32(i))
 				}
 			}

@@ -155,7 +155,7 @@ func (p *plugin) verify(ctx context.Context, cfg *Config, cache wazero.Compilati
 	}
 	limitMiB := orDefault(m.MemoryLimitMiB, cfg.MemoryLimitMiB)
 	pages := uint32(limitMiB) * (1 << 20 / pageSize)
-	if marker := compiledMarker(cfg.CacheDir, m.SHA256); marker == "" || !exists(marker) {
+	if marker := compiledMarker(cfg.CacheDir, m.SHA256); marker == "" || !marked(marker) {
 		rt := wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfigCompiler().WithCompilationCache(cache).WithMemoryLimitPages(pages))
 		defer rt.Close(ctx)
 		if _, err := compileChecked(ctx, rt, wasm); err != nil {
@@ -230,7 +230,8 @@ var wazeroVersion = sync.OnceValue(func() string {
 	return ""
 })
 
-func exists(path string) bool {
+// marked reports whether a compile-cache mark is there.
+func marked(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil
 }

@@ -227,7 +227,7 @@ func TestCheckedModuleMarked(t *testing.T) {
 	os.Remove(compiledMarker(cache, m.SHA256))
 	r := startRuntimeDirs(t, Config{Dirs: []string{dir}, CacheDir: cache, Workers: 1})
 	r.Close()
-	if !exists(compiledMarker(cache, m.SHA256)) {
+	if !marked(compiledMarker(cache, m.SHA256)) {
 		t.Fatal("the checked module is not marked")
 	}
 

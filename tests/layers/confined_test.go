@@ -40,7 +40,7 @@ var (
 var rawAccessAllowed = []allowedAccess{
 	{"host/tenants/keys.go", []string{"Store.reload", "readKeysFile"}, "the keys file (--keys)"},
 	{"host/tenants/keys.go", []string{"Add"}, "`keys add` checks that a key's workspace root is a directory; it reads nothing in it"},
-	{"host/plugins/load.go", []string{"pluginDirs", "plugin.verify"}, "plugin directories (--plugins) and their modules"},
+	{"host/plugins/load.go", []string{"pluginDirs", "plugin.verify", "marked"}, "plugin directories (--plugins) and their modules; the compile cache's marks of checked modules"},
 	{"cmd/pyws/stubs.go", []string{"openStubs"}, "the typeshed stubs directory (--stubs), read through plugin-sdk/typeshed"},
 	{"host/plugins/manifest.go", []string{"ReadManifest"}, "a plugin's manifest.json"},
 	{"host/plugins/engine.go", []string{"guest.load"}, "a plugin's wasm module, in the worker (loaded at the plugin's first call)"},

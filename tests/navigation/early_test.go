@@ -46,12 +46,15 @@ func (h *heldBuild) Summarize(ctx context.Context, t index.Target, files []index
 }
 
 var earlyFixture = map[string]string{
-	"app.py":                "from shop import Item\nimport shop.util\n\nItem().label()\nshop.util.money(1)\n",
+	"app.py":                "from shop import Item\nimport shop.util\n\nItem().label()\nshop.util.money(1)\nimport tools\ntools.fmt(1)\n",
 	"shop/__init__.py":      "from .models import Item\nfrom .heavy import Heavy\n",
 	"shop/heavy.py":         "class Heavy:\n    pass\n",
 	"shop/models.py":        "from .base import Base\n\n\nclass Item(Base):\n    def label(self):\n        return 'x'\n",
 	"shop/base.py":          "class Base:\n    pass\n",
 	"shop/util.py":          "def money(n):\n    return n\n",
+	"tools/__init__.py":     "import logkit\nfrom .fmt import fmt\n", // logkit: its own dependency, not its API
+	"tools/fmt.py":          "def fmt(x):\n    return x\n",
+	"logkit.py":             "def log():\n    pass\n",
 	"unrelated/__init__.py": "",
 	"unrelated/big.py":      "def other():\n    pass\n",
 }
@@ -84,6 +87,7 @@ func TestEarlyAnswersDuringBuild(t *testing.T) {
 		{3, 0, "shop/models.py:3:6"}, // Item, re-exported by shop/__init__.py
 		{3, 7, "shop/models.py:4:8"}, // label, through Item's instance
 		{4, 10, "shop/util.py:0:4"},  // money
+		{6, 6, "tools/fmt.py:0:4"},   // fmt, re-exported by tools/__init__.py, which app.py imports whole
 	} {
 		h := e.At(app, c.line, c.char)
 		if h == nil {
@@ -101,7 +105,7 @@ func TestEarlyAnswersDuringBuild(t *testing.T) {
 	early := append([]string(nil), s.early...)
 	s.mu.Unlock()
 	for _, rel := range early {
-		if strings.HasPrefix(rel, "unrelated/") || rel == "shop/heavy.py" {
+		if strings.HasPrefix(rel, "unrelated/") || rel == "shop/heavy.py" || rel == "logkit.py" {
 			t.Errorf("the early index summarized %s, which app.py does not import", rel)
 		}
 	}
@@ -122,7 +126,7 @@ func TestEarlyAnswersDuringBuild(t *testing.T) {
 	defer s.mu.Unlock()
 	var again []string
 	for _, rel := range s.build {
-		if !strings.HasPrefix(rel, "unrelated/") && rel != "shop/base.py" && rel != "shop/heavy.py" {
+		if !strings.HasPrefix(rel, "unrelated/") && rel != "shop/base.py" && rel != "shop/heavy.py" && rel != "logkit.py" {
 			again = append(again, rel)
 		}
 	}
