@@ -23,7 +23,7 @@ type Options struct {
 	// checks the result itself: the formatter plugin's kernel compares
 	// the result's syntax tree (package equiv's Signature) and comments
 	// (equiv.Comments) with the input's, which covers what the self-check
-	// does at a tenth of the guest's time.
+	// does; the self-check was a tenth of the plugin's time in wasm.
 	SkipSelfCheck bool
 }
 
