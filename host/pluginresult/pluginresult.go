@@ -202,6 +202,9 @@ type Format struct {
 	Signature  *Signature `json:"signature"`
 	// ParseError is where the formatted code stops parsing (check phase).
 	ParseError *abi.Position `json:"parseError"`
+	// Comments digests the comments of Black's input (phases format and
+	// black) or of the candidate (check): equal digests, the same comments.
+	Comments string `json:"comments"`
 }
 
 // Signature summarises code for the equivalence check: equal hashes,

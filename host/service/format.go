@@ -103,6 +103,10 @@ func (s *Session) formatText(ctx context.Context, f *sourceFile, cfg abi.FormatC
 		return nil, formatterBroken(f, "the formatter's result lacks text or signature")
 	}
 	text := []byte(*first.Text)
+	// The digest of the comments of Black's input: the signature forgets
+	// comments, so the check compares them apart (the plugin runs Black
+	// without its own token self-check, which this and the signature cover).
+	comments := first.Comments
 	if first.NeedsBlack {
 		r, err := call("black", text)
 		if err != nil {
@@ -111,7 +115,7 @@ func (s *Session) formatText(ctx context.Context, f *sourceFile, cfg abi.FormatC
 		if r.Text == nil {
 			return nil, formatterBroken(f, "the formatter's black phase returned no text")
 		}
-		text = []byte(*r.Text)
+		text, comments = []byte(*r.Text), r.Comments
 	}
 	reindent := cfg.TabSize != 4 || !cfg.InsertSpaces
 	if reindent || !bytes.Equal(text, src) {
@@ -125,6 +129,9 @@ func (s *Session) formatText(ctx context.Context, f *sourceFile, cfg abi.FormatC
 			}
 			if r.Signature == nil || r.Signature.Hash != first.Signature.Hash {
 				return nil, formatterBroken(f, "the formatted code is not equivalent to the original")
+			}
+			if r.Comments != comments {
+				return nil, formatterBroken(f, "the formatted code's comments differ from the original's")
 			}
 			return r, nil
 		}

@@ -17,5 +17,6 @@ func realBlack(src []byte, t *tree.Tree, c Config) ([]byte, error) {
 		SkipStringNormalization: c.SkipStringNormalization,
 		SkipMagicTrailingComma:  c.SkipMagicTrailingComma,
 		IsPyi:                   c.Pyi,
+		SkipSelfCheck:           true, // the kernel compares trees and comments (Result.Comments)
 	})
 }

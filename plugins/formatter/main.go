@@ -11,12 +11,16 @@
 //   - "format": the original source. PARSE_ERROR if its tree has errors.
 //     Returns the source's equivalence signature, and isort's output; when
 //     isort changed nothing, Black runs at once on the original tree and
-//     the result is final (needsBlack false). Otherwise Black needs the
+//     the result is final (needsBlack false), with the digest of the
+//     comments of Black's input (comments). Otherwise Black needs the
 //     tree of isort's output, which only the worker can parse: needsBlack
 //     is true and the kernel sends that text back in phase "black".
-//   - "black": isort's output, with its tree: returns Black's output.
+//   - "black": isort's output, with its tree: returns Black's output and
+//     the digest of its input's comments.
 //   - "check": a candidate result, with its tree: returns its signature
-//     (the kernel compares it with the original's) and whether it parses;
+//     (the kernel compares it with the original's), its comments' digest
+//     (compared with Black's input's: the signature forgets comments, and
+//     Black runs without its own token self-check) and whether it parses;
 //     with tabSize/insertSpaces other than Black's 4 spaces, also the text
 //     re-indented in the requested unit (which the kernel checks again).
 //   - "isort": the original source: isort's output alone (get_code_actions'
@@ -65,6 +69,9 @@ type Result struct {
 	ParseError *Position `json:"parseError,omitempty"`
 	// IsortSkipped explains why isort left the file alone, when it failed.
 	IsortSkipped string `json:"isortSkipped,omitempty"`
+	// Comments is equiv.Comments of Black's input (phases "format" when
+	// Black ran, and "black") or of the candidate (phase "check").
+	Comments string `json:"comments,omitempty"`
 }
 
 // Position is a 0-based line and UTF-16 character.
@@ -133,7 +140,7 @@ func run(a Args, src []byte, t *tree.Tree) (*Result, error) {
 			return nil, blackFailed(a, err)
 		}
 		s := string(out)
-		res.Text = &s
+		res.Text, res.Comments = &s, equiv.Comments(t)
 		return res, nil
 	case "black":
 		if pos, ok := firstError(t, src); ok {
@@ -144,7 +151,7 @@ func run(a Args, src []byte, t *tree.Tree) (*Result, error) {
 			return nil, blackFailed(a, err)
 		}
 		s := string(out)
-		return &Result{Text: &s}, nil
+		return &Result{Text: &s, Comments: equiv.Comments(t)}, nil
 	case "isort":
 		if pos, ok := firstError(t, src); ok {
 			return &Result{ParseError: &pos}, nil
@@ -161,7 +168,7 @@ func run(a Args, src []byte, t *tree.Tree) (*Result, error) {
 			return &Result{ParseError: &pos}, nil
 		}
 		sig := equiv.Signature(t)
-		res := &Result{Signature: &sig}
+		res := &Result{Signature: &sig, Comments: equiv.Comments(t)}
 		if a.Config.TabSize != 4 || !a.Config.InsertSpaces {
 			s := reindent(src, t, a.Config.TabSize, a.Config.InsertSpaces)
 			res.Text = &s

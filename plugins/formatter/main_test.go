@@ -27,13 +27,13 @@ func pipeline(tb testing.TB, src []byte, cfg Config) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	text := []byte(*first.Text)
+	text, comments := []byte(*first.Text), first.Comments
 	if first.NeedsBlack {
 		r, err := run(Args{URI: "t.py", Phase: "black", Config: cfg}, text, parse(tb, text))
 		if err != nil {
 			return nil, err
 		}
-		text = []byte(*r.Text)
+		text, comments = []byte(*r.Text), r.Comments
 	}
 	chk, err := run(Args{URI: "t.py", Phase: "check", Config: cfg}, text, parse(tb, text))
 	if err != nil {
@@ -41,6 +41,9 @@ func pipeline(tb testing.TB, src []byte, cfg Config) ([]byte, error) {
 	}
 	if chk.ParseError != nil || *chk.Signature != *first.Signature {
 		return nil, errors.New("not equivalent")
+	}
+	if chk.Comments != comments {
+		return nil, errors.New("comments differ")
 	}
 	if chk.Text != nil {
 		text = []byte(*chk.Text)
@@ -172,11 +175,31 @@ func TestUnsafeOutputRefused(t *testing.T) {
 			return []byte(strings.SplitAfterN(string(s), "\n", 2)[1]), nil
 		},
 	}
+	// Black runs without its token self-check: the comparison of comments
+	// (Result.Comments) catches what the signature, which forgets
+	// comments, does not.
+	cases["drops a comment"] = func(s []byte, _ *tree.Tree, _ Config) ([]byte, error) {
+		return []byte(strings.Replace(string(s), "  # note", "", 1)), nil
+	}
+	cases["rewrites a comment"] = func(s []byte, _ *tree.Tree, _ Config) ([]byte, error) {
+		return []byte(strings.Replace(string(s), "# note", "# note!", 1)), nil
+	}
+	cases["adds a comment"] = func(s []byte, _ *tree.Tree, _ Config) ([]byte, error) {
+		return append([]byte("# new\n"), s...), nil
+	}
 	for name, engine := range cases {
 		formatBlack = engine
-		if _, err := pipeline(t, []byte("x = 1\nz = x\n"), defaultConfig(t)); err == nil {
+		if _, err := pipeline(t, []byte("x = 1  # note\nz = x\n"), defaultConfig(t)); err == nil {
 			t.Errorf("%s: unsafe output accepted", name)
 		}
+	}
+	// What Black does to comments passes: respacing, moving to a line of
+	// their own.
+	formatBlack = func(s []byte, _ *tree.Tree, _ Config) ([]byte, error) {
+		return []byte(strings.Replace(string(s), "x = 1  # note\n", "#   note  \nx = 1\n", 1)), nil
+	}
+	if _, err := pipeline(t, []byte("x = 1  # note\nz = x\n"), defaultConfig(t)); err != nil {
+		t.Errorf("respaced and moved comment refused: %v", err)
 	}
 }
 

@@ -192,12 +192,13 @@ func BenchmarkFormatRequestDjango(b *testing.B) {
 	for b.Loop() {
 		for i, src := range srcs {
 			first := phase(i, "format", src)
-			text := []byte(*first.Text)
+			text, comments := []byte(*first.Text), first.Comments
 			if first.NeedsBlack {
-				text = []byte(*phase(i, "black", text).Text)
+				r := phase(i, "black", text)
+				text, comments = []byte(*r.Text), r.Comments
 			}
 			if !bytes.Equal(text, src) {
-				if r := phase(i, "check", text); r.Signature == nil || r.Signature.Hash != first.Signature.Hash {
+				if r := phase(i, "check", text); r.Signature == nil || r.Signature.Hash != first.Signature.Hash || r.Comments != comments {
 					b.Fatalf("%s: not equivalent", paths[i])
 				}
 			}
