@@ -42,6 +42,9 @@ func (e *Evaluator) SignatureHelp(u Unit, call int32, arg int, keys []string) Si
 		return SignatureHelp{}
 	}
 	q := e.query()
+	if name, fields := q.namedTuple(u, u.Summary().Exprs[call].A); name != "" {
+		return namedTupleHelp(name, fields, keys, arg)
+	}
 	callee := q.expr(u, u.Summary().Exprs[call].A)
 	var out SignatureHelp
 	for _, s := range q.signatures(callee) {
@@ -66,6 +69,84 @@ func (e *Evaluator) SignatureHelp(u Unit, call int32, arg int, keys []string) Si
 	a := &out.Signatures[out.Active]
 	*a = q.specialized(*a, q.arguments(u, &u.Summary().Exprs[call]))
 	out.ActiveParam = q.activeEntry(&out.Signatures[out.Active], keys, arg)
+	return out
+}
+
+// namedTuple is the type name of the class collections.namedtuple made
+// that callee expression e reads (`PathInfo = namedtuple("PathInfo",
+// "a b")`), "" when it reads no such class, and its field names when
+// written as literals.
+func (q *query) namedTuple(u Unit, e int32) (name string, fields []string) {
+	if !validExpr(u, e) {
+		return "", nil
+	}
+	if op := u.Summary().Exprs[e].Op; op != navindex.ExprSym && op != navindex.ExprAttr {
+		return "", nil
+	}
+	r := q.exprRef(u, e)
+	if r.Unit == nil || !validSym(r.Unit, r.Sym) {
+		return "", nil
+	}
+	defs := q.liveDefs(r.Unit, r.Sym)
+	if len(defs) != 1 {
+		return "", nil
+	}
+	s := r.Unit.Summary()
+	d := &s.Defs[defs[0]]
+	if d.Kind != navindex.KindVariable || !validExpr(r.Unit, d.Value) || s.Exprs[d.Value].Op != navindex.ExprCall {
+		return "", nil
+	}
+	x := &s.Exprs[d.Value]
+	f := q.exprRef(r.Unit, x.A)
+	if f.Unit == nil || !validSym(f.Unit, f.Sym) || f.Unit.ModuleName() != "collections" || f.Unit.Summary().Syms[f.Sym].Name != "namedtuple" {
+		return "", nil
+	}
+	name = s.Syms[r.Sym].Name
+	lit := func(i int32) (string, bool) {
+		if validExpr(r.Unit, i) {
+			if a := &s.Exprs[i]; a.Op == navindex.ExprLit && a.Name == "str" {
+				return unquote(a.Text), true
+			}
+		}
+		return "", false
+	}
+	if len(x.Args) > 0 {
+		if t, ok := lit(x.Args[0]); ok {
+			name = t
+		}
+	}
+	if len(x.Args) > 1 && len(x.Args)-len(x.Keys) > 1 {
+		if t, ok := lit(x.Args[1]); ok {
+			fields = strings.Fields(strings.ReplaceAll(t, ",", " "))
+		} else if validExpr(r.Unit, x.Args[1]) && s.Exprs[x.Args[1]].Op == navindex.ExprDisplay {
+			for _, el := range s.Exprs[x.Args[1]].Args {
+				t, ok := lit(el)
+				if !ok {
+					return name, nil
+				}
+				fields = append(fields, t)
+			}
+		}
+	}
+	return name, fields
+}
+
+// namedTupleHelp is signature help for a call of namedtuple class name:
+// pyright synthesizes its __init__ as (*args: Any, **kwargs: Any), shown
+// first and active (a keyword argument is the **kwargs's), then the
+// __new__ naming the fields.
+func namedTupleHelp(name string, fields, keys []string, arg int) SignatureHelp {
+	out := SignatureHelp{Signatures: []Signature{{Label: "(*args: Any, **kwargs: Any) -> " + name, Params: []string{"*args: Any", "**kwargs: Any"}, callable: true}}}
+	if arg < len(keys) && keys[arg] != "" && keys[arg] != "*" {
+		out.ActiveParam = 1
+	}
+	if len(fields) > 0 {
+		params := make([]string, len(fields))
+		for i, f := range fields {
+			params[i] = f + ": Unknown"
+		}
+		out.Signatures = append(out.Signatures, Signature{Label: "(" + strings.Join(params, ", ") + ") -> " + name, Params: params, callable: true})
+	}
 	return out
 }
 

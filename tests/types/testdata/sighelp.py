@@ -48,3 +48,9 @@ def recurse(x: Iterator[AnyStr]) -> Iterator[AnyStr]:
 
 
 recurse(undefined_name)  #@sig (x: Iterator[Unknown]) -> Iterator[Unknown]
+
+
+from collections import namedtuple
+
+Point = namedtuple("Point", "x y")
+Point(1, 2)  #@sig (*args: Any, **kwargs: Any) -> Point
