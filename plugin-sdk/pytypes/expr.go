@@ -22,7 +22,7 @@ func (q *query) evalExpr(u Unit, e int32) Type {
 		}
 		return q.withClassAlias(u, e, q.sym(u, x.A))
 	case navindex.ExprAttr:
-		return q.withClassAlias(u, e, q.narrowedMember(u, x.A, x.Name, q.member(q.expr(u, x.A), x.Name)))
+		return q.withClassAlias(u, e, q.narrowedMember(u, x.A, x.Name, q.attribute(u, x)))
 	case navindex.ExprCall:
 		return q.callWritten(q.expr(u, x.A), q.arguments(u, x))
 	case navindex.ExprSuper:
@@ -106,6 +106,29 @@ func (q *query) literal(x *navindex.Expr) Type {
 
 // superOf is super() in a method of class symbol cls: the first base
 // after it in its MRO, as an instance.
+// attribute is the member attribute expression x reads. Through
+// super() it is the first class after the current one in the current
+// class's MRO that declares it, as Python and pyright look it up (a
+// mixin's super().pre_save reaches Field's, which the mixin's own MRO
+// does not hold).
+func (q *query) attribute(u Unit, x *navindex.Expr) MemberInfo {
+	recv := q.expr(u, x.A)
+	m := q.member(recv, x.Name)
+	if sx := &u.Summary().Exprs[x.A]; sx.Op != navindex.ExprSuper || m.Found() && m.Class != q.builtinClass("object") {
+		return m
+	}
+	info := q.class(Class{Unit: u, Sym: u.Summary().Exprs[x.A].A})
+	if info == nil {
+		return m
+	}
+	for _, c := range info.mro[min(2, len(info.mro)):] {
+		if n := q.member(c, x.Name); n.Found() && n.Class == c.Class() {
+			return n
+		}
+	}
+	return m
+}
+
 func (q *query) superOf(u Unit, cls int32) Type {
 	info := q.class(Class{Unit: u, Sym: cls})
 	if info == nil || len(info.mro) < 2 {
