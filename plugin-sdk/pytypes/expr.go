@@ -501,7 +501,7 @@ func (q *query) withClassAlias(u Unit, e int32, t Type) Type {
 	if t.Kind() != KindClass {
 		return t
 	}
-	if name := q.classAliasName(u, e, t); name != "" {
+	if name := q.classAliasName(u, e, t, false); name != "" {
 		return withAlias(t, name, nil)
 	}
 	return t
@@ -524,7 +524,7 @@ func keepClassAlias(t, inst Type) Type {
 // name (`() -> response_class`), its constructor's return being the
 // alias converted to an instance, the alias kept; reveal_type of the
 // call still says Response.
-func (q *query) classAliasName(u Unit, e int32, t Type) string {
+func (q *query) classAliasName(u Unit, e int32, t Type, inStubs bool) string {
 	if t.Kind() != KindClass || !validExpr(u, e) {
 		return ""
 	}
@@ -532,9 +532,9 @@ func (q *query) classAliasName(u Unit, e int32, t Type) string {
 		return ""
 	}
 	r := q.exprRef(u, e)
-	// A stub's `local = _thread._local` is no alias to pyright: its
-	// instances print as _local.
-	if r.Unit == nil || r.Unit.IsStub() || !validSym(r.Unit, r.Sym) || q.inFunction(r.Unit, r.Sym) {
+	// A stub's `local = _thread._local` is an alias to pyright's
+	// signature help only (inStubs): its instances print as _local.
+	if r.Unit == nil || r.Unit.IsStub() && !inStubs || !validSym(r.Unit, r.Sym) || q.inFunction(r.Unit, r.Sym) {
 		return ""
 	}
 	defs := q.liveDefs(r.Unit, r.Sym)

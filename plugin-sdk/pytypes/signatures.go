@@ -46,6 +46,13 @@ func (e *Evaluator) SignatureHelp(u Unit, call int32, arg int, keys []string) Si
 		return namedTupleHelp(name, fields, keys, arg)
 	}
 	callee := q.expr(u, u.Summary().Exprs[call].A)
+	if callee.Kind() == KindClass && (callee.d == nil || callee.d.alias == "") {
+		// A stub's alias names the instance its constructor makes here
+		// (`threading.local()` helps as `() -> local`).
+		if name := q.classAliasName(u, u.Summary().Exprs[call].A, callee, true); name != "" {
+			callee = withAlias(callee, name, nil)
+		}
+	}
 	var out SignatureHelp
 	for _, s := range q.signatures(callee) {
 		if s.callable || validDef(s.Func.Unit, s.Func.Def) {
@@ -322,10 +329,35 @@ func (q *query) constructorSignatures(t Type) []Signature {
 		}
 	}
 	// A decorated class (a dataclass) may have an __init__ it synthesizes.
-	if d := q.classDef(c); objectInit.Found() && d >= 0 && len(c.Unit.Summary().Defs[d].Decorators) == 0 {
+	if d := q.classDef(c); objectInit.Found() && d >= 0 && !q.synthesizesInit(c.Unit, d) {
 		return q.constructs(q.signatures(objectInit.Type), true, c, inst)
 	}
 	return nil
+}
+
+// synthesizesInit reports class def d decorated other than by the
+// decorators known to leave its constructor alone (typeshed's
+// @disjoint_base, @type_check_only, @runtime_checkable,
+// @total_ordering): a dataclass-like decorator may give it an __init__.
+func (q *query) synthesizesInit(u Unit, d int32) bool {
+	for _, dec := range u.Summary().Defs[d].Decorators {
+		if !validExpr(u, dec) {
+			return true
+		}
+		x := &u.Summary().Exprs[dec]
+		name := x.Name
+		if x.Op == navindex.ExprSym && validSym(u, x.A) {
+			name = u.Summary().Syms[x.A].Name
+		} else if x.Op != navindex.ExprAttr {
+			return true
+		}
+		switch name {
+		case "disjoint_base", "type_check_only", "runtime_checkable", "total_ordering":
+		default:
+			return true
+		}
+	}
+	return false
 }
 
 // constructs marks sigs as making instance inst of c: an __init__'s

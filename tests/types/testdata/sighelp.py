@@ -54,3 +54,25 @@ from collections import namedtuple
 
 Point = namedtuple("Point", "x y")
 Point(1, 2)  #@sig (*args: Any, **kwargs: Any) -> Point
+
+threading.local()  #@sig () -> local
+
+
+class Base:
+    def as_sql(self, compiler, connection, function=None):
+        return compiler
+
+
+class Derived(Base):
+    def as_sql(self, compiler, connection, function=None):
+        return super().as_sql(compiler, connection)  #@sig (compiler: Unknown, connection: Unknown, function: Unknown | None = None) -> Unknown
+
+
+class Mixin:
+    def check(self):
+        return 1
+
+
+class MixedIn(Mixin, Base):
+    def as_sql(self, compiler, connection, function=None):
+        return super().as_sql(compiler, connection)  #@sig (compiler: Unknown, connection: Unknown, function: Unknown | None = None) -> Unknown
