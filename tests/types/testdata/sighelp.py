@@ -76,3 +76,13 @@ class Mixin:
 class MixedIn(Mixin, Base):
     def as_sql(self, compiler, connection, function=None):
         return super().as_sql(compiler, connection)  #@sig (compiler: Unknown, connection: Unknown, function: Unknown | None = None) -> Unknown
+
+
+def copied(p):  #@hover (function) def copied(p: Unknown) -> (dict[Unknown, Unknown] | Unknown)
+    q = p or {}
+    return q.copy()
+
+
+def attribute(p):  #@hover (function) def attribute(p: Unknown) -> (Unknown | (() -> dict_keys[Unknown, Unknown]))
+    q = p or {}
+    return q.keys
