@@ -208,17 +208,10 @@ func (q *query) specialized(s Signature, args []argument) Signature {
 		// Not the overload the call takes: only what the receiver says of
 		// an annotated self (its type variables Unknown when it says
 		// nothing), as pyright shows it.
-		if !f.BoundSet || len(params) == 0 || params[0].Annot < 0 || params[0].Kind == navindex.ParamVarArgs {
+		sol, ok := q.selfSolution(&f)
+		if !ok {
 			return s
 		}
-		pt := q.paramIn(&f, 0)
-		sol = map[string]Type{}
-		q.solve(pt, f.Bound, sol)
-		forTypeVars(pt, func(tv Type) {
-			if _, ok := sol[tv.typeVarKey()]; !ok {
-				sol[tv.typeVarKey()] = unknownType
-			}
-		})
 		return q.signatureWith(f, s.Class, func(_ int, t Type) Type {
 			if !hasScopedTypeVar(t) {
 				return t
@@ -251,6 +244,25 @@ func (q *query) specialized(s Signature, args []argument) Signature {
 		})
 		return substitute(t, sol, Type{}, false)
 	})
+}
+
+// selfSolution is what the receiver f is bound to says of the type
+// variables of its annotated self (those it says nothing of Unknown);
+// ok false when f has no annotated self bound.
+func (q *query) selfSolution(f *Function) (map[string]Type, bool) {
+	params := f.Unit.Summary().Defs[f.Def].Params
+	if !f.BoundSet || len(params) == 0 || params[0].Annot < 0 || params[0].Kind == navindex.ParamVarArgs {
+		return nil, false
+	}
+	pt := q.paramIn(f, 0)
+	sol := map[string]Type{}
+	q.solve(pt, f.Bound, sol)
+	forTypeVars(pt, func(tv Type) {
+		if _, ok := sol[tv.typeVarKey()]; !ok {
+			sol[tv.typeVarKey()] = unknownType
+		}
+	})
+	return sol, true
 }
 
 // signatures are the ways to call a value of type t: a def, each

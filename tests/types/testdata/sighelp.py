@@ -86,3 +86,10 @@ def copied(p):  #@hover (function) def copied(p: Unknown) -> (dict[Unknown, Unkn
 def attribute(p):  #@hover (function) def attribute(p: Unknown) -> (Unknown | (() -> dict_keys[Unknown, Unknown]))
     q = p or {}
     return q.keys
+
+
+import re
+
+headers = {"a": undefined_name}
+headers.setdefault("k")  #@read setdefault (method) def setdefault(key: str, default: None = None, /) -> (Unknown | None)
+re.compile("")  #@read compile (function) def compile(pattern: AnyStr@compile, flags: _FlagsType = 0) -> Pattern[AnyStr@compile]
