@@ -506,7 +506,7 @@ func callAround(u Unit, o *navindex.Occ, callee int32) int32 {
 // annotated self solved from the receiver it is bound to, those the
 // receiver leaves Unknown, as pyright's hover at a call prints the
 // overload chosen (`d.setdefault(k)` of a dict[str, Any]: `-> (Unknown
-// | None)`); the call's arguments solve nothing there (`re.compile(”)`
+// | None)`); the call's arguments solve nothing there (`re.compile("")`
 // keeps AnyStr@compile).
 func (q *query) receiverSolved(f Function) Function {
 	sol, ok := q.selfSolution(&f)
