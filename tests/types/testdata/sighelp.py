@@ -93,3 +93,12 @@ import re
 headers = {"a": undefined_name}
 headers.setdefault("k")  #@read setdefault (method) def setdefault(key: str, default: None = None, /) -> (Unknown | None)
 re.compile("")  #@read compile (function) def compile(pattern: AnyStr@compile, flags: _FlagsType = 0) -> Pattern[AnyStr@compile]
+
+
+from typing import Callable
+
+hovered: Callable[[Callable[..., int], int | str], str]  #@hover (variable) def hovered((...) -> int, int | str) -> str
+nested: list[Callable[[Callable[..., int]], str]]  #@hover (variable) nested: list[((...) -> int) -> str]
+
+
+def returned() -> Callable[[Callable[..., int]], str]: ...  #@hover (function) def returned() -> ((((...) -> int)) -> str)
