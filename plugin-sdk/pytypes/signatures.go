@@ -204,6 +204,12 @@ func (q *query) specialized(s Signature, args []argument) Signature {
 	params := f.Unit.Summary().Defs[f.Def].Params
 	got := make([]Type, len(params))
 	sol, ok := q.bindArgs(&f, args, true, got)
+	if !ok && q.placesAll(&f, args) {
+		// Every argument finds its parameter, some of the wrong type:
+		// pyright still shows what they solve (`sorted(xs, key=f)` of an
+		// unknown xs helps its key=None overload as Iterable[Unknown]).
+		sol, ok = q.bindArgs(&f, args, false, got)
+	}
 	if !ok {
 		// Not the overload the call takes: only what the receiver says of
 		// an annotated self (its type variables Unknown when it says
@@ -244,6 +250,23 @@ func (q *query) specialized(s Signature, args []argument) Signature {
 		})
 		return substitute(t, sol, Type{}, false)
 	})
+}
+
+// placesAll reports every argument of a call placed on a parameter of
+// f and no required parameter left, the receiver suiting an annotated
+// self: pyright's arity check, before the arguments' types.
+func (q *query) placesAll(f *Function, args []argument) bool {
+	params := f.Unit.Summary().Defs[f.Def].Params
+	pl := q.place(f, args)
+	if pl.missing || pl.first == 1 && params[0].Annot >= 0 && !q.assignable(f.Bound, q.paramIn(f, 0)) {
+		return false
+	}
+	for i := 0; i < len(args) && i < pl.stop; i++ {
+		if pl.params[i] < 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // selfSolution is what the receiver f is bound to says of the type

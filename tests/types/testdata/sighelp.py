@@ -102,3 +102,11 @@ nested: list[Callable[[Callable[..., int]], str]]  #@hover (variable) nested: li
 
 
 def returned() -> Callable[[Callable[..., int]], str]: ...  #@hover (function) def returned() -> ((((...) -> int)) -> str)
+
+
+from operator import attrgetter
+
+
+def sorts(rules, s):
+    sorted(rules, key=attrgetter(s))  #@sig (iterable: Iterable[Unknown], /, *, key: None = None, reverse: bool = False) -> list[Unknown]
+    sorted([1], key=attrgetter(s))  #@sig (iterable: Iterable[int], /, *, key: None = None, reverse: bool = False) -> list[int]
