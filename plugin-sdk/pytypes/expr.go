@@ -108,25 +108,21 @@ func (q *query) literal(x *navindex.Expr) Type {
 // after it in its MRO, as an instance.
 // attribute is the member attribute expression x reads. Through
 // super() it is the first class after the current one in the current
-// class's MRO that declares it, as Python and pyright look it up (a
-// mixin's super().pre_save reaches Field's, which the mixin's own MRO
-// does not hold).
+// class's MRO that declares it, bound to the current class's Self, as
+// Python and pyright look it up (a mixin's super().pre_save reaches
+// Field's, which the mixin's own MRO does not hold; super().copy()
+// returns Self@Value, not the base).
 func (q *query) attribute(u Unit, x *navindex.Expr) MemberInfo {
-	recv := q.expr(u, x.A)
-	m := q.member(recv, x.Name)
-	if sx := &u.Summary().Exprs[x.A]; sx.Op != navindex.ExprSuper || m.Found() && m.Class != q.builtinClass("object") {
-		return m
-	}
-	info := q.class(Class{Unit: u, Sym: u.Summary().Exprs[x.A].A})
-	if info == nil {
-		return m
-	}
-	for _, c := range info.mro[min(2, len(info.mro)):] {
-		if n := q.member(c, x.Name); n.Found() && n.Class == c.Class() {
-			return n
+	if sx := &u.Summary().Exprs[x.A]; sx.Op == navindex.ExprSuper {
+		c := Class{Unit: u, Sym: sx.A}
+		if info := q.class(c); info != nil {
+			if m, mi, sym := q.lookupMRO(info, x.Name, 1); mi != nil {
+				sub := bindParams(mi.typeParams, m.Args())
+				return MemberInfo{Ref: Ref{Unit: mi.c.Unit, Sym: sym}, Class: mi.c, Type: q.bindMember(SelfType(c), mi, sym, sub, false)}
+			}
 		}
 	}
-	return m
+	return q.member(q.expr(u, x.A), x.Name)
 }
 
 func (q *query) superOf(u Unit, cls int32) Type {

@@ -110,3 +110,13 @@ from operator import attrgetter
 def sorts(rules, s):
     sorted(rules, key=attrgetter(s))  #@sig (iterable: Iterable[Unknown], /, *, key: None = None, reverse: bool = False) -> list[Unknown]
     sorted([1], key=attrgetter(s))  #@sig (iterable: Iterable[int], /, *, key: None = None, reverse: bool = False) -> list[int]
+
+
+class Copier:
+    def copy(self):
+        return self
+
+
+class SubCopier(Copier):
+    def make(self):  #@hover (method) def make(self: Self@SubCopier) -> Self@SubCopier
+        return super().copy()
