@@ -209,7 +209,7 @@ func (q *query) exprRef(u Unit, e int32) Ref {
 		if recv.Kind() == KindModule {
 			return q.e.prog.ModuleMember(recv.Text(), x.Name)
 		}
-		return q.member(recv, x.Name).Ref
+		return q.attribute(u, x).Ref
 	}
 	return Ref{}
 }

@@ -30,11 +30,19 @@ func (q *query) call(callee Type, args []argument) Type {
 			return q.call(m.Type, args)
 		}
 	case KindUnion:
-		var ts []Type
+		// What the callable members return first, then the unknown
+		// members' results, as pyright joins a call of a union: `q.copy()`
+		// of a `q = p if p is not None else {}` is `dict[Unknown,
+		// Unknown] | Unknown`.
+		var ts, unknowns []Type
 		for _, m := range callee.Args() {
-			ts = append(ts, q.call(m, args))
+			if k := m.Kind(); k == KindUnknown || k == KindAny {
+				unknowns = append(unknowns, q.call(m, args))
+			} else {
+				ts = append(ts, q.call(m, args))
+			}
 		}
-		return Union(ts...)
+		return Union(append(ts, unknowns...)...)
 	}
 	return unknownType
 }

@@ -95,6 +95,9 @@ func TestInferredReturns(t *testing.T) {
 		{"inner def of a call site", "def proxy(func):\n    def inner(self, *args):\n        return func(self, *args)\n    return inner\nclass L:\n    __getattr__ = proxy(len)\nx = proxy(len)(1)\ny = L().search", map[string]string{"x": "int", "y": "int"}},
 		// pyright 1.1.414's hover: def f(a: Unknown) -> (Unknown | bool).
 		{"literals sorted last before True and False make bool", "def f(a):\n    if a:\n        return False\n    elif a.y:\n        return a.x\n    return True", map[string]string{"f": "(a: Unknown) -> (Unknown | bool)"}},
+		// pyright 1.1.414's hovers of b or a, c and a, s and a, by and a.
+		{"and, or narrow a bool, int, str, bytes operand to its literal", "b: bool\nc: int\ns: str\nby: bytes\nY = b or undefined_name\nZ = c and undefined_name\nW = s and undefined_name\nV = by and undefined_name\nU = b and undefined_name", map[string]string{
+			"Y": "Unknown | Literal[True]", "Z": "Unknown | Literal[0]", "W": "Unknown | Literal['']", "V": "Unknown | Literal[b\"\"]", "U": "Unknown | Literal[False]"}},
 		{"bindings widened before their union", "y = False\ny = undefined_name", map[string]string{"y": "bool | Unknown"}},
 	})
 }

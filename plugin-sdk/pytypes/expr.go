@@ -27,7 +27,7 @@ func (q *query) evalExpr(u Unit, e int32) Type {
 		}
 		return q.withClassAlias(u, e, q.sym(u, x.A))
 	case navindex.ExprAttr:
-		return q.withClassAlias(u, e, q.narrowedMember(u, x.A, x.Name, q.member(q.expr(u, x.A), x.Name)))
+		return q.withClassAlias(u, e, q.narrowedMember(u, x.A, x.Name, q.attribute(u, x)))
 	case navindex.ExprCall:
 		return q.callWritten(q.expr(u, x.A), q.arguments(u, x))
 	case navindex.ExprSuper:
@@ -111,6 +111,25 @@ func (q *query) literal(x *navindex.Expr) Type {
 
 // superOf is super() in a method of class symbol cls: the first base
 // after it in its MRO, as an instance.
+// attribute is the member attribute expression x reads. Through
+// super() it is the first class after the current one in the current
+// class's MRO that declares it, bound to the current class's Self, as
+// Python and pyright look it up (a mixin's super().pre_save reaches
+// Field's, which the mixin's own MRO does not hold; super().copy()
+// returns Self@Value, not the base).
+func (q *query) attribute(u Unit, x *navindex.Expr) MemberInfo {
+	if sx := &u.Summary().Exprs[x.A]; sx.Op == navindex.ExprSuper {
+		c := Class{Unit: u, Sym: sx.A}
+		if info := q.class(c); info != nil {
+			if m, mi, sym := q.lookupMRO(info, x.Name, 1); mi != nil {
+				sub := bindParams(mi.typeParams, m.Args())
+				return MemberInfo{Ref: Ref{Unit: mi.c.Unit, Sym: sym}, Class: mi.c, Type: q.bindMember(SelfType(c), mi, sym, sub, false)}
+			}
+		}
+	}
+	return q.member(q.expr(u, x.A), x.Name)
+}
+
 func (q *query) superOf(u Unit, cls int32) Type {
 	info := q.class(Class{Unit: u, Sym: cls})
 	if info == nil || len(info.mro) < 2 {
@@ -555,7 +574,7 @@ func (q *query) withClassAlias(u Unit, e int32, t Type) Type {
 	if t.Kind() != KindClass {
 		return t
 	}
-	if name := q.classAliasName(u, e, t); name != "" {
+	if name := q.classAliasName(u, e, t, false); name != "" {
 		return withAlias(t, name, nil)
 	}
 	return t
@@ -578,7 +597,7 @@ func keepClassAlias(t, inst Type) Type {
 // name (`() -> response_class`), its constructor's return being the
 // alias converted to an instance, the alias kept; reveal_type of the
 // call still says Response.
-func (q *query) classAliasName(u Unit, e int32, t Type) string {
+func (q *query) classAliasName(u Unit, e int32, t Type, inStubs bool) string {
 	if t.Kind() != KindClass || !validExpr(u, e) {
 		return ""
 	}
@@ -586,9 +605,9 @@ func (q *query) classAliasName(u Unit, e int32, t Type) string {
 		return ""
 	}
 	r := q.exprRef(u, e)
-	// A stub's `local = _thread._local` is no alias to pyright: its
-	// instances print as _local.
-	if r.Unit == nil || r.Unit.IsStub() || !validSym(r.Unit, r.Sym) || q.inFunction(r.Unit, r.Sym) {
+	// A stub's `local = _thread._local` is an alias to pyright's
+	// signature help only (inStubs): its instances print as _local.
+	if r.Unit == nil || r.Unit.IsStub() && !inStubs || !validSym(r.Unit, r.Sym) || q.inFunction(r.Unit, r.Sym) {
 		return ""
 	}
 	defs := q.liveDefs(r.Unit, r.Sym)

@@ -709,15 +709,47 @@ func narrowNone(t Type, isNone bool) Type {
 	return Union(out...)
 }
 
-// narrowTruth keeps the members that may be true (truth) or false.
+// narrowTruth keeps the members that may be true (truth) or false; a
+// bool is then the literal it must be, and a false int, str or bytes
+// its empty literal, as pyright narrows them (`b or x` of a b: bool is
+// `Unknown | Literal[True]`, `n and x` of an n: int `Unknown | Literal[0]`).
 func (q *query) narrowTruth(t Type, truth bool) Type {
 	var out []Type
 	for _, m := range t.Members() {
 		if truth && q.canBeTruthy(m) || !truth && q.canBeFalsy(m) {
-			out = append(out, m)
+			out = append(out, truthLiteral(m, truth))
 		}
 	}
 	return Union(out...)
+}
+
+// truthLiteral is the literal a builtin bool, int, str or bytes instance
+// m is when known true (bool only) or false, else m.
+func truthLiteral(m Type, truth bool) Type {
+	c := m.Class()
+	if m.Kind() != KindInstance || m.d.literalString || !c.Valid() || c.Unit.ModuleName() != "builtins" {
+		return m
+	}
+	switch c.Name() {
+	case "bool":
+		if truth {
+			return Literal(c, "True")
+		}
+		return Literal(c, "False")
+	case "int":
+		if !truth {
+			return Literal(c, "0")
+		}
+	case "str":
+		if !truth {
+			return Literal(c, "''")
+		}
+	case "bytes":
+		if !truth {
+			return Literal(c, `b""`)
+		}
+	}
+	return m
 }
 
 func (q *query) canBeTruthy(t Type) bool {

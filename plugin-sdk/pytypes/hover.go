@@ -95,7 +95,7 @@ func (e *Evaluator) hoverLine(u Unit, sym int32, def int32, at *navindex.Occ) st
 						continue
 					}
 					if f, _ := q.selectOverload(m, args); f != nil {
-						ms[i] = FunctionType(*f)
+						ms[i] = FunctionType(q.receiverSolved(*f))
 					}
 				}
 				t = Union(ms...)
@@ -501,6 +501,28 @@ func callAround(u Unit, o *navindex.Occ, callee int32) int32 {
 		}
 	}
 	return -1
+}
+
+// receiverSolved is overload f with the type variables of its
+// annotated self solved from the receiver it is bound to, those the
+// receiver leaves Unknown, as pyright's hover at a call prints the
+// overload chosen (`d.setdefault(k)` of a dict[str, Any]: `-> (Unknown
+// | None)`); the call's arguments solve nothing there (`re.compile("")`
+// keeps AnyStr@compile).
+func (q *query) receiverSolved(f Function) Function {
+	sol, ok := q.selfSolution(&f)
+	if !ok {
+		return f
+	}
+	sub := make(map[string]Type, len(f.Subst)+len(sol))
+	for k, v := range sol {
+		sub[k] = v
+	}
+	for k, v := range f.Subst {
+		sub[k] = v
+	}
+	f.Subst = sub
+	return f
 }
 
 // firstOverload is the first overload of t whose receiver annotation

@@ -147,7 +147,16 @@ func (q *query) printDepth(b *strings.Builder, t Type, flags, depth int) {
 		case t.Variadic():
 			b.WriteString("...")
 		default:
-			list(t.Args())
+			// A callable printed parenthesized (a return, a union member)
+			// passes that on to its parameters, as pyright's printer
+			// does: lru_cache's return is `((((...) -> _T)) -> ...)`,
+			// `list[((...) -> int) -> str]` is not.
+			for i, a := range t.Args() {
+				if i > 0 {
+					b.WriteString(", ")
+				}
+				q.printDepth(b, a, flags&parenCallable, depth+1)
+			}
 		}
 		b.WriteString(") -> ")
 		q.printDepth(b, t.Return(), parenUnion|parenCallable, depth+1)

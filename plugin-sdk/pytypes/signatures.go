@@ -42,7 +42,17 @@ func (e *Evaluator) SignatureHelp(u Unit, call int32, arg int, keys []string) Si
 		return SignatureHelp{}
 	}
 	q := e.query()
+	if name, fields := q.namedTuple(u, u.Summary().Exprs[call].A); name != "" {
+		return namedTupleHelp(name, fields, keys, arg)
+	}
 	callee := q.expr(u, u.Summary().Exprs[call].A)
+	if callee.Kind() == KindClass && (callee.d == nil || callee.d.alias == "") {
+		// A stub's alias names the instance its constructor makes here
+		// (`threading.local()` helps as `() -> local`).
+		if name := q.classAliasName(u, u.Summary().Exprs[call].A, callee, true); name != "" {
+			callee = withAlias(callee, name, nil)
+		}
+	}
 	var out SignatureHelp
 	for _, s := range q.signatures(callee) {
 		if s.callable || validDef(s.Func.Unit, s.Func.Def) {
@@ -66,6 +76,84 @@ func (e *Evaluator) SignatureHelp(u Unit, call int32, arg int, keys []string) Si
 	a := &out.Signatures[out.Active]
 	*a = q.specialized(*a, q.arguments(u, &u.Summary().Exprs[call]))
 	out.ActiveParam = q.activeEntry(&out.Signatures[out.Active], keys, arg)
+	return out
+}
+
+// namedTuple is the type name of the class collections.namedtuple made
+// that callee expression e reads (`PathInfo = namedtuple("PathInfo",
+// "a b")`), "" when it reads no such class, and its field names when
+// written as literals.
+func (q *query) namedTuple(u Unit, e int32) (name string, fields []string) {
+	if !validExpr(u, e) {
+		return "", nil
+	}
+	if op := u.Summary().Exprs[e].Op; op != navindex.ExprSym && op != navindex.ExprAttr {
+		return "", nil
+	}
+	r := q.exprRef(u, e)
+	if r.Unit == nil || !validSym(r.Unit, r.Sym) {
+		return "", nil
+	}
+	defs := q.liveDefs(r.Unit, r.Sym)
+	if len(defs) != 1 {
+		return "", nil
+	}
+	s := r.Unit.Summary()
+	d := &s.Defs[defs[0]]
+	if d.Kind != navindex.KindVariable || !validExpr(r.Unit, d.Value) || s.Exprs[d.Value].Op != navindex.ExprCall {
+		return "", nil
+	}
+	x := &s.Exprs[d.Value]
+	f := q.exprRef(r.Unit, x.A)
+	if f.Unit == nil || !validSym(f.Unit, f.Sym) || f.Unit.ModuleName() != "collections" || f.Unit.Summary().Syms[f.Sym].Name != "namedtuple" {
+		return "", nil
+	}
+	name = s.Syms[r.Sym].Name
+	lit := func(i int32) (string, bool) {
+		if validExpr(r.Unit, i) {
+			if a := &s.Exprs[i]; a.Op == navindex.ExprLit && a.Name == "str" {
+				return unquote(a.Text), true
+			}
+		}
+		return "", false
+	}
+	if len(x.Args) > 0 {
+		if t, ok := lit(x.Args[0]); ok {
+			name = t
+		}
+	}
+	if len(x.Args) > 1 && len(x.Args)-len(x.Keys) > 1 {
+		if t, ok := lit(x.Args[1]); ok {
+			fields = strings.Fields(strings.ReplaceAll(t, ",", " "))
+		} else if validExpr(r.Unit, x.Args[1]) && s.Exprs[x.Args[1]].Op == navindex.ExprDisplay {
+			for _, el := range s.Exprs[x.Args[1]].Args {
+				t, ok := lit(el)
+				if !ok {
+					return name, nil
+				}
+				fields = append(fields, t)
+			}
+		}
+	}
+	return name, fields
+}
+
+// namedTupleHelp is signature help for a call of namedtuple class name:
+// pyright synthesizes its __init__ as (*args: Any, **kwargs: Any), shown
+// first and active (a keyword argument is the **kwargs's), then the
+// __new__ naming the fields.
+func namedTupleHelp(name string, fields, keys []string, arg int) SignatureHelp {
+	out := SignatureHelp{Signatures: []Signature{{Label: "(*args: Any, **kwargs: Any) -> " + name, Params: []string{"*args: Any", "**kwargs: Any"}, callable: true}}}
+	if arg < len(keys) && keys[arg] != "" && keys[arg] != "*" {
+		out.ActiveParam = 1
+	}
+	if len(fields) > 0 {
+		params := make([]string, len(fields))
+		for i, f := range fields {
+			params[i] = f + ": Unknown"
+		}
+		out.Signatures = append(out.Signatures, Signature{Label: "(" + strings.Join(params, ", ") + ") -> " + name, Params: params, callable: true})
+	}
 	return out
 }
 
@@ -116,21 +204,20 @@ func (q *query) specialized(s Signature, args []argument) Signature {
 	params := f.Unit.Summary().Defs[f.Def].Params
 	got := make([]Type, len(params))
 	sol, ok := q.bindArgs(&f, args, true, got)
+	if !ok && q.placesAll(&f, args) {
+		// Every argument finds its parameter, some of the wrong type:
+		// pyright still shows what they solve (`sorted(xs, key=f)` of an
+		// unknown xs helps its key=None overload as Iterable[Unknown]).
+		sol, ok = q.bindArgs(&f, args, false, got)
+	}
 	if !ok {
 		// Not the overload the call takes: only what the receiver says of
 		// an annotated self (its type variables Unknown when it says
 		// nothing), as pyright shows it.
-		if !f.BoundSet || len(params) == 0 || params[0].Annot < 0 || params[0].Kind == navindex.ParamVarArgs {
+		sol, ok := q.selfSolution(&f)
+		if !ok {
 			return s
 		}
-		pt := q.paramIn(&f, 0)
-		sol = map[string]Type{}
-		q.solve(pt, f.Bound, sol)
-		forTypeVars(pt, func(tv Type) {
-			if _, ok := sol[tv.typeVarKey()]; !ok {
-				sol[tv.typeVarKey()] = unknownType
-			}
-		})
 		return q.signatureWith(f, s.Class, func(_ int, t Type) Type {
 			if !hasScopedTypeVar(t) {
 				return t
@@ -163,6 +250,42 @@ func (q *query) specialized(s Signature, args []argument) Signature {
 		})
 		return substitute(t, sol, Type{}, false)
 	})
+}
+
+// placesAll reports every argument of a call placed on a parameter of
+// f and no required parameter left, the receiver suiting an annotated
+// self: pyright's arity check, before the arguments' types.
+func (q *query) placesAll(f *Function, args []argument) bool {
+	params := f.Unit.Summary().Defs[f.Def].Params
+	pl := q.place(f, args)
+	if pl.missing || pl.first == 1 && params[0].Annot >= 0 && !q.assignable(f.Bound, q.paramIn(f, 0)) {
+		return false
+	}
+	for i := 0; i < len(args) && i < pl.stop; i++ {
+		if pl.params[i] < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// selfSolution is what the receiver f is bound to says of the type
+// variables of its annotated self (those it says nothing of Unknown);
+// ok false when f has no annotated self bound.
+func (q *query) selfSolution(f *Function) (map[string]Type, bool) {
+	params := f.Unit.Summary().Defs[f.Def].Params
+	if !f.BoundSet || len(params) == 0 || params[0].Annot < 0 || params[0].Kind == navindex.ParamVarArgs {
+		return nil, false
+	}
+	pt := q.paramIn(f, 0)
+	sol := map[string]Type{}
+	q.solve(pt, f.Bound, sol)
+	forTypeVars(pt, func(tv Type) {
+		if _, ok := sol[tv.typeVarKey()]; !ok {
+			sol[tv.typeVarKey()] = unknownType
+		}
+	})
+	return sol, true
 }
 
 // signatures are the ways to call a value of type t: a def, each
@@ -241,10 +364,35 @@ func (q *query) constructorSignatures(t Type) []Signature {
 		}
 	}
 	// A decorated class (a dataclass) may have an __init__ it synthesizes.
-	if d := q.classDef(c); objectInit.Found() && d >= 0 && len(c.Unit.Summary().Defs[d].Decorators) == 0 {
+	if d := q.classDef(c); objectInit.Found() && d >= 0 && !q.synthesizesInit(c.Unit, d) {
 		return q.constructs(q.signatures(objectInit.Type), true, c, inst)
 	}
 	return nil
+}
+
+// synthesizesInit reports class def d decorated other than by the
+// decorators known to leave its constructor alone (typeshed's
+// @disjoint_base, @type_check_only, @runtime_checkable,
+// @total_ordering): a dataclass-like decorator may give it an __init__.
+func (q *query) synthesizesInit(u Unit, d int32) bool {
+	for _, dec := range u.Summary().Defs[d].Decorators {
+		if !validExpr(u, dec) {
+			return true
+		}
+		x := &u.Summary().Exprs[dec]
+		name := x.Name
+		if x.Op == navindex.ExprSym && validSym(u, x.A) {
+			name = u.Summary().Syms[x.A].Name
+		} else if x.Op != navindex.ExprAttr {
+			return true
+		}
+		switch name {
+		case "disjoint_base", "type_check_only", "runtime_checkable", "total_ordering":
+		default:
+			return true
+		}
+	}
+	return false
 }
 
 // constructs marks sigs as making instance inst of c: an __init__'s

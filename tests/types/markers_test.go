@@ -83,9 +83,9 @@ func TestReadMarkers(t *testing.T) {
 }
 
 // TestSignatureMarkers checks each `#@sig LABEL` marker of the fixtures
-// in testdata: the active signature of the first call opened on the
-// marker's line, the cursor in its first argument, is LABEL as pyright
-// prints it.
+// in testdata: the active signature of the call opened on the marker's
+// line that closes last (`super().m(a)`: m's), the cursor in its first
+// argument, is LABEL as pyright prints it.
 func TestSignatureMarkers(t *testing.T) {
 	fixtures, p, ev := loadFixtures(t)
 	for mod, src := range fixtures {
@@ -98,7 +98,7 @@ func TestSignatureMarkers(t *testing.T) {
 			want = strings.TrimSpace(want)
 			var call *navindex.Call
 			for j := range u.s.Calls {
-				if c := &u.s.Calls[j]; c.Open.Line == int32(i) && (call == nil || c.Open.Col < call.Open.Col) {
+				if c := &u.s.Calls[j]; c.Open.Line == int32(i) && (call == nil || call.Close.Less(c.Close)) {
 					call = c
 				}
 			}

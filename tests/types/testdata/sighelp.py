@@ -48,3 +48,75 @@ def recurse(x: Iterator[AnyStr]) -> Iterator[AnyStr]:
 
 
 recurse(undefined_name)  #@sig (x: Iterator[Unknown]) -> Iterator[Unknown]
+
+
+from collections import namedtuple
+
+Point = namedtuple("Point", "x y")
+Point(1, 2)  #@sig (*args: Any, **kwargs: Any) -> Point
+
+threading.local()  #@sig () -> local
+
+
+class Base:
+    def as_sql(self, compiler, connection, function=None):
+        return compiler
+
+
+class Derived(Base):
+    def as_sql(self, compiler, connection, function=None):
+        return super().as_sql(compiler, connection)  #@sig (compiler: Unknown, connection: Unknown, function: Unknown | None = None) -> Unknown
+
+
+class Mixin:
+    def check(self):
+        return 1
+
+
+class MixedIn(Mixin, Base):
+    def as_sql(self, compiler, connection, function=None):
+        return super().as_sql(compiler, connection)  #@sig (compiler: Unknown, connection: Unknown, function: Unknown | None = None) -> Unknown
+
+
+def copied(p):  #@hover (function) def copied(p: Unknown) -> (dict[Unknown, Unknown] | Unknown)
+    q = p or {}
+    return q.copy()
+
+
+def attribute(p):  #@hover (function) def attribute(p: Unknown) -> (Unknown | (() -> dict_keys[Unknown, Unknown]))
+    q = p or {}
+    return q.keys
+
+
+import re
+
+headers = {"a": undefined_name}
+headers.setdefault("k")  #@read setdefault (method) def setdefault(key: str, default: None = None, /) -> (Unknown | None)
+re.compile("")  #@read compile (function) def compile(pattern: AnyStr@compile, flags: _FlagsType = 0) -> Pattern[AnyStr@compile]
+
+
+from typing import Callable
+
+hovered: Callable[[Callable[..., int], int | str], str]  #@hover (variable) def hovered((...) -> int, int | str) -> str
+nested: list[Callable[[Callable[..., int]], str]]  #@hover (variable) nested: list[((...) -> int) -> str]
+
+
+def returned() -> Callable[[Callable[..., int]], str]: ...  #@hover (function) def returned() -> ((((...) -> int)) -> str)
+
+
+from operator import attrgetter
+
+
+def sorts(rules, s):
+    sorted(rules, key=attrgetter(s))  #@sig (iterable: Iterable[Unknown], /, *, key: None = None, reverse: bool = False) -> list[Unknown]
+    sorted([1], key=attrgetter(s))  #@sig (iterable: Iterable[int], /, *, key: None = None, reverse: bool = False) -> list[int]
+
+
+class Copier:
+    def copy(self):
+        return self
+
+
+class SubCopier(Copier):
+    def make(self):  #@hover (method) def make(self: Self@SubCopier) -> Self@SubCopier
+        return super().copy()
