@@ -53,10 +53,17 @@ func WorkerMain() {
 // GOMEMLIMIT says otherwise: the tree cache (blobs, no pointers to scan)
 // and the messages of one call, garbage once answered, so a full cache
 // and a large batch together stay near the cache plus 64 MiB instead of
-// twice the live heap.
+// twice the live heap. Below that limit the worker collects at half its
+// live heap unless GOGC says otherwise: what is live (the cache, the
+// decoded plugin modules) is mostly pointer-free and cheap to mark, and
+// Go's default let the heap reach twice it (see RATIONALE.md, "Where
+// does the memory go?").
 func boundWorkerHeap() {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(defaultTreeCacheBytes + 64<<20)
+	}
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(50)
 	}
 }
 

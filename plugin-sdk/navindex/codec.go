@@ -129,8 +129,9 @@ func Encode(s *Summary) []byte {
 		e.i(y.Scope)
 		e.i(y.Class)
 		e.i(y.Recv)
-		e.s(y.Module)
-		e.i(y.Level)
+		m := y.ModuleOf()
+		e.s(m.Module)
+		e.i(m.Level)
 		e.i(y.Target)
 		e.b(y.Alias)
 		e.i(y.Value)
@@ -458,7 +459,10 @@ func Decode(b []byte) (*Summary, error) {
 		y.Kind = SymKind(d.u())
 		y.Name, y.Qual = d.s(), d.s()
 		y.Scope, y.Class, y.Recv = d.i(), d.i(), d.i()
-		y.Module, y.Level = d.s(), d.i()
+		y.SymModule = noSymModule
+		if m, lv := d.s(), d.i(); m != "" || lv != 0 {
+			y.SymModule = &SymModule{Module: m, Level: lv}
+		}
 		y.Target, y.Alias, y.Value = d.i(), d.b(), d.i()
 	}
 	s.Exprs = make([]Expr, d.n())

@@ -10,7 +10,7 @@ func sample() *Summary {
 	return &Summary{
 		Syms: []Sym{
 			{Kind: SymLocal, Name: "f", Qual: "f", Scope: 0, Class: -1, Recv: -1, Target: -1, Value: -1},
-			{Kind: SymImport, Name: "x", Module: "pkg.mod", Level: 1, Scope: -1, Class: -1, Recv: -1, Target: -1, Value: -1},
+			{Kind: SymImport, Name: "x", SymModule: &SymModule{Module: "pkg.mod", Level: 1}, Scope: -1, Class: -1, Recv: -1, Target: -1, Value: -1},
 			{Kind: SymAttr, Name: "y", Recv: 0, Scope: -1, Class: -1, Target: -1, Value: -1},
 		},
 		Exprs: []Expr{{Op: ExprSym, A: 1, B: -1}, {Op: ExprCall, A: 0, B: -1}, {Op: ExprSuper, A: 0, B: -1},
@@ -52,14 +52,18 @@ func TestRoundTrip(t *testing.T) {
 	for i := range s.Exprs {
 		s.Exprs[i].ExprLists = s.Exprs[i].Lists() // decoded: the shared empty lists
 	}
+	for i := range s.Syms {
+		s.Syms[i].SymModule = s.Syms[i].ModuleOf()
+	}
 	if !reflect.DeepEqual(got, s) {
 		t.Fatalf("round trip:\n got %+v\nwant %+v", got, s)
 	}
 }
 
-// TestListsApart checks that expressions and definitions without lists
-// encode as before (no lists given at all) and decode sharing one empty
-// DefLists or ExprLists, while each with lists gets its own.
+// TestListsApart checks that expressions and definitions without lists,
+// and symbols naming no module, encode as before (none given at all) and
+// decode sharing one empty DefLists, ExprLists or SymModule, while each
+// with some gets its own.
 func TestListsApart(t *testing.T) {
 	s := sample()
 	s.Defs = append(s.Defs, Def{Sym: 1, Kind: KindVariable, Returns: -1, Body: -1, Annot: -1, Value: -1})
@@ -77,8 +81,12 @@ func TestListsApart(t *testing.T) {
 	if d[1].DefLists == nil || len(d[1].Params) != 0 || d[0].DefLists == d[1].DefLists {
 		t.Errorf("definition lists: %p %p", d[0].DefLists, d[1].DefLists)
 	}
-	if (&Def{}).Lists() == nil || (&Expr{}).Lists() == nil {
-		t.Error("Lists of a zero Def or Expr is nil")
+	if (&Def{}).Lists() == nil || (&Expr{}).Lists() == nil || (&Sym{}).ModuleOf() == nil {
+		t.Error("Lists of a zero Def or Expr, or ModuleOf of a zero Sym, is nil")
+	}
+	y := got.Syms
+	if y[0].SymModule == nil || y[0].SymModule != y[2].SymModule || y[0].Module != "" || y[1].Module != "pkg.mod" || y[1].Level != 1 {
+		t.Errorf("symbols' modules: %+v %+v %+v", y[0].SymModule, y[1].SymModule, y[2].SymModule)
 	}
 }
 

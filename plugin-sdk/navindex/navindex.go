@@ -51,7 +51,7 @@ const (
 )
 
 // Sym is one symbol of the file. (Its fields are ordered so that it
-// packs into 80 bytes: the kernel keeps every file's decoded.)
+// packs into 64 bytes: the kernel keeps every file's decoded.)
 type Sym struct {
 	Kind SymKind
 	// Alias: see Target.
@@ -66,11 +66,6 @@ type Sym struct {
 	Class int32
 	// Recv is the receiver expression of a SymAttr (-1 none).
 	Recv int32
-	// Module and Level name an import target (SymImport): Module is the
-	// dotted module as written, Level its leading dots; Name "" means the
-	// module itself.
-	Module string
-	Level  int32
 	// Target is the SymImport a SymLocal bound by imports takes its value
 	// from (-1 none); Alias says the import bound the target's own name
 	// (`from m import x`, `import a.b` binding a), so the local name IS
@@ -79,6 +74,30 @@ type Sym struct {
 	// Value is the expression giving the symbol's value or type (-1
 	// unknown).
 	Value int32
+	// SymModule holds the module an import names, read as y.Module and
+	// y.Level, apart because only SymImports have one. Decode sets it on
+	// every Sym (the others share one empty SymModule, never to be
+	// written); a Sym built elsewhere needs one before they are read.
+	*SymModule
+}
+
+// SymModule names an import target (SymImport): Module is the dotted
+// module as written, Level its leading dots; the Sym's Name "" means the
+// module itself.
+type SymModule struct {
+	Module string
+	Level  int32
+}
+
+// noSymModule is what Decode gives a Sym that names no module.
+var noSymModule = &SymModule{}
+
+// ModuleOf is the module y names, an empty one if it has none.
+func (y *Sym) ModuleOf() *SymModule {
+	if y.SymModule == nil {
+		return noSymModule
+	}
+	return y.SymModule
 }
 
 // ExprOp is an expression operator.

@@ -53,14 +53,16 @@ const (
 	memoFlow // idx the symbol, node the flow node it is read at
 )
 
+// memoKey's fields are ordered so that it packs into 32 bytes, not 40
+// (what first padded it to 8): a memo entry with its value is 40 bytes.
 type memoKey struct {
-	what uint8
 	unit Unit
 	idx  int32
 	// frame is the call-site frame (callsite.go) the entry was computed
 	// in, 0 none.
 	frame int32
 	node  int32
+	what  uint8
 }
 
 // query is one call into the evaluator: its depth, its step budget, and

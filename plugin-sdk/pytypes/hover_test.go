@@ -251,7 +251,7 @@ func TestHoverUndeclaredAttributes(t *testing.T) {
 			t.Errorf("%s:\n got %s\nwant %s", name, got, want)
 		}
 	}
-	imp := navindex.Sym{Kind: navindex.SymImport, Level: 1, Name: "path"}
+	imp := navindex.Sym{Kind: navindex.SymImport, SymModule: &navindex.SymModule{Level: 1}, Name: "path"}
 	if got, want := ev.Print(asImported(ModuleType("os.path"), &imp)), `Module("..path")`; got != want {
 		t.Errorf("os.path: got %s, want %s", got, want)
 	}

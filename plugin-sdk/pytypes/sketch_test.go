@@ -124,6 +124,7 @@ func (sk *sketch) addSym(sy navindex.Sym) int32 {
 		sy.Target = -1
 	}
 	sy.Value = -1
+	sy.SymModule = sy.ModuleOf()
 	sk.s.Syms = append(sk.s.Syms, sy)
 	return int32(len(sk.s.Syms) - 1)
 }
@@ -413,7 +414,7 @@ func (sk *sketch) importBinding(scope int32, bindName, modName, name string) {
 	if sk.pass == 0 {
 		return
 	}
-	imp := sk.addSym(navindex.Sym{Kind: navindex.SymImport, Module: modName, Name: name})
+	imp := sk.addSym(navindex.Sym{Kind: navindex.SymImport, SymModule: &navindex.SymModule{Module: modName}, Name: name})
 	sk.s.Syms[sym].Target = imp
 	d := newDef(sym, navindex.KindModule)
 	d.Import = true

@@ -38,10 +38,14 @@ func (b *builder) int32s(v []int32) []int32 {
 	return b.arena[from:len(b.arena):len(b.arena)]
 }
 
-// noExprLists are the lists of every expression made without any. It is
-// never written: an expression given lists gets its own (see
-// navindex.ExprLists).
-var noExprLists = &navindex.ExprLists{}
+// noExprLists are the lists of every expression made without any, and
+// noSymModule the module of every symbol other than an import's. They
+// are never written: an expression given lists gets its own (see
+// navindex.ExprLists), an import symbol its own SymModule.
+var (
+	noExprLists = &navindex.ExprLists{}
+	noSymModule = &navindex.SymModule{}
+)
 
 // addExpr appends x (B -1 unless set) and returns its index.
 func (b *builder) addExpr(x navindex.Expr) int32 {

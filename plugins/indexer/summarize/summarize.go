@@ -315,6 +315,9 @@ func (b *builder) computeQualPrefix(sc *pysem.Scope) (string, bool) {
 }
 
 func (b *builder) add(y navindex.Sym) int32 {
+	if y.SymModule == nil {
+		y.SymModule = noSymModule
+	}
 	b.s.Syms = append(b.s.Syms, y)
 	return int32(len(b.s.Syms) - 1)
 }
@@ -364,7 +367,7 @@ func (b *builder) importSym(level int, module, name string) int32 {
 	if id, ok := b.imports[k]; ok {
 		return id
 	}
-	id := b.add(navindex.Sym{Kind: navindex.SymImport, Name: name, Module: module, Level: int32(level), Scope: -1, Class: -1, Recv: -1, Target: -1, Value: -1})
+	id := b.add(navindex.Sym{Kind: navindex.SymImport, Name: name, SymModule: &navindex.SymModule{Module: module, Level: int32(level)}, Scope: -1, Class: -1, Recv: -1, Target: -1, Value: -1})
 	b.imports[k] = id
 	return id
 }
