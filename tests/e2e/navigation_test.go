@@ -430,7 +430,7 @@ func TestNavigationHover(t *testing.T) {
 		want       []string
 	}{
 		{"method with a Google docstring", "app.py", 5, 12, []string{"```python\n(method) def label(prefix: str = \"\") -> str\n```", "**Args:**", "`prefix` (`str`): put before the label.", "**Returns:**", "**Raises:**", "`ValueError`"}},
-		{"function with a NumPy docstring", "app.py", 0, 23, []string{"(function) def total(items: list[Unknown], tax: float = 0.0) -> int", "**Args:**", "`items` (`list`): The items.", "**Returns:**"}},
+		{"function with a NumPy docstring", "app.py", 0, 23, []string{"(function) def total(items: list[Unknown], tax: float = 0) -> int", "**Args:**", "`items` (`list`): The items.", "**Returns:**"}},
 		{"function with a reST docstring", "app.py", 7, 0, []string{"(function) def rest(x: Unknown) -> Unknown", "`x`: anything.", "**Returns:**", "x itself.", "`KeyError`: sometimes."}},
 		{"class", "app.py", 4, 8, []string{"(class) Item", "An item for sale."}},
 		{"variable", "app.py", 5, 6, []string{"(variable) item: Item"}},

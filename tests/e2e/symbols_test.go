@@ -100,7 +100,7 @@ func TestSymbolTools(t *testing.T) {
 		if start, end := jget(r.Body, "symbols", 0, "range", "start", "line"), jget(r.Body, "symbols", 0, "range", "end", "line"); start != float64(3) || end != float64(29) {
 			t.Errorf("Item's range lines %v-%v: %s", start, end, r.Raw)
 		}
-		if sig := jget(r.Body, "symbols", 1, "signature"); sig != "def total(items: list, tax: float = 0.0) -> int" {
+		if sig := jget(r.Body, "symbols", 1, "signature"); sig != "def total(items: list, tax: float = 0) -> int" { // defaults print as pyright prints them: 0.0 is 0
 			t.Errorf("signature %v", sig)
 		}
 		if r.Body["totalCount"] != 8.0 || r.Body["truncated"] != false {
