@@ -260,3 +260,9 @@ def by_issubclass(kind: type[int] | type[str]) -> None:
         print(kind)  #@read kind (parameter) kind: type[str]
     else:
         print(kind)  #@read kind (parameter) kind: type[int]
+def credentials(url: str):
+    try:
+        auth = (url.upper(), url.lower())
+    except (AttributeError, TypeError):
+        auth = ("", "")
+    return auth  #@read auth (variable) auth: tuple[str, str] | tuple[Literal[''], Literal['']]
