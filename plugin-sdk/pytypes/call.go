@@ -1,6 +1,7 @@
 package pytypes
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/pyws/pyws/plugin-sdk/navindex"
@@ -24,7 +25,21 @@ func (q *query) call(callee Type, args []argument) Type {
 			return r
 		}
 	case KindCallable:
-		return callee.Return()
+		if callee.d.paramSpec || callee.d.variadic {
+			return callee.Return()
+		}
+		// Type variables its parameters name are solved by the
+		// arguments (a decorator lru_cache(maxsize=None) returned).
+		sol := map[string]Type{}
+		for i, p := range callee.Args() {
+			if i < len(args) && args[i].key == "" {
+				q.solve(p, args[i].t, sol)
+			}
+		}
+		if len(sol) == 0 {
+			return callee.Return()
+		}
+		return substitute(callee.Return(), sol, Type{}, false)
 	case KindInstance, KindSelf:
 		if m := q.member(callee, "__call__"); m.Found() {
 			return q.call(m.Type, args)
@@ -340,8 +355,28 @@ func eraseTypeVars(t Type, scope string) Type {
 		if t.d.paramSpec && t.d.args[0].Scope() == scope {
 			return CallableType(nil, eraseTypeVars(t.d.ret, scope), true)
 		}
+		if !t.d.paramSpec && slices.ContainsFunc(t.d.args, func(a Type) bool { return mentionsScope(a, scope, 0) }) {
+			// The callable's own parameters name them: they stay, to be
+			// solved when it is called (lru_cache(maxsize=None) returns
+			// (Callable[..., _T]) -> _lru_cache_wrapper[_T]).
+			return t
+		}
 	}
 	return t.mapArgs(func(a Type) Type { return eraseTypeVars(a, scope) })
+}
+
+// mentionsScope reports a type variable of scope inside t.
+func mentionsScope(t Type, scope string, depth int) bool {
+	if t.d == nil || depth > maxPrintDepth {
+		return false
+	}
+	if t.Kind() == KindTypeVar {
+		return t.Scope() == scope
+	}
+	if t.d.ret.d != nil && mentionsScope(t.d.ret, scope, depth+1) {
+		return true
+	}
+	return slices.ContainsFunc(t.d.args, func(a Type) bool { return mentionsScope(a, scope, depth+1) })
 }
 
 // solve records in sol what the type variables of param stand for,
@@ -351,8 +386,15 @@ func (q *query) solve(param, arg Type, sol map[string]Type) {
 	switch param.Kind() {
 	case KindTypeVar:
 		k := param.typeVarKey()
-		if _, ok := sol[k]; !ok && !arg.IsUnknown() {
+		if arg.IsUnknown() {
+			break
+		}
+		if prev, ok := sol[k]; !ok {
 			sol[k] = widen(arg) // pyright solves copy(1) as int
+		} else if w := widen(arg); !q.assignable(w, prev) {
+			// Another argument the solution does not take widens it:
+			// chain((None,), ["a"]) is chain[str | None].
+			sol[k] = Union(prev, w)
 		}
 	case KindUnion:
 		for _, m := range param.Args() {

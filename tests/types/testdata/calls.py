@@ -21,3 +21,12 @@ def cached(x):
 cv = cached(1)  #@hover (variable) cv: str | None
 def joined_list(x):  #@hover (function) def joined_list(x: Unknown) -> LiteralString
     return ", ".join(list(x))
+# A decorator factory's Callable keeps the type variables its
+# parameters name, solved when it decorates.
+@functools.lru_cache(maxsize=None)
+def split_path(name: str) -> list[str]:
+    return [name]
+parts_cached = split_path("a.b")  #@hover (variable) parts_cached: list[str]
+# Arguments the first solution does not take widen it.
+from itertools import chain
+chained = chain([1], ["a"])  #@hover (variable) chained: chain[int | str]
