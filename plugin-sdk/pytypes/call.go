@@ -555,6 +555,9 @@ func (q *query) assignable(src, dst Type) bool {
 	case KindUnknown, KindAny, KindTypeVar, KindSelf:
 		return true
 	case KindUnion:
+		if src.Kind() == KindUnion {
+			break // each of src's members to some member of dst, below
+		}
 		for _, m := range dst.Args() {
 			if q.assignable(src, m) {
 				return true

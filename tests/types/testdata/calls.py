@@ -30,3 +30,6 @@ parts_cached = split_path("a.b")  #@hover (variable) parts_cached: list[str]
 # Arguments the first solution does not take widen it.
 from itertools import chain
 chained = chain([1], ["a"])  #@hover (variable) chained: chain[int | str]
+from typing import Dict, Optional
+def lookup(table: Dict[Optional[int], str], key: Optional[int]):
+    found = table[key]  #@hover (variable) found: str
