@@ -594,7 +594,8 @@ func (q *query) assignable(src, dst Type) bool {
 		}
 		return false
 	case KindClass:
-		return src.Kind() == KindClass
+		// A bare `type` (a class's __mro__ element) is type[Unknown].
+		return src.Kind() == KindClass || src.Kind() == KindInstance && src.Class() == q.builtinClass("type") && (len(src.Args()) == 0 || src.Args()[0].IsUnknown() || src.Args()[0].Kind() == KindAny)
 	case KindTuple:
 		if src.Kind() == KindTuple {
 			return q.tupleAssignable(src, dst)

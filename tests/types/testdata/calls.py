@@ -33,3 +33,6 @@ chained = chain([1], ["a"])  #@hover (variable) chained: chain[int | str]
 from typing import Dict, Optional
 def lookup(table: Dict[Optional[int], str], key: Optional[int]):
     found = table[key]  #@hover (variable) found: str
+def handler_for(handlers: Dict[type[Exception], str], exc: type[Exception]):
+    for cls in exc.__mro__:
+        handler = handlers.get(cls)  #@hover (variable) handler: str | None
