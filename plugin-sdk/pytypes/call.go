@@ -365,6 +365,25 @@ func eraseTypeVars(t Type, scope string) Type {
 	return t.mapArgs(func(a Type) Type { return eraseTypeVars(a, scope) })
 }
 
+// anyTypeVars solves the type variables t names, unsolved yet, as Any.
+func anyTypeVars(t Type, sol map[string]Type, depth int) {
+	if t.d == nil || depth > maxPrintDepth {
+		return
+	}
+	if t.Kind() == KindTypeVar {
+		if _, ok := sol[t.typeVarKey()]; !ok {
+			sol[t.typeVarKey()] = anyType
+		}
+		return
+	}
+	if t.d.ret.d != nil {
+		anyTypeVars(t.d.ret, sol, depth+1)
+	}
+	for _, a := range t.d.args {
+		anyTypeVars(a, sol, depth+1)
+	}
+}
+
 // mentionsScope reports a type variable of scope inside t.
 func mentionsScope(t Type, scope string, depth int) bool {
 	if t.d == nil || depth > maxPrintDepth {
@@ -383,6 +402,12 @@ func mentionsScope(t Type, scope string, depth int) bool {
 // given an argument of type arg: simple structural matching, first
 // solution wins.
 func (q *query) solve(param, arg Type, sol map[string]Type) {
+	if arg.Kind() == KindAny && param.Kind() != KindTypeVar {
+		// Any matched against a generic parameter solves each of its type
+		// variables as Any: iter(Any) is Any, enumerate(Any) enumerate[Any].
+		anyTypeVars(param, sol, 0)
+		return
+	}
 	switch param.Kind() {
 	case KindTypeVar:
 		k := param.typeVarKey()

@@ -36,3 +36,8 @@ def lookup(table: Dict[Optional[int], str], key: Optional[int]):
 def handler_for(handlers: Dict[type[Exception], str], exc: type[Exception]):
     for cls in exc.__mro__:
         handler = handlers.get(cls)  #@hover (variable) handler: str | None
+from typing import Any
+def first_key(value: Any):
+    key = next(iter(value))  #@hover (variable) key: Any
+    for index, word in enumerate(value):  #@hover (variable) index: int
+        print(word)  #@read word (variable) word: Any
