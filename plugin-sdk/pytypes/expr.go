@@ -450,9 +450,13 @@ func (q *query) comprehension(u Unit, x *navindex.Expr) Type {
 // __getitem__ with an int.
 func (q *query) iterate(t Type, async bool) Type {
 	if t.Kind() == KindUnion {
+		// None is not iterated (pyright reports it and goes on with
+		// the rest): list[str] | None gives str.
 		var ts []Type
 		for _, m := range t.Args() {
-			ts = append(ts, q.iterate(m, async))
+			if m.Kind() != KindNone {
+				ts = append(ts, q.iterate(m, async))
+			}
 		}
 		return Union(ts...)
 	}

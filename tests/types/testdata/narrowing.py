@@ -266,3 +266,7 @@ def credentials(url: str):
     except (AttributeError, TypeError):
         auth = ("", "")
     return auth  #@read auth (variable) auth: tuple[str, str] | tuple[Literal[''], Literal['']]
+from typing import Optional, List
+def search_locations(locs: Optional[List[str]]):
+    for loc in locs:  #@hover (variable) loc: str
+        pass
