@@ -109,7 +109,15 @@ func (q *query) construct(t Type, args []argument) Type {
 	out := make([]Type, len(info.typeParams))
 	var sol map[string]Type
 	if init.Found() && init.Class != q.builtinClass("object") {
-		_, sol = q.selectOverload(init.Type, args)
+		var f *Function
+		f, sol = q.selectOverload(init.Type, args)
+		if f != nil && len(f.Unit.Summary().Defs[f.Def].Params) > 0 && f.Unit.Summary().Defs[f.Def].Params[0].Annot >= 0 {
+			// An overload's annotated self says what it makes
+			// (subprocess.Popen's `self: Popen[bytes]`).
+			if self := q.paramType(f.Unit, f.Def, 0, false); self.Kind() == KindInstance && self.Class() == c && len(self.Args()) == len(info.typeParams) {
+				return eraseTypeVars(substitute(self, sol, Type{}, false), c.Name())
+			}
+		}
 	}
 	for i, p := range info.typeParams {
 		out[i] = unknownType

@@ -41,3 +41,7 @@ def first_key(value: Any):
     key = next(iter(value))  #@hover (variable) key: Any
     for index, word in enumerate(value):  #@hover (variable) index: int
         print(word)  #@read word (variable) word: Any
+import subprocess
+# An __init__ overload's annotated self says what the call makes.
+proc = subprocess.Popen(["ls"], stdout=subprocess.PIPE)  #@hover (variable) proc: Popen[bytes]
+text_proc = subprocess.Popen(["ls"], text=True)  #@hover (variable) text_proc: Popen[str]
