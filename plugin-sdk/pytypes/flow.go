@@ -812,13 +812,23 @@ func (q *query) narrowInstance(u Unit, t Type, classes int32, pos bool) Type {
 			continue
 		}
 		for _, f := range filters {
-			if q.subclassOf(f, mc) {
+			switch {
+			case q.subclassOf(f, mc):
+				out = append(out, q.instanceOfClass(f))
+			case m.Kind() == KindInstance && !(builtinClass(mc) && builtinClass(f)):
+				// Unrelated classes, not two builtins (whose layouts no
+				// class combines: int and bytearray): pyright makes
+				// `<subclass of str and BaseCommand>`, which has both's
+				// members; pyws, which has no such type, takes the
+				// filter's instance rather than nothing.
 				out = append(out, q.instanceOfClass(f))
 			}
 		}
 	}
 	return Union(out...)
 }
+
+func builtinClass(c Class) bool { return c.Unit != nil && c.Unit.ModuleName() == "builtins" }
 
 // filterClasses are the classes an isinstance filter of type t names:
 // a class object, or a tuple of them (`basestring = (str, bytes)`).

@@ -270,3 +270,9 @@ from typing import Optional, List
 def search_locations(locs: Optional[List[str]]):
     for loc in locs:  #@hover (variable) loc: str
         pass
+class Command:
+    def create_parser(self) -> int: ...
+def load(app_name: str):
+    if isinstance(app_name, Command):
+        # pyright's `<subclass of str and Command>` has Command's members.
+        parser = app_name.create_parser()  #@hover (variable) parser: int
