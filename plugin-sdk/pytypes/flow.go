@@ -172,7 +172,11 @@ func (w *flowWalk) at(node int32) flowResult {
 				return flowResult{t: w.declared, reached: true}
 			}
 			v := w.q.expr(w.u, n.B)
-			if !w.explicit && !v.IsUnknown() {
+			if !w.explicit && !v.IsUnknown() && (w.declared.IsUnknown() || w.q.assignable(v, w.declared)) {
+				// A value the inferred declaration does not take (a store
+				// from outside the class: requests' `response.url = ...`
+				// of a Response whose url is only ever None) leaves the
+				// declared type, as pyright narrows it.
 				return flowResult{t: v, reached: true}
 			}
 			return flowResult{t: w.q.narrowToDeclared(v, w.declared), reached: true}

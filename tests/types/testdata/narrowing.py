@@ -276,3 +276,11 @@ def load(app_name: str):
     if isinstance(app_name, Command):
         # pyright's `<subclass of str and Command>` has Command's members.
         parser = app_name.create_parser()  #@hover (variable) parser: int
+class Response:
+    def __init__(self):
+        self.url = None
+def build_response(raw: bytes):
+    response = Response()
+    # A value its inferred declaration (None) does not take leaves it.
+    response.url = raw.decode("utf-8")
+    print(response.url)  #@read url (variable) url: None
