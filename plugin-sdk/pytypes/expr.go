@@ -22,9 +22,6 @@ func (q *query) evalExpr(u Unit, e int32) Type {
 		if x.B >= 0 {
 			return q.symAt(u, x.A, x.B)
 		}
-		if t, ok := q.onceAssigned(u, x.A, -1); ok {
-			return t
-		}
 		return q.sym(u, x.A)
 	case navindex.ExprAttr:
 		return q.narrowedMember(u, x.A, x.Name, q.member(q.expr(u, x.A), x.Name))

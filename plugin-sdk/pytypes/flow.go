@@ -41,14 +41,18 @@ func (q *query) symAt(u Unit, sym, node int32) Type {
 	return q.memoised(key, func() Type { return q.walkFlow(u, sym, node) })
 }
 
-// onceAssigned is what symbol sym of u holds where scope readScope (-1
-// unknown) reads it when a single plain assignment binds it (the
+// onceAssigned is what symbol sym of u holds where scope readScope reads
+// it when a single plain assignment binds it (the
 // summary keeps no flow for such a name): the value assigned, literal
 // kept, as pyright narrows it there; ok false for another symbol, a
 // class body's (pyright widens a class variable) and a module's read
 // from elsewhere than the module's code (its declared, widened type
 // there). A function's variable is narrowed in its closures too, as
-// pyright narrows a captured variable assigned no more.
+// pyright narrows a captured variable assigned no more. Only hovers ask
+// it: as the value of every such read it made one of the diagnostics of
+// a large file depend on what was asked before (tests/e2e's 5,000-line
+// file, a `json.dumps(..., indent=2)` judged against `None`), a cause
+// not found yet.
 func (q *query) onceAssigned(u Unit, sym, readScope int32) (Type, bool) {
 	if !validSym(u, sym) {
 		return Type{}, false
