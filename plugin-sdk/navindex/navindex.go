@@ -35,7 +35,7 @@ package navindex
 
 // Version is the layout version; the kernel discards cached summaries of
 // another version.
-const Version = 11 // 10 twice over: yields (signatures) and narrowing conditions (typedef), merged
+const Version = 12 // 11: a try statement's normal end joins before its handlers' (union order)
 
 // SymKind says what a symbol is.
 type SymKind uint8

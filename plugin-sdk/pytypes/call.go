@@ -1,6 +1,7 @@
 package pytypes
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/pyws/pyws/plugin-sdk/navindex"
@@ -24,7 +25,21 @@ func (q *query) call(callee Type, args []argument) Type {
 			return r
 		}
 	case KindCallable:
-		return callee.Return()
+		if callee.d.paramSpec || callee.d.variadic {
+			return callee.Return()
+		}
+		// Type variables its parameters name are solved by the
+		// arguments (a decorator lru_cache(maxsize=None) returned).
+		sol := map[string]Type{}
+		for i, p := range callee.Args() {
+			if i < len(args) && args[i].key == "" {
+				q.solve(p, args[i].t, sol)
+			}
+		}
+		if len(sol) == 0 {
+			return callee.Return()
+		}
+		return substitute(callee.Return(), sol, Type{}, false)
 	case KindInstance, KindSelf:
 		if m := q.member(callee, "__call__"); m.Found() {
 			return q.call(m.Type, args)
@@ -102,7 +117,15 @@ func (q *query) construct(t Type, args []argument) Type {
 	out := make([]Type, len(info.typeParams))
 	var sol map[string]Type
 	if init.Found() && init.Class != q.builtinClass("object") {
-		_, sol = q.selectOverload(init.Type, args)
+		var f *Function
+		f, sol = q.selectOverload(init.Type, args)
+		if f != nil && len(f.Unit.Summary().Defs[f.Def].Params) > 0 && f.Unit.Summary().Defs[f.Def].Params[0].Annot >= 0 {
+			// An overload's annotated self says what it makes
+			// (subprocess.Popen's `self: Popen[bytes]`).
+			if self := q.paramType(f.Unit, f.Def, 0, false); self.Kind() == KindInstance && self.Class() == c && len(self.Args()) == len(info.typeParams) {
+				return eraseTypeVars(substitute(self, sol, Type{}, false), c.Name())
+			}
+		}
 	}
 	for i, p := range info.typeParams {
 		out[i] = unknownType
@@ -348,19 +371,71 @@ func eraseTypeVars(t Type, scope string) Type {
 		if t.d.paramSpec && t.d.args[0].Scope() == scope {
 			return CallableType(nil, eraseTypeVars(t.d.ret, scope), true)
 		}
+		if !t.d.paramSpec && slices.ContainsFunc(t.d.args, func(a Type) bool { return mentionsScope(a, scope, 0) }) {
+			// The callable's own parameters name them: they stay, to be
+			// solved when it is called (lru_cache(maxsize=None) returns
+			// (Callable[..., _T]) -> _lru_cache_wrapper[_T]).
+			return t
+		}
 	}
 	return t.mapArgs(func(a Type) Type { return eraseTypeVars(a, scope) })
+}
+
+// anyTypeVars solves the type variables t names, unsolved yet, as Any.
+func anyTypeVars(t Type, sol map[string]Type, depth int) {
+	if t.d == nil || depth > maxPrintDepth {
+		return
+	}
+	if t.Kind() == KindTypeVar {
+		if _, ok := sol[t.typeVarKey()]; !ok {
+			sol[t.typeVarKey()] = anyType
+		}
+		return
+	}
+	if t.d.ret.d != nil {
+		anyTypeVars(t.d.ret, sol, depth+1)
+	}
+	for _, a := range t.d.args {
+		anyTypeVars(a, sol, depth+1)
+	}
+}
+
+// mentionsScope reports a type variable of scope inside t.
+func mentionsScope(t Type, scope string, depth int) bool {
+	if t.d == nil || depth > maxPrintDepth {
+		return false
+	}
+	if t.Kind() == KindTypeVar {
+		return t.Scope() == scope
+	}
+	if t.d.ret.d != nil && mentionsScope(t.d.ret, scope, depth+1) {
+		return true
+	}
+	return slices.ContainsFunc(t.d.args, func(a Type) bool { return mentionsScope(a, scope, depth+1) })
 }
 
 // solve records in sol what the type variables of param stand for,
 // given an argument of type arg: simple structural matching, first
 // solution wins.
 func (q *query) solve(param, arg Type, sol map[string]Type) {
+	if arg.Kind() == KindAny && param.Kind() != KindTypeVar {
+		// Any matched against a generic parameter solves each of its type
+		// variables as Any: iter(Any) is Any, enumerate(Any) enumerate[Any].
+		anyTypeVars(param, sol, 0)
+		return
+	}
 	switch param.Kind() {
 	case KindTypeVar:
 		k := param.typeVarKey()
-		if _, ok := sol[k]; !ok && !arg.IsUnknown() {
+		if arg.IsUnknown() {
+			break
+		}
+		if prev, ok := sol[k]; !ok {
 			sol[k] = widen(arg) // pyright solves copy(1) as int
+		} else if w := widen(arg); !q.assignable(w, prev) {
+			// Another argument the solution does not take widens it:
+			// chain((None,), ["a"]) is chain[str | None].
+			sol[k] = Union(prev, w)
 		}
 	case KindUnion:
 		for _, m := range param.Args() {
@@ -521,6 +596,9 @@ func (q *query) assignable(src, dst Type) bool {
 	case KindUnknown, KindAny, KindTypeVar, KindSelf:
 		return true
 	case KindUnion:
+		if src.Kind() == KindUnion {
+			break // each of src's members to some member of dst, below
+		}
 		for _, m := range dst.Args() {
 			if q.assignable(src, m) {
 				return true
@@ -557,7 +635,8 @@ func (q *query) assignable(src, dst Type) bool {
 		}
 		return false
 	case KindClass:
-		return src.Kind() == KindClass
+		// A bare `type` (a class's __mro__ element) is type[Unknown].
+		return src.Kind() == KindClass || src.Kind() == KindInstance && src.Class() == q.builtinClass("type") && (len(src.Args()) == 0 || src.Args()[0].IsUnknown() || src.Args()[0].Kind() == KindAny)
 	case KindTuple:
 		if src.Kind() == KindTuple {
 			return q.tupleAssignable(src, dst)

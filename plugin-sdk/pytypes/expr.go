@@ -22,9 +22,6 @@ func (q *query) evalExpr(u Unit, e int32) Type {
 		if x.B >= 0 {
 			return q.withClassAlias(u, e, q.symAt(u, x.A, x.B))
 		}
-		if t, ok := q.onceAssigned(u, x.A, -1); ok {
-			return q.withClassAlias(u, e, t)
-		}
 		return q.withClassAlias(u, e, q.sym(u, x.A))
 	case navindex.ExprAttr:
 		return q.withClassAlias(u, e, q.narrowedMember(u, x.A, x.Name, q.attribute(u, x)))
@@ -469,9 +466,13 @@ func (q *query) comprehension(u Unit, x *navindex.Expr) Type {
 // __getitem__ with an int.
 func (q *query) iterate(t Type, async bool) Type {
 	if t.Kind() == KindUnion {
+		// None is not iterated (pyright reports it and goes on with
+		// the rest): list[str] | None gives str.
 		var ts []Type
 		for _, m := range t.Args() {
-			ts = append(ts, q.iterate(m, async))
+			if m.Kind() != KindNone {
+				ts = append(ts, q.iterate(m, async))
+			}
 		}
 		return Union(ts...)
 	}

@@ -41,14 +41,18 @@ func (q *query) symAt(u Unit, sym, node int32) Type {
 	return q.memoised(key, func() Type { return q.walkFlow(u, sym, node) })
 }
 
-// onceAssigned is what symbol sym of u holds where scope readScope (-1
-// unknown) reads it when a single plain assignment binds it (the
+// onceAssigned is what symbol sym of u holds where scope readScope reads
+// it when a single plain assignment binds it (the
 // summary keeps no flow for such a name): the value assigned, literal
 // kept, as pyright narrows it there; ok false for another symbol, a
 // class body's (pyright widens a class variable) and a module's read
 // from elsewhere than the module's code (its declared, widened type
 // there). A function's variable is narrowed in its closures too, as
-// pyright narrows a captured variable assigned no more.
+// pyright narrows a captured variable assigned no more. Only hovers ask
+// it: as the value of every such read it made one of the diagnostics of
+// a large file depend on what was asked before (tests/e2e's 5,000-line
+// file, a `json.dumps(..., indent=2)` judged against `None`), a cause
+// not found yet.
 func (q *query) onceAssigned(u Unit, sym, readScope int32) (Type, bool) {
 	if !validSym(u, sym) {
 		return Type{}, false
@@ -172,7 +176,11 @@ func (w *flowWalk) at(node int32) flowResult {
 				return flowResult{t: w.declared, reached: true}
 			}
 			v := w.q.expr(w.u, n.B)
-			if !w.explicit && !v.IsUnknown() {
+			if !w.explicit && !v.IsUnknown() && (w.declared.IsUnknown() || w.q.assignable(v, w.declared)) {
+				// A value the inferred declaration does not take (a store
+				// from outside the class: requests' `response.url = ...`
+				// of a Response whose url is only ever None) leaves the
+				// declared type, as pyright narrows it.
 				return flowResult{t: v, reached: true}
 			}
 			return flowResult{t: w.q.narrowToDeclared(v, w.declared), reached: true}
@@ -844,13 +852,23 @@ func (q *query) narrowInstance(u Unit, t Type, classes int32, pos bool) Type {
 			continue
 		}
 		for _, f := range filters {
-			if q.subclassOf(f, mc) {
+			switch {
+			case q.subclassOf(f, mc):
+				out = append(out, q.instanceOfClass(f))
+			case m.Kind() == KindInstance && !(builtinClass(mc) && builtinClass(f)):
+				// Unrelated classes, not two builtins (whose layouts no
+				// class combines: int and bytearray): pyright makes
+				// `<subclass of str and BaseCommand>`, which has both's
+				// members; pyws, which has no such type, takes the
+				// filter's instance rather than nothing.
 				out = append(out, q.instanceOfClass(f))
 			}
 		}
 	}
 	return Union(out...)
 }
+
+func builtinClass(c Class) bool { return c.Unit != nil && c.Unit.ModuleName() == "builtins" }
 
 // filterClasses are the classes an isinstance filter of type t names:
 // a class object, or a tuple of them (`basestring = (str, bytes)`).

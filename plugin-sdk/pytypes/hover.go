@@ -334,7 +334,7 @@ func (q *query) keyword(u Unit, sy *navindex.Sym, at *navindex.Occ) (t Type, nam
 	if callee.IsUnknown() || callee.Kind() == KindAny {
 		return anyType, false, true
 	}
-	construct := callee.Kind() == KindClass
+	construct, widened := callee.Kind() == KindClass, false
 	if construct {
 		callee = q.classMember(Instance(callee.Class(), callee.Args()...), callee.Class(), callee.Args(), "__init__", false).Type
 	}
@@ -361,6 +361,12 @@ func (q *query) keyword(u Unit, sy *navindex.Sym, at *navindex.Occ) (t Type, nam
 		if !named && kwargs >= 0 && ps[kwargs].Annot >= 0 {
 			return q.paramIn(f, kwargs), false, true
 		}
+		// An __init__ taking it through an unannotated **kwargs: the
+		// argument's type, as for a def (django's CharField(max_length=100));
+		// by an unannotated parameter without a default: the argument's
+		// type widened (AlterField(model_name='site') is str).
+		widened = construct && named
+		construct = construct && !named && kwargs < 0
 	}
 	// A class's keyword no __init__ declares is a field its generated
 	// constructor takes (a dataclass's): the linker's answer, not the
@@ -376,7 +382,11 @@ func (q *query) keyword(u Unit, sy *navindex.Sym, at *navindex.Occ) (t Type, nam
 	npos := len(x.Args) - len(x.Keys)
 	for i, k := range x.Keys {
 		if k == sy.Name && npos+i >= 0 {
-			return q.expr(u, x.Args[npos+i]), named, true
+			t := q.expr(u, x.Args[npos+i])
+			if widened {
+				t = widen(t)
+			}
+			return t, named, true
 		}
 	}
 	return Type{}, named, false

@@ -180,7 +180,7 @@ func TestHoverAliasesAndGradualArgs(t *testing.T) {
 // when the callee is Unknown (pyright on django, requests, flask).
 func TestHoverKeywordArguments(t *testing.T) {
 	p := programWith(map[string]string{"m.py": "from typing import Any\ndef f(raster: bool = False): ...\nf(raster=True)\ndef g(id): ...\ng(id='admin.E118')\ndef k(**kwargs: Any): ...\nk(as_attachment=True)\nunknown(stream=1)\n" +
-		"def h(auto=False, dep=None): ...\nh(auto=True)\nh(dep=1)\ntry:\n    from missing import socks\nexcept ImportError:\n    def socks(*args, **kwargs): ...\nsocks(password='')\n"})
+		"def h(auto=False, dep=None): ...\nh(auto=True)\nh(dep=1)\nclass Field:\n    def __init__(self, *args, **kwargs): ...\nField(max_length=100)\nclass Alter:\n    def __init__(self, model_name): ...\nAlter(model_name='site')\ntry:\n    from missing import socks\nexcept ImportError:\n    def socks(*args, **kwargs): ...\nsocks(password='')\n"})
 	u := p.unit("m")
 	ev := New(p, Options{})
 	keyword := func(name string) int32 {
@@ -205,10 +205,12 @@ func TestHoverKeywordArguments(t *testing.T) {
 		t.Errorf("got %s, want %s", got, want)
 	}
 	for name, want := range map[string]string{
-		"stream":   "(function) stream: Any", // the callee is Unknown
-		"auto":     "(parameter) auto: bool",
-		"dep":      "(parameter) dep: Unknown | None",
-		"password": "(function) password: Any", // Unknown | def socks(**kwargs)
+		"stream":     "(function) stream: Any", // the callee is Unknown
+		"auto":       "(parameter) auto: bool",
+		"max_length": "(function) max_length: Literal[100]", // an __init__'s **kwargs
+		"model_name": "(parameter) model_name: str",
+		"dep":        "(parameter) dep: Unknown | None",
+		"password":   "(function) password: Any", // Unknown | def socks(**kwargs)
 	} {
 		if got := ev.HoverLine(u, keyword(name), -1); got != want {
 			t.Errorf("%s: got %s, want %s", name, got, want)

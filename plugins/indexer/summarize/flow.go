@@ -402,7 +402,9 @@ func (fb *flowBuilder) tryStatement(n tree.Node) {
 			fin = c
 		}
 	}
-	fb.cur = fb.join(append(ends, normal)...)
+	// The normal end first, then the handlers': pyright joins them in
+	// that order, which orders the union a name holds after the try.
+	fb.cur = fb.join(append([]int32{normal}, ends...)...)
 	if !fin.IsNull() {
 		for h := firstNamed(fin); !h.IsNull(); h = nextNamed(h) {
 			if b.kt.Of(h) == kBlock {

@@ -25,7 +25,7 @@ func TestFlowReads(t *testing.T) {
 		{"augmented", "x = 0\nfor _ in c:\n    x += 1\nprint(x)  # read", "join(assign x=lit 0, augassign x=oper +)"},
 		{"walrus", "if (x := f()) is not None:\n    print(x)  # read", "(x is not None) after assign x=call"},
 		{"member", "if x.a is not None:\n    x.a = 1\nprint(x.a)  # read", "join(store x.a=lit 1, not (x.a is not None) after param x)"},
-		{"except", "try:\n    x = 1\nexcept E:\n    x = None\nprint(x)  # read", "join(assign x=lit None, assign x=lit 1)"},
+		{"except", "try:\n    x = 1\nexcept E:\n    x = None\nprint(x)  # read", "join(assign x=lit 1, assign x=lit None)"}, // the normal end first, as pyright joins them
 		{"type is", "if type(x) is int:\n    print(x)  # read", "(call type is int) after param x"},
 		{"in", "if x in ('a', 'b'):\n    print(x)  # read", "(oper in) after param x"},
 		{"issubclass", "if issubclass(x, str):\n    print(x)  # read", "(call issubclass) after param x"},

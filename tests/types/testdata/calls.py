@@ -21,3 +21,27 @@ def cached(x):
 cv = cached(1)  #@hover (variable) cv: str | None
 def joined_list(x):  #@hover (function) def joined_list(x: Unknown) -> LiteralString
     return ", ".join(list(x))
+# A decorator factory's Callable keeps the type variables its
+# parameters name, solved when it decorates.
+@functools.lru_cache(maxsize=None)
+def split_path(name: str) -> list[str]:
+    return [name]
+parts_cached = split_path("a.b")  #@hover (variable) parts_cached: list[str]
+# Arguments the first solution does not take widen it.
+from itertools import chain
+chained = chain([1], ["a"])  #@hover (variable) chained: chain[int | str]
+from typing import Dict, Optional
+def lookup(table: Dict[Optional[int], str], key: Optional[int]):
+    found = table[key]  #@hover (variable) found: str
+def handler_for(handlers: Dict[type[Exception], str], exc: type[Exception]):
+    for cls in exc.__mro__:
+        handler = handlers.get(cls)  #@hover (variable) handler: str | None
+from typing import Any
+def first_key(value: Any):
+    key = next(iter(value))  #@hover (variable) key: Any
+    for index, word in enumerate(value):  #@hover (variable) index: int
+        print(word)  #@read word (variable) word: Any
+import subprocess
+# An __init__ overload's annotated self says what the call makes.
+proc = subprocess.Popen(["ls"], stdout=subprocess.PIPE)  #@hover (variable) proc: Popen[bytes]
+text_proc = subprocess.Popen(["ls"], text=True)  #@hover (variable) text_proc: Popen[str]

@@ -260,3 +260,27 @@ def by_issubclass(kind: type[int] | type[str]) -> None:
         print(kind)  #@read kind (parameter) kind: type[str]
     else:
         print(kind)  #@read kind (parameter) kind: type[int]
+def credentials(url: str):
+    try:
+        auth = (url.upper(), url.lower())
+    except (AttributeError, TypeError):
+        auth = ("", "")
+    return auth  #@read auth (variable) auth: tuple[str, str] | tuple[Literal[''], Literal['']]
+from typing import Optional, List
+def search_locations(locs: Optional[List[str]]):
+    for loc in locs:  #@hover (variable) loc: str
+        pass
+class Command:
+    def create_parser(self) -> int: ...
+def load(app_name: str):
+    if isinstance(app_name, Command):
+        # pyright's `<subclass of str and Command>` has Command's members.
+        parser = app_name.create_parser()  #@hover (variable) parser: int
+class Response:
+    def __init__(self):
+        self.url = None
+def build_response(raw: bytes):
+    response = Response()
+    # A value its inferred declaration (None) does not take leaves it.
+    response.url = raw.decode("utf-8")
+    print(response.url)  #@read url (variable) url: None
