@@ -29,31 +29,31 @@ var heldOutSamples = []heldOutSample{
 	{
 		seed: 2,
 		floors: map[string]map[string]float64{
-			"requests": {"type": 0.80, "signature": 0.88, "typeDefinition": 0.92, "mismatch": 0.95},                         // 65/78, 42/46, 70/74, 1/1, 1/10
-			"flask":    {"type": 0.87, "signature": 0.87, "typeDefinition": 0.94, "mismatch": 0.95},                         // 125/140, 37/41, 128/133, 1/1, 1/9
-			"django":   {"type": 0.83, "signature": 0.75, "typeDefinition": 0.90, "mismatch": 0.98, "mismatchRecall": 0.28}, // 125/147, 55/71, 132/144, 135/135, 134/436
-			"total":    {"type": 0.84, "signature": 0.82, "typeDefinition": 0.92, "mismatch": 0.98, "mismatchRecall": 0.27}, // 315/365, 134/158, 330/351, 137/137, 136/455
+			"requests": {"type": 0.90, "signature": 0.91, "typeDefinition": 0.93, "mismatch": 0.95},                         // 72/78, 43/46, 71/74, 1/1, 1/10
+			"flask":    {"type": 0.92, "signature": 0.90, "typeDefinition": 0.95, "mismatch": 0.95},                         // 132/140, 38/41, 129/133, 1/1, 1/9
+			"django":   {"type": 0.90, "signature": 0.82, "typeDefinition": 0.92, "mismatch": 0.98, "mismatchRecall": 0.29}, // 136/147, 60/71, 136/144, 140/140, 139/436
+			"total":    {"type": 0.91, "signature": 0.87, "typeDefinition": 0.93, "mismatch": 0.98, "mismatchRecall": 0.29}, // 340/365, 141/158, 336/351, 142/142, 141/455
 		},
 		sigFloors: map[string]map[string]float64{
-			"requests": {"label": 0.91, "param": 0.97, "none": 0.87}, // 238/254, 251/254, 42/46
-			"flask":    {"label": 0.88, "param": 0.95, "none": 0.96}, // 211/234, 226/234, 65/66
-			"django":   {"label": 0.80, "param": 0.95, "none": 0.93}, // 337/413, 398/413, 83/87
-			"total":    {"label": 0.86, "param": 0.96, "none": 0.94}, // 786/901, 875/901, 190/199
+			"requests": {"label": 0.93, "param": 0.97, "none": 0.89}, // 243/254, 253/254, 42/46
+			"flask":    {"label": 0.92, "param": 0.94, "none": 0.96}, // 220/234, 226/234, 65/66
+			"django":   {"label": 0.85, "param": 0.96, "none": 0.94}, // 362/413, 406/413, 84/87
+			"total":    {"label": 0.89, "param": 0.96, "none": 0.94}, // 825/901, 885/901, 191/199
 		},
 	},
 	{
 		seed: 3,
 		floors: map[string]map[string]float64{
-			"requests": {"type": 0.80, "signature": 0.78, "typeDefinition": 0.90, "mismatch": 0.95},                         // 73/87, 37/45, 79/85, 1/1, 1/10
-			"flask":    {"type": 0.87, "signature": 0.90, "typeDefinition": 0.91, "mismatch": 0.95},                         // 114/125, 37/39, 116/123, 1/1, 1/9
-			"django":   {"type": 0.85, "signature": 0.74, "typeDefinition": 0.91, "mismatch": 0.98, "mismatchRecall": 0.28}, // 144/161, 55/70, 150/159, 135/135, 134/436
-			"total":    {"type": 0.85, "signature": 0.80, "typeDefinition": 0.92, "mismatch": 0.98, "mismatchRecall": 0.27}, // 331/373, 129/154, 345/367, 137/137, 136/455
+			"requests": {"type": 0.85, "signature": 0.82, "typeDefinition": 0.90, "mismatch": 0.95},                         // 76/87, 38/45, 79/85, 1/1, 1/10
+			"flask":    {"type": 0.91, "signature": 0.92, "typeDefinition": 0.92, "mismatch": 0.95},                         // 117/125, 37/39, 116/123, 1/1, 1/9
+			"django":   {"type": 0.88, "signature": 0.78, "typeDefinition": 0.93, "mismatch": 0.98, "mismatchRecall": 0.29}, // 146/161, 56/70, 151/159, 140/140, 139/436
+			"total":    {"type": 0.88, "signature": 0.83, "typeDefinition": 0.92, "mismatch": 0.98, "mismatchRecall": 0.29}, // 339/373, 131/154, 346/367, 142/142, 141/455
 		},
 		sigFloors: map[string]map[string]float64{
-			"requests": {"label": 0.89, "param": 0.96, "none": 0.90}, // 237/258, 254/258, 40/42
-			"flask":    {"label": 0.89, "param": 0.96, "none": 0.93}, // 216/235, 232/235, 63/65
-			"django":   {"label": 0.78, "param": 0.95, "none": 0.94}, // 335/413, 406/413, 85/87
-			"total":    {"label": 0.85, "param": 0.96, "none": 0.94}, // 788/906, 892/906, 188/194
+			"requests": {"label": 0.91, "param": 0.96, "none": 0.93}, // 241/258, 254/258, 40/42
+			"flask":    {"label": 0.92, "param": 0.96, "none": 0.94}, // 223/235, 232/235, 63/65
+			"django":   {"label": 0.83, "param": 0.97, "none": 0.95}, // 352/413, 409/413, 85/87
+			"total":    {"label": 0.88, "param": 0.97, "none": 0.94}, // 816/906, 895/906, 188/194
 		},
 	},
 }
