@@ -58,28 +58,22 @@ func TestHoverMarkers(t *testing.T) {
 // is TEXT, the type narrowed where NAME is read.
 func TestReadMarkers(t *testing.T) {
 	fixtures, p, ev := loadFixtures(t)
-	for mod, src := range fixtures {
+	eachMarker(fixtures, "#@read ", func(mod string, i int, marker string) {
 		u := p.unit(mod)
-		for i, line := range strings.Split(src, "\n") {
-			_, marker, ok := strings.Cut(line, "#@read ")
-			if !ok {
-				continue
-			}
-			name, want, _ := strings.Cut(strings.TrimSpace(marker), " ")
-			got, found := "", false
-			for _, o := range u.s.Occs {
-				if o.Line == int32(i) && o.Flags&navindex.OccDef == 0 && u.s.Syms[o.Sym].Name == name {
-					got, found = ev.HoverAt(u, o), true
-					break
-				}
-			}
-			if !found {
-				t.Errorf("%s.py:%d: no read of %s", mod, i+1, name)
-			} else if got != want {
-				t.Errorf("%s.py:%d:\n got %s\nwant %s", mod, i+1, got, want)
+		name, want, _ := strings.Cut(marker, " ")
+		got, found := "", false
+		for _, o := range u.s.Occs {
+			if o.Line == int32(i) && o.Flags&navindex.OccDef == 0 && u.s.Syms[o.Sym].Name == name {
+				got, found = ev.HoverAt(u, o), true
+				break
 			}
 		}
-	}
+		if !found {
+			t.Errorf("%s.py:%d: no read of %s", mod, i+1, name)
+		} else if got != want {
+			t.Errorf("%s.py:%d:\n got %s\nwant %s", mod, i+1, got, want)
+		}
+	})
 }
 
 // TestSignatureMarkers checks each `#@sig LABEL` marker of the fixtures
@@ -88,31 +82,36 @@ func TestReadMarkers(t *testing.T) {
 // argument, is LABEL as pyright prints it.
 func TestSignatureMarkers(t *testing.T) {
 	fixtures, p, ev := loadFixtures(t)
-	for mod, src := range fixtures {
+	eachMarker(fixtures, "#@sig ", func(mod string, i int, want string) {
 		u := p.unit(mod)
+		var call *navindex.Call
+		for j := range u.s.Calls {
+			if c := &u.s.Calls[j]; c.Open.Line == int32(i) && (call == nil || call.Close.Less(c.Close)) {
+				call = c
+			}
+		}
+		if call == nil {
+			t.Errorf("%s.py:%d: no call on the marker's line", mod, i+1)
+			return
+		}
+		sh := ev.SignatureHelp(u, call.Expr, 0, call.Keys)
+		got := "(none)"
+		if len(sh.Signatures) > 0 {
+			got = sh.Signatures[sh.Active].Label
+		}
+		if got != want {
+			t.Errorf("%s.py:%d:\n got %s\nwant %s", mod, i+1, got, want)
+		}
+	})
+}
+
+// eachMarker calls check with each line of the fixtures that carries
+// tag: its module, its 0-based line and the marker's text after tag.
+func eachMarker(fixtures map[string]string, tag string, check func(mod string, line int, text string)) {
+	for mod, src := range fixtures {
 		for i, line := range strings.Split(src, "\n") {
-			_, want, ok := strings.Cut(line, "#@sig ")
-			if !ok {
-				continue
-			}
-			want = strings.TrimSpace(want)
-			var call *navindex.Call
-			for j := range u.s.Calls {
-				if c := &u.s.Calls[j]; c.Open.Line == int32(i) && (call == nil || call.Close.Less(c.Close)) {
-					call = c
-				}
-			}
-			if call == nil {
-				t.Errorf("%s.py:%d: no call on the marker's line", mod, i+1)
-				continue
-			}
-			sh := ev.SignatureHelp(u, call.Expr, 0, call.Keys)
-			got := "(none)"
-			if len(sh.Signatures) > 0 {
-				got = sh.Signatures[sh.Active].Label
-			}
-			if got != want {
-				t.Errorf("%s.py:%d:\n got %s\nwant %s", mod, i+1, got, want)
+			if _, text, ok := strings.Cut(line, tag); ok {
+				check(mod, i, strings.TrimSpace(text))
 			}
 		}
 	}
