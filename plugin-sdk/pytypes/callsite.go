@@ -34,7 +34,7 @@ type callFrame struct {
 // site's frame, apart from their types outside it.
 func (q *query) callSiteReturn(f *Function, args []argument) (Type, bool) {
 	u := f.Unit
-	if u.IsStub() || f.Returns != nil || len(args) == 0 || len(args) > maxCallSiteArgs || len(q.frames) >= maxCallSiteDepth {
+	if u.IsStub() || f.Returns != nil || len(args) == 0 || len(args) > maxCallSiteArgs {
 		return Type{}, false
 	}
 	d := &u.Summary().Defs[f.Def]
@@ -42,11 +42,6 @@ func (q *query) callSiteReturn(f *Function, args []argument) (Type, bool) {
 	// would have to apply to the result; pyright does not try either.
 	if d.Annot >= 0 || len(d.Decorators) > 0 || d.Flags&(navindex.DefAsync|navindex.DefClassMethod|navindex.DefStaticMethod|navindex.DefOverload) != 0 {
 		return Type{}, false
-	}
-	for _, fr := range q.frames {
-		if fr.unit == u && fr.def == f.Def {
-			return Type{}, false // recursion
-		}
 	}
 	first := 0
 	if f.BoundSet && len(d.Params) > 0 && d.Params[0].Kind != navindex.ParamVarArgs {
@@ -92,6 +87,19 @@ func (q *query) callSiteReturn(f *Function, args []argument) (Type, bool) {
 	}
 	if !known {
 		return Type{}, false
+	}
+	// Refusing for the frames under way (too deep, or recursion) makes
+	// the answer depend on where the query entered: count it as a cut,
+	// so nothing computed around it is remembered for other queries.
+	if len(q.frames) >= maxCallSiteDepth {
+		q.cuts++
+		return Type{}, false
+	}
+	for _, fr := range q.frames {
+		if fr.unit == u && fr.def == f.Def {
+			q.cuts++
+			return Type{}, false // recursion
+		}
 	}
 	id := q.e.callSiteID(u, f.Def, got)
 	if id == 0 {

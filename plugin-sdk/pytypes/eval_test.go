@@ -287,3 +287,36 @@ t0 = tuple()
 		"t1": "tuple[int, ...]", "t0": "tuple[Unknown, ...]",
 	}}})
 }
+
+// TestCallSiteAnswersIndependentOfHistory asks one call's type alone and
+// after calls that reach the same typings nested deeper (where the
+// nesting bound, or recursion, refuses an inner inference): the answer
+// must not change with what was asked before.
+func TestCallSiteAnswersIndependentOfHistory(t *testing.T) {
+	src := `def h(x):
+    return x
+def g(x):
+    return h(x)
+def f(x):
+    return g(x)
+def r(x):
+    return k(x)
+def k(x):
+    return r(x) if x else x
+a = f(1)
+b = g(1)
+c = r(1)
+d = k(1)
+`
+	for _, tc := range []struct{ before, ask string }{{"a", "b"}, {"c", "d"}, {"d", "c"}} {
+		p := programWith(map[string]string{"m.py": src})
+		u := p.unit("m")
+		alone := New(p, Options{})
+		want := alone.Print(alone.SymType(u, symNamed(t, u, 0, tc.ask)))
+		ev := New(p, Options{})
+		ev.SymType(u, symNamed(t, u, 0, tc.before))
+		if got := ev.Print(ev.SymType(u, symNamed(t, u, 0, tc.ask))); got != want {
+			t.Errorf("%s after %s: got %q, alone %q", tc.ask, tc.before, got, want)
+		}
+	}
+}

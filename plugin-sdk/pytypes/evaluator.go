@@ -137,6 +137,9 @@ func (q *query) memoised(key memoKey, compute func() Type) Type {
 		}
 	}
 	if t, ok := q.cut[key]; ok {
+		// Computed short by a cut earlier in this query: what is made of
+		// it is as short, and must not be remembered for other queries.
+		q.cuts++
 		return t
 	}
 	if !q.enter(key) {
