@@ -92,12 +92,12 @@ func (q *query) callSiteReturn(f *Function, args []argument) (Type, bool) {
 	// the answer depend on where the query entered: count it as a cut,
 	// so nothing computed around it is remembered for other queries.
 	if len(q.frames) >= maxCallSiteDepth {
-		q.cuts++
+		q.cutBy(0)
 		return Type{}, false
 	}
 	for _, fr := range q.frames {
 		if fr.unit == u && fr.def == f.Def {
-			q.cuts++
+			q.cutBy(0)
 			return Type{}, false // recursion
 		}
 	}

@@ -42,7 +42,7 @@ func (q *query) class(c Class) *classInfo {
 		return info
 	}
 	key := memoKey{what: memoClass, unit: c.Unit, idx: c.Sym}
-	if q.active[key] {
+	if _, ok := q.active[key]; ok {
 		// Met again while its own bases are evaluated (builtins' `class
 		// str(Sequence[str])`): not known yet, whatever the query began
 		// with, so not a cut. Counted as one, str was never remembered
@@ -52,10 +52,11 @@ func (q *query) class(c Class) *classInfo {
 	if !q.enter(key) {
 		return nil
 	}
-	cuts := q.cuts
+	pos, low := int32(q.depth), q.within()
 	info = q.buildClass(c)
+	resolved := q.leaveWithin(pos, low)
 	q.leave(key)
-	if info != nil && q.cuts == cuts {
+	if info != nil && resolved {
 		q.e.mu.Lock()
 		if prev, ok := q.e.classes[c]; ok {
 			info = prev

@@ -320,3 +320,34 @@ d = k(1)
 		}
 	}
 }
+
+// TestSelfReadMemberRemembered: a member assigned from reads of itself
+// is a cycle back to the member only, which any query meets the same
+// way, so its type is remembered; computed again at each read instead, a
+// Django hover ran out of its steps and its answer depended on what was
+// asked before.
+func TestSelfReadMemberRemembered(t *testing.T) {
+	src := `class A:
+    def __init__(self):
+        self.items = {}
+        self.n = 0
+    def grow(self, k):
+        self.items = {**self.items, k: self.n}
+        self.n = self.n + 1
+a = A()
+i = a.items
+n = a.n
+`
+	p := programWith(map[string]string{"m.py": src})
+	u := p.unit("m")
+	ev := New(p, Options{})
+	for name, want := range map[string]string{"i": "dict[Unknown, Unknown]", "n": "int"} {
+		sym := symNamed(t, u, 0, name)
+		if got := ev.Print(ev.query().sym(u, sym)); got != want {
+			t.Errorf("%s: got %q, want %q", name, got, want)
+		}
+		if q := ev.query(); q.sym(u, sym).d == nil || q.steps != 0 {
+			t.Errorf("%s: asked again took %d steps, want it remembered", name, q.steps)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package pytypes
 
 import (
+	"math"
 	"sync"
 
 	"github.com/pyws/pyws/plugin-sdk/navindex"
@@ -74,7 +75,13 @@ type query struct {
 	depth  int
 	steps  int
 	cuts   int
-	active map[memoKey]bool
+	// active are the entries being computed, each with its position on
+	// the query's stack (1 the outermost).
+	active map[memoKey]int32
+	// cutLow is the outermost stack position a cut in the computation
+	// under way went back to (noCut none; 0 for a bound): a result whose
+	// cuts all went back to itself is what any query computes for it.
+	cutLow int32
 	// frames are the defs being inferred for a call (callsite.go).
 	frames []callFrame
 	// protocols counts the protocol matches under way (solveProtocol):
@@ -94,26 +101,70 @@ type query struct {
 	frameReadTotal int
 }
 
-func (e *Evaluator) query() *query { return &query{e: e, active: map[memoKey]bool{}} }
+func (e *Evaluator) query() *query {
+	return &query{e: e, active: map[memoKey]int32{}, cutLow: noCut}
+}
+
+// noCut is query.cutLow when no cut is unresolved.
+const noCut = math.MaxInt32
+
+// cutBy counts a cut that went back to the entry at stack position pos
+// (0 for a bound, which no entry resolves).
+func (q *query) cutBy(pos int32) {
+	q.cuts++
+	q.cutLow = min(q.cutLow, pos)
+}
 
 // enter reports whether evaluation may go one level deeper for key; the
 // caller calls leave after.
 func (q *query) enter(key memoKey) bool {
-	if q.active[key] || q.depth >= q.e.opt.MaxDepth || q.steps >= q.e.opt.MaxSteps {
-		q.cuts++
+	if pos, ok := q.active[key]; ok {
+		q.cutBy(pos)
 		return false
 	}
-	q.active[key] = true
+	if q.depth >= q.e.opt.MaxDepth || q.steps >= q.e.opt.MaxSteps {
+		q.cutBy(0)
+		return false
+	}
 	q.depth++
 	q.steps++
+	q.active[key] = int32(q.depth)
+	return true
+}
+
+// within starts the computation at stack position pos (just entered):
+// it returns what leaveWithin needs to end it.
+func (q *query) within() int32 {
+	low := q.cutLow
+	q.cutLow = noCut
+	return low
+}
+
+// leaveWithin ends the computation at stack position pos that began
+// with within's low, reporting whether every cut in it went back to pos
+// itself or deeper, so that its result may be remembered.
+func (q *query) leaveWithin(pos, low int32) bool {
+	sub := q.cutLow
+	if sub < pos {
+		q.cutLow = min(low, sub)
+		return false
+	}
+	q.cutLow = low
 	return true
 }
 
 // isActive reports whether key is being computed in this query (in the
 // call-site frame it would be computed in now).
 func (q *query) isActive(key memoKey) bool {
+	_, ok := q.activeAt(key)
+	return ok
+}
+
+// activeAt is isActive with key's stack position.
+func (q *query) activeAt(key memoKey) (int32, bool) {
 	key.frame = q.frameOf(key)
-	return q.active[key]
+	pos, ok := q.active[key]
+	return pos, ok
 }
 
 func (q *query) leave(key memoKey) {
@@ -139,25 +190,26 @@ func (q *query) memoised(key memoKey, compute func() Type) Type {
 	if t, ok := q.cut[key]; ok {
 		// Computed short by a cut earlier in this query: what is made of
 		// it is as short, and must not be remembered for other queries.
-		q.cuts++
+		q.cutBy(0)
 		return t
 	}
 	if !q.enter(key) {
 		return unknownType
 	}
-	cuts, reads := q.cuts, q.readsBesides(key.frame)
+	pos, low, reads := int32(q.depth), q.within(), q.readsBesides(key.frame)
 	t := compute()
+	resolved := q.leaveWithin(pos, low)
 	q.leave(key)
 	switch {
 	case q.readsBesides(key.frame) != reads:
 		// Read another frame's parameters: true here, not for a query
 		// without that frame.
-	case q.cuts == cuts && key.frame < 0:
+	case resolved && key.frame < 0:
 		if q.frameMemo == nil {
 			q.frameMemo = map[memoKey]Type{}
 		}
 		q.frameMemo[key] = t
-	case q.cuts == cuts:
+	case resolved:
 		q.e.mu.Lock()
 		q.e.memo[key] = t
 		q.e.mu.Unlock()

@@ -31,11 +31,11 @@ func (q *query) symAt(u Unit, sym, node int32) Type {
 		return q.sym(u, sym)
 	}
 	key := memoKey{what: memoFlow, unit: u, idx: sym, node: node}
-	if q.active[key] {
+	if pos, ok := q.active[key]; ok {
 		// Read again while its own type is computed (`i = i + 1` in a
 		// loop reads i where the loop's head is): walked once more, the
 		// assignment being computed adding nothing.
-		q.cuts++
+		q.cutBy(pos)
 		return q.walkFlow(u, sym, node)
 	}
 	return q.memoised(key, func() Type { return q.walkFlow(u, sym, node) })
@@ -138,11 +138,11 @@ func (w *flowWalk) at(node int32) flowResult {
 			if !validDef(w.u, n.B) {
 				return flowResult{}
 			}
-			if w.q.isActive(memoKey{what: memoDef, unit: w.u, idx: n.B}) {
+			if pos, ok := w.q.activeAt(memoKey{what: memoDef, unit: w.u, idx: n.B}); ok {
 				// The assignment's value reads the name back through a
 				// loop (`i = i + 1`): this path adds nothing yet, as
 				// pyright's incomplete types.
-				w.q.cuts++
+				w.q.cutBy(pos)
 				return flowResult{}
 			}
 			return flowResult{t: w.q.assigned(w.u, w.sym, n.B), reached: true}
@@ -157,8 +157,8 @@ func (w *flowWalk) at(node int32) flowResult {
 			if !validExpr(w.u, n.B) {
 				return flowResult{}
 			}
-			if w.q.isActive(memoKey{what: memoExpr, unit: w.u, idx: n.B}) {
-				w.q.cuts++ // `x += 1` in a loop, as an assignment above
+			if pos, ok := w.q.activeAt(memoKey{what: memoExpr, unit: w.u, idx: n.B}); ok {
+				w.q.cutBy(pos) // `x += 1` in a loop, as an assignment above
 				return flowResult{}
 			}
 			return flowResult{t: w.q.expr(w.u, n.B), reached: true}
@@ -171,8 +171,8 @@ func (w *flowWalk) at(node int32) flowResult {
 			if !validExpr(w.u, n.B) {
 				return flowResult{t: w.declared, reached: true}
 			}
-			if w.q.isActive(memoKey{what: memoExpr, unit: w.u, idx: n.B}) {
-				w.q.cuts++ // the stored value reads the member back: not remembered
+			if pos, ok := w.q.activeAt(memoKey{what: memoExpr, unit: w.u, idx: n.B}); ok {
+				w.q.cutBy(pos) // the stored value reads the member back
 				return flowResult{t: w.declared, reached: true}
 			}
 			v := w.q.expr(w.u, n.B)

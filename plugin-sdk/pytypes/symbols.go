@@ -14,7 +14,17 @@ func (q *query) sym(u Unit, s int32) Type {
 	if !validSym(u, s) {
 		return unknownType
 	}
-	return q.memoised(memoKey{what: memoSym, unit: u, idx: s}, func() Type {
+	key := memoKey{what: memoSym, unit: u, idx: s}
+	if sy := &u.Summary().Syms[s]; sy.Kind == navindex.SymMember || sy.Kind == navindex.SymLocal && sy.Target < 0 {
+		if pos, ok := q.activeAt(key); ok {
+			// Read back while one of its bindings is inferred (`self.n =
+			// self.n + 1`): the bindings not being inferred, as pyright
+			// skips a declaration already on its resolution stack.
+			q.cutBy(pos)
+			return q.bindingsBesidesActive(u, s)
+		}
+	}
+	return q.memoised(key, func() Type {
 		sy := &u.Summary().Syms[s]
 		switch sy.Kind {
 		case navindex.SymLocal:
@@ -168,6 +178,23 @@ func (q *query) local(u Unit, s int32) Type {
 	if t, ok := q.inheritedDeclaration(u, s); ok {
 		return t
 	}
+	return q.joinBindings(u, s, defs)
+}
+
+// bindingsBesidesActive is the union of the bindings of s of u that are
+// not being inferred in this query, Unknown when none is left.
+func (q *query) bindingsBesidesActive(u Unit, s int32) Type {
+	var defs []int32
+	for _, d := range q.liveDefs(u, s) {
+		if !q.isActive(memoKey{what: memoDef, unit: u, idx: d}) {
+			defs = append(defs, d)
+		}
+	}
+	return q.joinBindings(u, s, defs)
+}
+
+// joinBindings is the union of the types of defs, bindings of s of u.
+func (q *query) joinBindings(u Unit, s int32, defs []int32) Type {
 	if len(defs) > maxDeclarations {
 		defs = defs[:maxDeclarations]
 	}

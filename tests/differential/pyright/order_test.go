@@ -12,11 +12,9 @@ import (
 )
 
 // maxOrderDependent is how many answers TestAnswersIndependentOfOrder
-// lets differ: one Django signature still does, and no more may
-// (django/db/models/sql/query.py:1701:26, a parameter of Query.join,
-// whose query runs out of its steps either way; see RATIONALE.md "Why
-// must an answer not depend on what was asked before?").
-const maxOrderDependent = 1
+// lets differ: none (see RATIONALE.md "Why must an answer not depend on
+// what was asked before?").
+const maxOrderDependent = 0
 
 // TestAnswersIndependentOfOrder asks the recorded hover, type definition
 // and signature help positions of each project (both samples) of two
