@@ -71,10 +71,10 @@ type memoKey struct {
 // computed while a bound cut evaluation short are not memoised, so a
 // cycle seen from one entry point never poisons another.
 type query struct {
-	e      *Evaluator
-	depth  int
-	steps  int
-	cuts   int
+	e     *Evaluator
+	depth int
+	steps int
+	cuts  int
 	// active are the entries being computed, each with its position on
 	// the query's stack (1 the outermost).
 	active map[memoKey]int32
