@@ -118,8 +118,11 @@ func (q *query) cutBy(pos int32) {
 // enter reports whether evaluation may go one level deeper for key; the
 // caller calls leave after.
 func (q *query) enter(key memoKey) bool {
-	if pos, ok := q.active[key]; ok {
-		q.cutBy(pos)
+	if _, ok := q.active[key]; ok {
+		// Unknown in place of the entry is no type any query would give
+		// it (another entry point meets the cycle where the flow walk
+		// leaves the path out instead): never remembered.
+		q.cutBy(0)
 		return false
 	}
 	if q.depth >= q.e.opt.MaxDepth || q.steps >= q.e.opt.MaxSteps {

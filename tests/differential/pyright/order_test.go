@@ -18,8 +18,9 @@ const maxOrderDependent = 0
 
 // TestAnswersIndependentOfOrder asks the recorded hover, type definition
 // and signature help positions of each project (both samples) of two
-// fresh indexes, one front to back and one back to front: every answer
-// must be the same. The evaluator remembers what it computed; an answer
+// fresh indexes, one front to back and one back to front, and of a third
+// after every file's type findings and the references at every hover
+// position: every answer must be the same. The evaluator remembers what it computed; an answer
 // that depended on what was asked before would differ between users of
 // one workspace, and between a replay and the server.
 func TestAnswersIndependentOfOrder(t *testing.T) {
@@ -55,7 +56,24 @@ func TestAnswersIndependentOfOrder(t *testing.T) {
 					})
 				}
 			}
-			answers := func(reverse bool) []string {
+			// What other tools ask of the evaluator first: every file's type
+			// findings (one query over a whole file, with its own cut cache)
+			// and the references at every recorded hover position (receivers
+			// typed for attribute references).
+			otherTools := func(x *index.Index, root string) {
+				for _, rel := range sortedKeys(found) {
+					x.TypeFindings(filepath.Join(root, rel))
+				}
+				for _, file := range []string{"types_" + p.name + ".json", "types_" + p.name + ".seed2.json"} {
+					g, _ := ReadTypeGolden(filepath.Join("testdata", file))
+					for _, c := range g.Cases {
+						if h := x.At(filepath.Join(root, c.Rel), c.Line, c.Char); h != nil {
+							_, _ = x.References(context.Background(), h, true)
+						}
+					}
+				}
+			}
+			answers := func(reverse bool, before func(x *index.Index, root string)) []string {
 				root := t.TempDir()
 				if err := CopyFiles(distPackages, root, sortedKeys(found)); err != nil {
 					t.Fatal(err)
@@ -63,6 +81,9 @@ func TestAnswersIndependentOfOrder(t *testing.T) {
 				x, err := nativeindex.BuildFor(context.Background(), s, root, "", index.Target{Minor: 11, Platform: "linux"})
 				if err != nil {
 					t.Fatal(err)
+				}
+				if before != nil {
+					before(x, root)
 				}
 				out := make([]string, len(asks))
 				for k := range asks {
@@ -74,11 +95,14 @@ func TestAnswersIndependentOfOrder(t *testing.T) {
 				}
 				return out
 			}
-			forward, backward := answers(false), answers(true)
+			forward, backward, after := answers(false, nil), answers(true, nil), answers(false, otherTools)
 			var differ []string
 			for i := range forward {
 				if forward[i] != backward[i] {
 					differ = append(differ, "front to back: "+forward[i]+"\n      back to front: "+backward[i])
+				}
+				if forward[i] != after[i] {
+					differ = append(differ, "front to back: "+forward[i]+"\n      after findings and references: "+after[i])
 				}
 			}
 			t.Logf("%s: %d answers, %d depend on what was asked before", p.name, len(asks), len(differ))
