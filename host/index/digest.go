@@ -1,6 +1,7 @@
 package index
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -66,6 +67,14 @@ func (x *Index) LinkDigest() string {
 			fmt.Fprintf(&b, " %s#%d%v", r.f.Rel, r.sym, x.typed.occs[r])
 		}
 		b.WriteByte('\n')
+	}
+	var cands []symRef
+	for r := range x.typed.occs {
+		cands = append(cands, r)
+	}
+	slices.SortFunc(cands, func(a, b symRef) int { return cmp.Or(strings.Compare(a.f.Rel, b.f.Rel), int(a.sym-b.sym)) })
+	for _, r := range cands {
+		fmt.Fprintf(&b, "candidate %s#%d %v\n", r.f.Rel, r.sym, x.typed.occs[r])
 	}
 	return b.String()
 }

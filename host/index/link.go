@@ -936,40 +936,46 @@ func walkStep(f *File, pass int) int {
 // index and the attributes left to the evaluator, in x.sorted's order,
 // and a new Program over the link.
 func (x *Index) finishLink() {
-	l := x.memo
-	typed := newTypedAttrs()
-	x.typed = typed
+	x.typed = newTypedAttrs()
 	for k := range x.inv {
 		x.inv[k] = nil // never appended to in place: a reader may hold the old list
 	}
 	for _, f := range x.sorted {
-		st := l.state(f)
-		var seen []bool
-		for i, o := range f.S.Occs {
-			k := f.occKeys[i]
-			if k >= 0 {
-				x.inv[k] = append(x.inv[k], occRef{file: f, occ: int32(i)})
-				continue
-			}
-			if seen == nil {
-				seen = make([]bool, len(f.S.Syms))
-			}
-			if !seen[o.Sym] {
-				seen[o.Sym] = true
-				if y := f.S.Syms[o.Sym]; y.Kind == navindex.SymAttr && st.tgt[o.Sym].kind == tNone {
-					// The linker does not know the receiver's type; the
-					// evaluator may, when a query asks (typedAttrs).
-					typed.add(y.Name, f, o.Sym)
-				}
-			}
-			typed.addOcc(f, o.Sym, int32(i))
-		}
+		x.indexOccs(f, x.typed, func(k int32, r occRef) { x.inv[k] = append(x.inv[k], r) })
 	}
-	for ks, k := range x.keyIDs {
-		if len(x.inv[k]) == 0 {
-			delete(x.keyIDs, ks) // no occurrence has it since a relink
+	x.newView()
+}
+
+// indexOccs passes each linked occurrence of f to add, with its key,
+// and adds to typed the attributes of f the linker left unresolved.
+func (x *Index) indexOccs(f *File, typed *typedAttrs, add func(k int32, r occRef)) {
+	st := x.memo.state(f)
+	var seen []bool
+	for i, o := range f.S.Occs {
+		k := f.occKeys[i]
+		if k >= 0 {
+			add(k, occRef{file: f, occ: int32(i)})
+			continue
 		}
+		if seen == nil {
+			seen = make([]bool, len(f.S.Syms))
+		}
+		if !seen[o.Sym] {
+			seen[o.Sym] = true
+			if y := f.S.Syms[o.Sym]; y.Kind == navindex.SymAttr && st.tgt[o.Sym].kind == tNone {
+				// The linker does not know the receiver's type; the
+				// evaluator may, when a query asks (typedAttrs).
+				typed.add(y.Name, f, o.Sym)
+			}
+		}
+		typed.addOcc(f, o.Sym, int32(i))
 	}
+}
+
+// newView starts what queries compute lazily over a link afresh: the
+// type evaluator's Program and memo, the findings, and (gen) hits,
+// completion counts and the symbol table.
+func (x *Index) newView() {
 	x.prog = newProgram(x.files, x.mods)
 	x.types = pytypes.New(x.prog, pytypes.Options{})
 	x.findings = newFindingsMemo()

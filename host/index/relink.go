@@ -1,6 +1,7 @@
 package index
 
 import (
+	"cmp"
 	"maps"
 	"math"
 	"slices"
@@ -76,7 +77,8 @@ func (x *Index) relinkChanged(stubs map[string]*File) bool {
 	}
 	maps.DeleteFunc(l.cuts, func(e memoEntry, _ int) bool { return again[e.f] })
 	x.sorted = slices.Clone(x.sorted) // statChanged may read the old one unlocked
-	var todo []*File
+	var olds, todo []*File
+	oldKeys := map[*File][]int32{} // linkFiles gives each file a new slice
 	l.guard = map[*File]bool{}
 	for i, old := range x.sorted {
 		f := x.files[old.Rel]
@@ -86,7 +88,8 @@ func (x *Index) relinkChanged(stubs map[string]*File) bool {
 			x.sorted[i] = f
 		}
 		if again[old] {
-			todo = append(todo, f)
+			olds, todo = append(olds, old), append(todo, f)
+			oldKeys[old] = old.occKeys
 			l.guard[f] = true
 		}
 	}
@@ -102,8 +105,89 @@ func (x *Index) relinkChanged(stubs map[string]*File) bool {
 		x.memo = nil
 		return false
 	}
-	x.finishLink()
+	if len(todo) > max(64, len(x.sorted)/8) {
+		x.finishLink() // past an eighth of the files, rebuilding all is cheaper
+	} else {
+		x.finishChanged(olds, oldKeys, todo)
+	}
 	x.changedLinks++
 	x.lastRelinked = len(todo)
 	return true
+}
+
+// finishChanged is finishLink for files linked again (olds, their
+// occurrence keys before, and todo, the same paths now): only the keys
+// and attribute names they had or have are indexed again, each list kept
+// in x.sorted's order, as finishLink would build it.
+func (x *Index) finishChanged(olds []*File, oldKeys map[*File][]int32, todo []*File) {
+	again := map[*File]bool{}
+	for _, f := range olds {
+		again[f] = true
+	}
+	for _, f := range todo {
+		again[f] = true
+	}
+	typed := &typedAttrs{byName: x.typed.byName, occs: x.typed.occs, done: map[symRef]typedAttr{}}
+	touched := map[int32]bool{}
+	names := map[string]bool{}
+	for _, f := range olds {
+		for i, k := range oldKeys[f] {
+			if k >= 0 {
+				touched[k] = true
+				continue
+			}
+			r := symRef{f, f.S.Occs[i].Sym}
+			if _, ok := typed.occs[r]; ok {
+				names[f.S.Syms[r.sym].Name] = true
+				delete(typed.occs, r)
+			}
+		}
+	}
+	added := map[int32][]occRef{}
+	fresh := newTypedAttrs()
+	for _, f := range todo {
+		x.indexOccs(f, fresh, func(k int32, r occRef) {
+			touched[k] = true
+			added[k] = append(added[k], r)
+		})
+	}
+	inOrder := func(a, b occRef) int { return cmp.Or(a.file.order-b.file.order, int(a.occ-b.occ)) }
+	for k := range touched {
+		refs := slices.DeleteFunc(slices.Clone(x.inv[k]), func(r occRef) bool { return again[r.file] })
+		x.inv[k] = mergeSorted(refs, added[k], inOrder)
+		if len(x.inv[k]) == 0 {
+			delete(x.keyIDs, x.keys[k]) // no occurrence has it now
+		}
+	}
+	for name := range fresh.byName {
+		names[name] = true
+	}
+	maps.Copy(typed.occs, fresh.occs)
+	byFile := func(a, b symRef) int { return a.f.order - b.f.order }
+	for name := range names {
+		refs := slices.DeleteFunc(slices.Clone(typed.byName[name]), func(r symRef) bool { return again[r.f] })
+		if refs = mergeSorted(refs, fresh.byName[name], byFile); len(refs) > 0 {
+			typed.byName[name] = refs
+		} else {
+			delete(typed.byName, name)
+		}
+	}
+	x.typed = typed
+	x.newView()
+}
+
+// mergeSorted merges two lists sorted by cmp, a's first among equals.
+func mergeSorted[T any](a, b []T, cmp func(T, T) int) []T {
+	if len(b) == 0 {
+		return a
+	}
+	out := make([]T, 0, len(a)+len(b))
+	for len(a) > 0 && len(b) > 0 {
+		if cmp(b[0], a[0]) < 0 {
+			out, b = append(out, b[0]), b[1:]
+		} else {
+			out, a = append(out, a[0]), a[1:]
+		}
+	}
+	return append(append(out, a...), b...)
 }
