@@ -173,6 +173,7 @@ type linker struct {
 	deepest int
 	guard   map[*File]bool
 	unsafe  bool
+	lastDep [2]*File // the last read recorded: most repeat it
 }
 
 // memoEntry is a symbol's target or an expression's value in a linkState.
@@ -188,9 +189,10 @@ func (l *linker) dependsOn(g *File) {
 		return
 	}
 	cur := l.stack[len(l.stack)-1].f
-	if g == cur || cur.typeshed {
+	if g == cur || cur.typeshed || g == l.lastDep[1] && cur == l.lastDep[0] {
 		return
 	}
+	l.lastDep = [2]*File{cur, g}
 	d := l.deps[cur]
 	if d == nil {
 		d = map[*File]struct{}{}

@@ -75,6 +75,7 @@ func (x *Index) relinkChanged(stubs map[string]*File) bool {
 		delete(l.st, f)
 		delete(l.deps, f)
 	}
+	l.lastDep = [2]*File{} // it may name a read just forgotten
 	maps.DeleteFunc(l.cuts, func(e memoEntry, _ int) bool { return again[e.f] })
 	x.sorted = slices.Clone(x.sorted) // statChanged may read the old one unlocked
 	var olds, todo []*File

@@ -204,11 +204,13 @@ func BenchmarkRelink(b *testing.B) {
 	s := pluginSummarizer{rt: indexerRuntime(b)}
 	x := warmDjango(b, s, benchStubs(b), filepath.Join(os.TempDir(), "pyws-bench-stubs"), true)
 	stubs := x.mods.stubs
+	run := processCPU()
 	for b.Loop() {
 		x.mu.Lock()
 		x.relinkLocked(stubs)
 		x.mu.Unlock()
 	}
+	b.ReportMetric(float64((processCPU()-run).Microseconds())/1000/float64(b.N), "cpu-ms/op")
 }
 
 // BenchmarkHoverAfterRelink is the first get_hover after an edit (the
