@@ -203,6 +203,10 @@ type Index struct {
 	types  *pytypes.Evaluator // over prog, made with it
 	typed  *typedAttrs        // attributes only the evaluator resolves, lazily
 	gen    uint64             // bumped by every relink
+	// fullLinks and changedLinks count the links of every file and
+	// those of the changed files and their readers only (relinkChanged).
+	// lastRelinked is how many files the last of the latter linked.
+	fullLinks, changedLinks, lastRelinked int
 
 	findings *findingsMemo // each file's type findings in this link
 

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -156,6 +157,86 @@ type linker struct {
 	// stub module brings in (the Program's linker: the evaluator wants
 	// them; navigation links none, as before stubs, so its answers stay).
 	stubStars bool
+	// What an incremental relink (relink.go) needs to know who to link
+	// again (deps nil: none of it is kept): stack the symbols and
+	// expressions being computed, innermost last; step the link's walk
+	// step (walkStep); deps what each workspace file's computations read
+	// of other workspace files; cuts the entries whose computation a
+	// cycle cut short, and the step that computed them; deepest the most
+	// nested computation; guard, during an incremental relink, the files
+	// linked again, and unsafe set when one of them read a kept entry a
+	// later step computed with a cut.
+	stack   []memoEntry
+	step    int
+	deps    map[*File]map[*File]struct{}
+	cuts    map[memoEntry]int
+	deepest int
+	guard   map[*File]bool
+	unsafe  bool
+	lastDep [2]*File // the last read recorded: most repeat it
+}
+
+// memoEntry is a symbol's target or an expression's value in a linkState.
+type memoEntry struct {
+	f    *File
+	idx  int32
+	expr bool
+}
+
+// dependsOn records that what is being computed reads g.
+func (l *linker) dependsOn(g *File) {
+	if l.deps == nil || len(l.stack) == 0 || g.typeshed {
+		return
+	}
+	cur := l.stack[len(l.stack)-1].f
+	if g == cur || cur.typeshed || g == l.lastDep[1] && cur == l.lastDep[0] {
+		return
+	}
+	l.lastDep = [2]*File{cur, g}
+	d := l.deps[cur]
+	if d == nil {
+		d = map[*File]struct{}{}
+		l.deps[cur] = d
+	}
+	d[g] = struct{}{}
+}
+
+// cut records that a cycle or the depth bound cut a computation short:
+// its result, and those of every computation in progress, depend on the
+// step at which the link met them.
+func (l *linker) cut() {
+	if l.deps == nil {
+		return
+	}
+	for _, e := range l.stack {
+		if !e.f.typeshed {
+			l.cuts[e] = l.step
+		}
+	}
+}
+
+// reuse checks a memoised entry read during an incremental relink: one
+// of a kept file that a later step computed with a cut may have been cut
+// elsewhere had this step computed it, as a full link would have.
+func (l *linker) reuse(e memoEntry) {
+	if l.guard == nil || l.guard[e.f] || e.f.typeshed {
+		return
+	}
+	if at, ok := l.cuts[e]; ok && at > l.step {
+		l.unsafe = true
+	}
+}
+
+// enter and leave bracket the computation of an entry.
+func (l *linker) enter(e memoEntry) {
+	l.depth++
+	l.deepest = max(l.deepest, l.depth)
+	l.stack = append(l.stack, e)
+}
+
+func (l *linker) leave() {
+	l.depth--
+	l.stack = l.stack[:len(l.stack)-1]
 }
 
 func (f *File) prepare() {
@@ -224,6 +305,7 @@ func (sd symDefs) of(sym int32) []int32 {
 }
 
 func (l *linker) state(f *File) *linkState {
+	l.dependsOn(f)
 	st := l.st[f]
 	if st == nil {
 		n := len(f.S.Syms)
@@ -244,17 +326,20 @@ func (l *linker) symTarget(f *File, s int32) target {
 	st := l.state(f)
 	switch st.tstate[s] {
 	case 1:
+		l.cut()
 		return target{}
 	case 2:
+		l.reuse(memoEntry{f: f, idx: s})
 		return l.target(st.tgt[s])
 	}
 	if l.depth > maxDepth {
+		l.cut()
 		return target{}
 	}
 	st.tstate[s] = 1
-	l.depth++
+	l.enter(memoEntry{f: f, idx: s})
 	t := l.computeTarget(f, s)
-	l.depth--
+	l.leave()
 	st.tgt[s], st.tstate[s] = l.keepTarget(t), 2
 	return t
 }
@@ -311,7 +396,11 @@ func (l *linker) moduleTarget(mod string, inStubs bool) target {
 // modFiles are the files of module mod: the workspace's, or the stub's.
 func (l *linker) modFiles(mod string, inStubs bool) []*File {
 	if !inStubs {
-		return l.mods.byName[mod]
+		fs := l.mods.byName[mod]
+		for _, g := range fs {
+			l.dependsOn(g)
+		}
+		return fs
 	}
 	if g := l.mods.stubs[mod]; g != nil {
 		return []*File{g}
@@ -443,8 +532,10 @@ func (l *linker) eval(f *File, e int32) value {
 	st := l.state(f)
 	switch st.vstate[e] {
 	case 1:
+		l.cut()
 		return value{}
 	case 2:
+		l.reuse(memoEntry{f: f, idx: e, expr: true})
 		m := st.val[e]
 		v := value{kind: m.kind, f: m.f, sym: m.sym, inst: m.inst}
 		if m.ext > 0 {
@@ -454,10 +545,11 @@ func (l *linker) eval(f *File, e int32) value {
 		return v
 	}
 	if l.depth > maxDepth {
+		l.cut()
 		return value{}
 	}
 	st.vstate[e] = 1
-	l.depth++
+	l.enter(memoEntry{f: f, idx: e, expr: true})
 	var v value
 	x := f.S.Exprs[e]
 	switch x.Op {
@@ -491,7 +583,7 @@ func (l *linker) eval(f *File, e int32) value {
 			v = c
 		}
 	}
-	l.depth--
+	l.leave()
 	st.val[e], st.vstate[e] = l.keepValue(v), 2
 	return v
 }
@@ -768,8 +860,13 @@ func (x *Index) intern(k string) int32 {
 
 // relinkLocked rebuilds the module map and the inverted index from the
 // current summaries, linking into stubs, the typeshed units loaded for
-// them (nil: none). Called with mu held for writing.
+// them (nil: none). Called with mu held for writing. When only some
+// files changed, it links again only them and what read them
+// (relinkChanged); otherwise, every file.
 func (x *Index) relinkLocked(stubs map[string]*File) {
+	if x.relinkChanged(stubs) {
+		return
+	}
 	x.sorted = make([]*File, 0, len(x.files)) // never reuse: statChanged reads the old one unlocked
 	for _, f := range x.files {
 		f.prepared = false
@@ -782,17 +879,22 @@ func (x *Index) relinkLocked(stubs map[string]*File) {
 	}
 	x.mods = newModuleMap(x.files)
 	x.mods.stubs = stubs
-	l := &linker{mods: x.mods, st: make(map[*File]*linkState, len(x.files))}
+	l := &linker{mods: x.mods, st: make(map[*File]*linkState, len(x.files)), deps: map[*File]map[*File]struct{}{}, cuts: map[memoEntry]int{}}
 	x.memo = l
-	x.prog = newProgram(x.files, x.mods)
-	x.types = pytypes.New(x.prog, pytypes.Options{})
-	x.findings = newFindingsMemo()
-	typed := newTypedAttrs()
-	x.typed = typed
 	x.keyIDs = make(map[string]int32, len(x.keyIDs))
 	x.keys = x.keys[:0]
 	x.inv = x.inv[:0]
-	for _, f := range x.sorted {
+	x.linkFiles(x.sorted)
+	x.finishLink()
+	x.fullLinks++
+}
+
+// linkFiles links files (in x.sorted's order) into x.memo and sets their
+// occurrences' keys.
+func (x *Index) linkFiles(files []*File) {
+	l := x.memo
+	for _, f := range files {
+		l.step = walkStep(f, 0)
 		// Aliased imports: definition and hover follow them.
 		for i, y := range f.S.Syms {
 			if y.Kind == navindex.SymLocal && y.Target >= 0 {
@@ -804,33 +906,81 @@ func (x *Index) relinkLocked(stubs map[string]*File) {
 			}
 		}
 	}
-	for _, f := range x.sorted {
+	for _, f := range files {
+		l.step = walkStep(f, 1)
 		st := l.state(f)
 		f.occKeys = make([]int32, len(f.S.Occs))
 		for i, o := range f.S.Occs {
 			k := st.keys[o.Sym]
 			if k == -2 {
 				k = -1
-				t := l.symTarget(f, o.Sym)
-				if y := f.S.Syms[o.Sym]; t.kind == tNone && y.Kind == navindex.SymAttr {
-					// The linker does not know the receiver's type; the
-					// evaluator may, when a query asks (typedAttrs).
-					typed.add(y.Name, f, o.Sym)
-				}
-				if ks := x.keyString(t); ks != "" {
+				if ks := x.keyString(l.symTarget(f, o.Sym)); ks != "" {
 					k = x.intern(ks)
 				}
 				st.keys[o.Sym] = k
 			}
 			f.occKeys[i] = k
-			if k < 0 {
-				typed.addOcc(f, o.Sym, int32(i))
-			}
-			if k >= 0 {
-				x.inv[k] = append(x.inv[k], occRef{file: f, occ: int32(i)})
-			}
 		}
 	}
+	// What queries compute in this memo later (rename, type definition)
+	// comes after every step of the link.
+	l.step = math.MaxInt
+}
+
+// walkStep numbers the link's steps in the order a full link takes
+// them: every file's aliased imports (pass 0), then every file's
+// occurrences (pass 1), each pass in x.sorted's order.
+func walkStep(f *File, pass int) int {
+	return pass<<32 | f.order
+}
+
+// finishLink builds, from every file's occurrence keys, the inverted
+// index and the attributes left to the evaluator, in x.sorted's order,
+// and a new Program over the link.
+func (x *Index) finishLink() {
+	x.typed = newTypedAttrs()
+	for k := range x.inv {
+		x.inv[k] = nil // never appended to in place: a reader may hold the old list
+	}
+	for _, f := range x.sorted {
+		x.indexOccs(f, x.typed, func(k int32, r occRef) { x.inv[k] = append(x.inv[k], r) })
+	}
+	x.newView()
+}
+
+// indexOccs passes each linked occurrence of f to add, with its key,
+// and adds to typed the attributes of f the linker left unresolved.
+func (x *Index) indexOccs(f *File, typed *typedAttrs, add func(k int32, r occRef)) {
+	st := x.memo.state(f)
+	var seen []bool
+	for i, o := range f.S.Occs {
+		k := f.occKeys[i]
+		if k >= 0 {
+			add(k, occRef{file: f, occ: int32(i)})
+			continue
+		}
+		if seen == nil {
+			seen = make([]bool, len(f.S.Syms))
+		}
+		if !seen[o.Sym] {
+			seen[o.Sym] = true
+			if y := f.S.Syms[o.Sym]; y.Kind == navindex.SymAttr && st.tgt[o.Sym].kind == tNone {
+				// The linker does not know the receiver's type; the
+				// evaluator may, when a query asks (typedAttrs).
+				typed.add(y.Name, f, o.Sym)
+			}
+		}
+		typed.addOcc(f, o.Sym, int32(i))
+	}
+}
+
+// newView starts what queries compute lazily over a link afresh: the
+// type evaluator's Program and memo, the findings, and (gen) hits,
+// completion counts and the symbol table.
+func (x *Index) newView() {
+	x.prog = newProgram(x.files, x.mods)
+	x.types = pytypes.New(x.prog, pytypes.Options{})
+	x.findings = newFindingsMemo()
 	x.linked = true
 	x.gen++
 }
