@@ -3,6 +3,7 @@ package pyright
 import (
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"testing"
 
@@ -17,6 +18,7 @@ import (
 // recording (in the comments: agreeing / compared) minus a margin.
 type heldOutSample struct {
 	seed      int64
+	strict    bool                          // kept from those who tune: PYWS_PYRIGHT_VERBOSE never lists its misses
 	floors    map[string]map[string]float64 // hover type, signature, type definition, mismatch
 	sigFloors map[string]map[string]float64 // signature help label, active parameter, none
 }
@@ -42,7 +44,8 @@ var heldOutSamples = []heldOutSample{
 		},
 	},
 	{
-		seed: 3,
+		seed:   3,
+		strict: true,
 		floors: map[string]map[string]float64{
 			"requests": {"type": 0.85, "signature": 0.82, "typeDefinition": 0.90, "mismatch": 0.95},                         // 76/87, 38/45, 79/85, 1/1, 1/10
 			"flask":    {"type": 0.91, "signature": 0.92, "typeDefinition": 0.92, "mismatch": 0.95},                         // 117/125, 37/39, 116/123, 1/1, 1/9
@@ -56,6 +59,22 @@ var heldOutSamples = []heldOutSample{
 			"total":    {"label": 0.88, "param": 0.97, "none": 0.94}, // 816/906, 895/906, 188/194
 		},
 	},
+}
+
+// listMisses says whether t lists its disagreements: PYWS_PYRIGHT_VERBOSE
+// is set and t is not a strict held-out sample's, whose misses nobody
+// tuning the evaluator should read (the suggested verbose command matches
+// the held-out tests too).
+func listMisses(t *testing.T) bool {
+	if os.Getenv("PYWS_PYRIGHT_VERBOSE") == "" {
+		return false
+	}
+	for _, h := range heldOutSamples {
+		if h.strict && strings.Contains(t.Name(), fmt.Sprintf("/seed%d/", h.seed)) {
+			return false
+		}
+	}
+	return true
 }
 
 // TestTypeAgreementHeldOut replays pyright's type answers at each
@@ -77,7 +96,10 @@ func TestTypeAgreementHeldOut(t *testing.T) {
 // -run 'TestSignatureAgreementHeldOut/seed<N>'.
 func TestSignatureAgreementHeldOut(t *testing.T) {
 	heldOut(t, "signatures", func(h heldOutSample) map[string]map[string]float64 { return h.sigFloors },
-		projectSigs, (*SigScore).Merge, WriteSigTable, checkSigFloors)
+		projectSigs, (*SigScore).Merge, func(w io.Writer, names []string, scores map[string]*SigScore) {
+			WriteSigTable(w, names, scores)
+			fmt.Fprintf(w, "same label by project: %s\n", LabelLine(names, scores))
+		}, checkSigFloors)
 }
 
 // heldOut replays each held-out sample's goldens (testdata/<kind>_<project>.seed<N>.json)

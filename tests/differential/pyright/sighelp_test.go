@@ -85,6 +85,7 @@ func TestSignatureAgreement(t *testing.T) {
 	var sb strings.Builder
 	WriteSigTable(&sb, names, scores)
 	t.Logf("pyws's signature help against pyright's recorded answers:\n%s", sb.String())
+	t.Logf("same label by project (seed %d): %s", typeSeed, LabelLine(names, scores))
 	for _, n := range names {
 		if n == "total" && len(projects) < len(typeProjects) {
 			t.Logf("total: %d of %d projects ran; its floors are not checked", len(projects), len(typeProjects))
@@ -150,7 +151,7 @@ func sigRun(t *testing.T, s *nativeindex.Summarizer, src, golden string, g *SigG
 	for _, c := range g.Cases {
 		sc.Add(c, pywsSignatures(x.SignatureHelp(ctx, filepath.Join(root, c.Rel), c.Line, c.Char)))
 	}
-	if os.Getenv("PYWS_PYRIGHT_VERBOSE") != "" {
+	if listMisses(t) {
 		for _, m := range sc.Misses {
 			t.Logf("  %s", m)
 		}
