@@ -13,7 +13,7 @@ func (q *query) call(callee Type, args []argument) Type {
 	case KindAny:
 		return anyType
 	case KindClass:
-		return keepClassAlias(callee, q.construct(callee, args))
+		return keepClassAlias(callee, q.bindPartial(q.construct(callee, args), args))
 	case KindFunction, KindOverloaded:
 		if f, sol := q.selectOverload(callee, args); f != nil {
 			r := q.returnOf(f, sol)

@@ -1,6 +1,7 @@
 package pytypes
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/pyws/pyws/plugin-sdk/navindex"
@@ -19,8 +20,12 @@ type Signature struct {
 	Class Class
 	// of is the Params entry of each of the def's parameters (-1 none).
 	of []int
-	// callable: a Callable type's, without a def (Func is zero).
+	// callable: a Callable type's, without a def (Func is zero), or a
+	// functools.partial's, its Func the def it binds.
 	callable bool
+	// names are the parameter names of a callable's Params ("" none),
+	// which a keyword argument makes active.
+	names []string
 }
 
 // SignatureHelp is what signature help shows in a call's arguments.
@@ -172,6 +177,9 @@ func (q *query) activeEntry(s *Signature, keys []string, arg int) int {
 		}
 		switch {
 		case key != "" && key != "*":
+			if i := slices.Index(s.names, key); i >= 0 {
+				return i
+			}
 			return len(s.Params) // a Callable's parameters have no names
 		case s.Params[0] == "..." || s.Params[0][0] == '*':
 			return 0
@@ -308,6 +316,9 @@ func (q *query) signatures(t Type) []Signature {
 	case KindCallable:
 		return []Signature{q.callableSignature(t)}
 	case KindInstance, KindSelf:
+		if t.d.partial != nil {
+			return []Signature{q.partialSignature(t)}
+		}
 		if m := q.member(t, "__call__"); m.Found() && m.Type.Kind() != KindInstance {
 			return q.signatures(m.Type)
 		}

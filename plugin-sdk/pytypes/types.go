@@ -69,6 +69,9 @@ type typeData struct {
 	alias     string
 	aliasArgs []Type
 	fn        *Function
+	// partial is what a functools.partial instance binds (partial.go);
+	// Equal ignores it.
+	partial *partialCall
 	// size counts the nodes of the type (saturating at maxTypeSize), so
 	// comparing, substituting and printing one is bounded.
 	size int32
