@@ -389,7 +389,7 @@ func Union(ts ...Type) Type {
 }
 
 // absorbLiterals moves the literals after the other members, drops
-// those whose class's plain instance is a member and turns
+// those whose class's plain instance (not LiteralString) is a member and turns
 // Literal[True] | Literal[False] into bool where the first of them then
 // stands: pyright's combineTypes sorts literals to the end before adding
 // each member, so `return False` then `return x` of an unknown x is
@@ -421,7 +421,8 @@ func absorbLiterals(ts []Type) []Type {
 	bools := map[Class]int{}
 	for _, t := range ts {
 		switch {
-		case t.Kind() == KindInstance && len(t.d.args) == 0:
+		case t.Kind() == KindInstance && len(t.d.args) == 0 && !t.d.literalString:
+			// LiteralString keeps Literal[''] beside it, as in pyright.
 			plain[t.d.class] = true
 		case t.Kind() == KindLiteral && (t.d.text == "True" || t.d.text == "False"):
 			bools[t.d.class]++

@@ -14,3 +14,19 @@ def shout():
     suffix = "!" if greeting else "?"
     print(suffix)  #@read suffix (variable) suffix: Literal['!', '?']
     return greeting  #@read greeting (variable) greeting: str
+
+
+def print_deps(node):  #@hover (function) def print_deps(node: Unknown) -> (LiteralString | Literal[''])
+    # LiteralString keeps Literal[''] beside it; a plain str absorbs it.
+    out = []
+    for parent in sorted(node.parents):
+        out.append("%s.%s" % parent.key)
+    if out:
+        return " ... (%s)" % ", ".join(out)
+    return ""
+
+
+def joined(flag, words: list[str]):  #@hover (function) def joined(flag: Unknown, words: list[str]) -> str
+    if flag:
+        return " ".join(words)
+    return ""
