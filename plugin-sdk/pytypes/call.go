@@ -653,12 +653,16 @@ func (q *query) assignable(src, dst Type) bool {
 // tuple[LiteralString, ...], so '%s %s' % (a, b) of str is str).
 func (q *query) tupleAssignable(src, dst Type) bool {
 	want := dst.Args()
+	// An unknown element goes anywhere, LiteralString too, as an unknown
+	// type argument does (instanceAssignable): '%s:%s' % (a, b) of
+	// unknowns is the LiteralString overload's.
+	assignable := func(e, w Type) bool { return e.Kind() == KindUnknown || e.Kind() == KindAny || q.assignable(e, w) }
 	if dst.Variadic() {
 		if len(want) != 1 {
 			return true
 		}
 		for _, e := range src.Args() {
-			if !q.assignable(e, want[0]) {
+			if !assignable(e, want[0]) {
 				return false
 			}
 		}
@@ -668,7 +672,7 @@ func (q *query) tupleAssignable(src, dst Type) bool {
 		return src.Variadic()
 	}
 	for i, e := range src.Args() {
-		if !q.assignable(e, want[i]) {
+		if !assignable(e, want[i]) {
 			return false
 		}
 	}

@@ -30,3 +30,8 @@ def joined(flag, words: list[str]):  #@hover (function) def joined(flag: Unknown
     if flag:
         return " ".join(words)
     return ""
+
+
+def default_key_func(key, key_prefix, version):  #@hover (function) def default_key_func(key: Unknown, key_prefix: Unknown, version: Unknown) -> LiteralString
+    # Unknown tuple elements take the LiteralString overload of str.__mod__.
+    return '%s:%s:%s' % (key_prefix, version, key)
