@@ -45,19 +45,14 @@ func (q *query) call(callee Type, args []argument) Type {
 			return q.call(m.Type, args)
 		}
 	case KindUnion:
-		// What the callable members return first, then the unknown
-		// members' results, as pyright joins a call of a union: `q.copy()`
-		// of a `q = p if p is not None else {}` is `dict[Unknown,
-		// Unknown] | Unknown`.
-		var ts, unknowns []Type
-		for _, m := range callee.Args() {
-			if k := m.Kind(); k == KindUnknown || k == KindAny {
-				unknowns = append(unknowns, q.call(m, args))
-			} else {
-				ts = append(ts, q.call(m, args))
-			}
+		// Each member's result in pyright's order of the members
+		// (pyrightOrder): `q.copy()` of a `q = p if p is not None else
+		// {}` is `dict[Unknown, Unknown] | Unknown`.
+		var ts []Type
+		for _, m := range q.pyrightOrder(callee.Args()) {
+			ts = append(ts, q.call(m, args))
 		}
-		return Union(append(ts, unknowns...)...)
+		return Union(ts...)
 	}
 	return unknownType
 }
