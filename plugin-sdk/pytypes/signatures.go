@@ -233,13 +233,15 @@ func (q *query) specialized(s Signature, args []argument) Signature {
 			return substitute(t, sol, Type{}, false)
 		})
 	}
+	boundInit := f.BoundSet && f.Unit.Summary().Syms[f.Unit.Summary().Defs[f.Def].Sym].Name == "__init__"
 	return q.signatureWith(f, s.Class, func(i int, t Type) Type {
 		// A constructor's unannotated parameter without a default shows
 		// the type of the argument the call gives it, as pyright's
 		// constructor check infers it (`AdminField(form, "f", True)`
-		// helps as `(form: Unknown, field: str, is_first: bool)`); a
-		// plain call keeps Unknown.
-		if s.Class.Valid() && i >= 0 && params[i].Annot < 0 && !params[i].HasDefault && t.IsUnknown() && !got[i].IsUnknown() {
+		// helps as `(form: Unknown, field: str, is_first: bool)`), and so
+		// does a bound __init__'s (`super().__init__(table, columns)`);
+		// a plain call, and `Base.__init__(self, ...)`, keep Unknown.
+		if (s.Class.Valid() || boundInit) && i >= 0 && params[i].Annot < 0 && !params[i].HasDefault && t.IsUnknown() && !got[i].IsUnknown() {
 			return widen(got[i])
 		}
 		if !hasScopedTypeVar(t) {

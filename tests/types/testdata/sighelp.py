@@ -148,3 +148,23 @@ bound = partial(route, "p")
 bound(None, name="n")  #@active 0:0 1:2 #@sig (view: Unknown, kwargs: Unknown | None = ..., name: Unknown | None = ..., pattern: Unknown | None = ...) -> Unknown
 spread_one = partial(spread, 1, "a")
 spread_one("b", flag=False)  #@active 0:0 1:1 #@sig (..., flag: bool = ...) -> int
+
+
+class Table:
+    def __init__(self, table, columns):
+        self.table = table
+
+    def rename(self, old, new):
+        return old
+
+
+class Columns(Table):
+    def __init__(self, table):
+        # A bound __init__ shows the arguments' types as a constructor
+        # does; called through the class, or another method, Unknown.
+        super().__init__(table, [1])  #@active 1:1 #@sig (table: Unknown, columns: list[int]) -> None
+        Table.__init__(self, table, [1])  #@sig (self: Table, table: Unknown, columns: Unknown) -> None
+        self.rename([1], True)  #@sig (old: Unknown, new: Unknown) -> Unknown
+
+
+Table([1], True)  #@sig (table: list[int], columns: bool) -> Table
