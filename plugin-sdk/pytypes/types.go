@@ -133,6 +133,9 @@ type Function struct {
 var (
 	unknownType = Type{}
 	anyType     = Type{&typeData{kind: KindAny}}
+	// ellipsisAny is the Any a stub's `...` default gives an unannotated
+	// parameter, which pyright prints "..." (`Dumper: ... = ...`).
+	ellipsisAny = Type{&typeData{kind: KindAny, text: "..."}}
 	noneType    = Type{&typeData{kind: KindNone}}
 	neverType   = Type{&typeData{kind: KindNever}}
 	noReturn    = Type{&typeData{kind: KindNever, noReturn: true}}
