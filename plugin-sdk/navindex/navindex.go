@@ -35,7 +35,7 @@ package navindex
 
 // Version is the layout version; the kernel discards cached summaries of
 // another version.
-const Version = 12 // 11: a try statement's normal end joins before its handlers' (union order)
+const Version = 13 // 11: a try statement's normal end joins before its handlers' (union order); 13: ReturnValues in binder order (a try's else before its handlers)
 
 // SymKind says what a symbol is.
 type SymKind uint8

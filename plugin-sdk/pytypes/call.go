@@ -13,7 +13,7 @@ func (q *query) call(callee Type, args []argument) Type {
 	case KindAny:
 		return anyType
 	case KindClass:
-		return keepClassAlias(callee, q.construct(callee, args))
+		return keepClassAlias(callee, q.bindPartial(q.construct(callee, args), args))
 	case KindFunction, KindOverloaded:
 		if f, sol := q.selectOverload(callee, args); f != nil {
 			r := q.returnOf(f, sol)
@@ -45,19 +45,14 @@ func (q *query) call(callee Type, args []argument) Type {
 			return q.call(m.Type, args)
 		}
 	case KindUnion:
-		// What the callable members return first, then the unknown
-		// members' results, as pyright joins a call of a union: `q.copy()`
-		// of a `q = p if p is not None else {}` is `dict[Unknown,
-		// Unknown] | Unknown`.
-		var ts, unknowns []Type
-		for _, m := range callee.Args() {
-			if k := m.Kind(); k == KindUnknown || k == KindAny {
-				unknowns = append(unknowns, q.call(m, args))
-			} else {
-				ts = append(ts, q.call(m, args))
-			}
+		// Each member's result in pyright's order of the members
+		// (pyrightOrder): `q.copy()` of a `q = p if p is not None else
+		// {}` is `dict[Unknown, Unknown] | Unknown`.
+		var ts []Type
+		for _, m := range q.pyrightOrder(callee.Args()) {
+			ts = append(ts, q.call(m, args))
 		}
-		return Union(append(ts, unknowns...)...)
+		return Union(ts...)
 	}
 	return unknownType
 }
@@ -653,12 +648,16 @@ func (q *query) assignable(src, dst Type) bool {
 // tuple[LiteralString, ...], so '%s %s' % (a, b) of str is str).
 func (q *query) tupleAssignable(src, dst Type) bool {
 	want := dst.Args()
+	// An unknown element goes anywhere, LiteralString too, as an unknown
+	// type argument does (instanceAssignable): '%s:%s' % (a, b) of
+	// unknowns is the LiteralString overload's.
+	assignable := func(e, w Type) bool { return e.Kind() == KindUnknown || e.Kind() == KindAny || q.assignable(e, w) }
 	if dst.Variadic() {
 		if len(want) != 1 {
 			return true
 		}
 		for _, e := range src.Args() {
-			if !q.assignable(e, want[0]) {
+			if !assignable(e, want[0]) {
 				return false
 			}
 		}
@@ -668,7 +667,7 @@ func (q *query) tupleAssignable(src, dst Type) bool {
 		return src.Variadic()
 	}
 	for i, e := range src.Args() {
-		if !q.assignable(e, want[i]) {
+		if !assignable(e, want[i]) {
 			return false
 		}
 	}

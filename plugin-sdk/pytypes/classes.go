@@ -491,15 +491,18 @@ func (q *query) bindMember(recv Type, mi *classInfo, sym int32, sub map[string]T
 	}
 	switch last.Kind {
 	case navindex.KindProperty:
-		if viaClass {
-			return q.instanceOf("property")
-		}
 		getter := defs[0]
 		for _, d := range defs {
 			if len(u.Summary().Defs[d].Params) == 1 {
 				getter = d
 				break
 			}
+		}
+		if t, ok := q.workspaceDescriptor(u, getter, self, viaClass); ok {
+			return t
+		}
+		if viaClass {
+			return q.instanceOf("property")
 		}
 		return substitute(q.returnType(u, getter), sub, self, true)
 	case navindex.KindFunction, navindex.KindMethod:
@@ -514,6 +517,34 @@ func (q *query) bindMember(recv Type, mi *classInfo, sym int32, sub map[string]T
 		return t
 	}
 	return substitute(t, sub, self, true)
+}
+
+// workspaceDescriptor is what reading property-like def d of u through
+// an instance self (its class, viaClass) gives when a class of the
+// workspace rather than property decorates it (django's
+// cached_property): as pyright applies the decorator, an instance of
+// that class, read through its __get__ (given None for the instance
+// through the class). ok false for other decorators: property, and the
+// stubs' descriptors, whose __get__ returns the getter's type.
+func (q *query) workspaceDescriptor(u Unit, d int32, self Type, viaClass bool) (Type, bool) {
+	decs := u.Summary().Defs[d].Decorators
+	if len(decs) != 1 || !validExpr(u, decs[0]) {
+		return Type{}, false
+	}
+	c := q.expr(u, decs[0])
+	if c.Kind() != KindClass || !c.Class().Valid() || c.Class().Unit.IsStub() {
+		return Type{}, false
+	}
+	inst := q.call(c, []argument{{t: FunctionType(Function{Unit: u, Def: d})}})
+	get := q.member(inst, "__get__")
+	if !get.Found() {
+		return inst, true
+	}
+	instance := self
+	if viaClass {
+		instance = noneType
+	}
+	return q.call(get.Type, []argument{{t: instance}, {t: classObjectOf(self)}}), true
 }
 
 // instanceOfClassObject is what calling class object t makes.

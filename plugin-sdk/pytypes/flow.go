@@ -672,25 +672,43 @@ func (q *query) narrowSubclass(u Unit, t Type, classes int32, pos bool) Type {
 	return Union(out...)
 }
 
-// narrowCallable narrows t by callable(t) (pos) or not: functions,
+// narrowCallable narrows t by callable(t) (pos) or not, as pyright's
+// narrowing by typeshed's `TypeIs[Callable[..., object]]`: functions,
 // class objects and instances with __call__ are callable; None is not;
-// Unknown stays either way.
+// a plain `object` may be, so it narrows to `(...) -> object`; Unknown
+// and Any stay when negative and, when positive, become `(...) -> object`
+// if no other member survives (pyright's anyOrUnknownSubstitutions).
 func (q *query) narrowCallable(t Type, pos bool) Type {
-	var out []Type
+	var out, unknowns []Type
+	gradual := func() Type { return CallableType(nil, q.instanceOfClass(q.builtinClass("object")), true) }
 	for _, m := range t.Members() {
 		var callable bool
 		switch m.Kind() {
-		case KindUnknown, KindAny, KindTypeVar:
+		case KindUnknown, KindAny:
+			if pos {
+				unknowns = append(unknowns, m)
+			} else {
+				out = append(out, m)
+			}
+			continue
+		case KindTypeVar:
 			out = append(out, m)
 			continue
 		case KindFunction, KindOverloaded, KindCallable, KindClass:
 			callable = true
 		case KindInstance:
+			if pos && m.Class() == q.builtinClass("object") {
+				out = append(out, gradual())
+				continue
+			}
 			callable = q.member(m, "__call__").Found()
 		}
 		if callable == pos {
 			out = append(out, m)
 		}
+	}
+	if len(out) == 0 && len(unknowns) > 0 {
+		return gradual()
 	}
 	return Union(out...)
 }

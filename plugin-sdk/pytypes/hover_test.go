@@ -523,3 +523,23 @@ func classBinding(u *fakeUnit, sym int32) string {
 	}
 	return ""
 }
+
+// An unannotated parameter's type comes from its default as pyright
+// infers it (inferParameterTypeFromDefaultValue): None and a private
+// class's instance (a sentinel) are joined with Unknown, a stub's `...`
+// is an Any printed "...", a source file's `...` is EllipsisType.
+func TestParameterTypesFromDefaults(t *testing.T) {
+	lib := "class _Missing: ...\n_missing: _Missing\ndef g(a=..., b=_missing, c=None, d=1) -> None: ...\n"
+	src := "from lib import g\ng(1)\nclass _M: ...\n_m = _M()\nclass Pub: ...\ndef f(a=..., b=_m, c=Pub(), d=None):\n    return a\nf()\n"
+	p := programWith(map[string]string{"lib.pyi": lib, "m.py": src})
+	u := p.unit("m")
+	for _, c := range []struct{ name, want string }{
+		{"g", "(function) def g(a: ... = ..., b: _Missing | Unknown = _missing, c: Unknown | None = None, d: int = 1) -> None"},
+		{"f", "(function) def f(a: EllipsisType = ..., b: _M | Unknown = _m, c: Pub = Pub(), d: Unknown | None = None) -> EllipsisType"},
+	} {
+		o := navindex.Occ{Sym: symNamed(t, u, 0, c.name)}
+		if got := New(p, Options{}).HoverAt(u, o); got != c.want {
+			t.Errorf("%s:\n got %q\nwant %q", c.name, got, c.want)
+		}
+	}
+}

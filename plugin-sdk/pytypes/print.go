@@ -53,7 +53,11 @@ func (q *query) printDepth(b *strings.Builder, t Type, flags, depth int) {
 	case KindUnknown:
 		b.WriteString("Unknown")
 	case KindAny:
-		b.WriteString("Any")
+		if t.d.text == "..." {
+			b.WriteString("...")
+		} else {
+			b.WriteString("Any")
+		}
 	case KindNever:
 		if t.IsNoReturn() {
 			b.WriteString("NoReturn")

@@ -1,6 +1,7 @@
 package pytypes
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/pyws/pyws/plugin-sdk/navindex"
@@ -19,8 +20,12 @@ type Signature struct {
 	Class Class
 	// of is the Params entry of each of the def's parameters (-1 none).
 	of []int
-	// callable: a Callable type's, without a def (Func is zero).
+	// callable: a Callable type's, without a def (Func is zero), or a
+	// functools.partial's, its Func the def it binds.
 	callable bool
+	// names are the parameter names of a callable's Params ("" none),
+	// which a keyword argument makes active.
+	names []string
 }
 
 // SignatureHelp is what signature help shows in a call's arguments.
@@ -172,6 +177,9 @@ func (q *query) activeEntry(s *Signature, keys []string, arg int) int {
 		}
 		switch {
 		case key != "" && key != "*":
+			if i := slices.Index(s.names, key); i >= 0 {
+				return i
+			}
 			return len(s.Params) // a Callable's parameters have no names
 		case s.Params[0] == "..." || s.Params[0][0] == '*':
 			return 0
@@ -225,13 +233,15 @@ func (q *query) specialized(s Signature, args []argument) Signature {
 			return substitute(t, sol, Type{}, false)
 		})
 	}
+	boundInit := f.BoundSet && f.Unit.Summary().Syms[f.Unit.Summary().Defs[f.Def].Sym].Name == "__init__"
 	return q.signatureWith(f, s.Class, func(i int, t Type) Type {
 		// A constructor's unannotated parameter without a default shows
 		// the type of the argument the call gives it, as pyright's
 		// constructor check infers it (`AdminField(form, "f", True)`
-		// helps as `(form: Unknown, field: str, is_first: bool)`); a
-		// plain call keeps Unknown.
-		if s.Class.Valid() && i >= 0 && params[i].Annot < 0 && !params[i].HasDefault && t.IsUnknown() && !got[i].IsUnknown() {
+		// helps as `(form: Unknown, field: str, is_first: bool)`), and so
+		// does a bound __init__'s (`super().__init__(table, columns)`);
+		// a plain call, and `Base.__init__(self, ...)`, keep Unknown.
+		if (s.Class.Valid() || boundInit) && i >= 0 && params[i].Annot < 0 && !params[i].HasDefault && t.IsUnknown() && !got[i].IsUnknown() {
 			return widen(got[i])
 		}
 		if !hasScopedTypeVar(t) {
@@ -308,6 +318,9 @@ func (q *query) signatures(t Type) []Signature {
 	case KindCallable:
 		return []Signature{q.callableSignature(t)}
 	case KindInstance, KindSelf:
+		if t.d.partial != nil {
+			return []Signature{q.partialSignature(t)}
+		}
 		if m := q.member(t, "__call__"); m.Found() && m.Type.Kind() != KindInstance {
 			return q.signatures(m.Type)
 		}

@@ -634,9 +634,18 @@ func (q *query) paramType(u Unit, di int32, i int, wrapped bool) Type {
 	case inherited.d != nil:
 		t = inherited
 	case p.HasDefault && p.Default >= 0:
+		if u.IsStub() && isEllipsis(u, p.Default) {
+			return ellipsisAny
+		}
 		dt := q.expr(u, p.Default)
 		if dt.Kind() == KindNone {
 			return Union(unknownType, noneType)
+		}
+		// An instance of a private class is a sentinel (pyright's
+		// inferParameterTypeFromDefaultValue): `x=_missing` is
+		// `_Missing | Unknown`.
+		if dt.Kind() == KindInstance && privateOrProtected(dt.Class().Name()) {
+			return Union(dt, unknownType)
 		}
 		// pyright infers nothing from a tuple, list, set or dict default:
 		// likely narrower than meant (`params=()`).
@@ -779,4 +788,10 @@ func (q *query) typingInstance(name string, args ...Type) Type {
 		return unknownType
 	}
 	return Instance(c, args...)
+}
+
+// privateOrProtected reports a name pyright deems private (`__x`) or
+// protected (`_x`), not a dunder.
+func privateOrProtected(name string) bool {
+	return strings.HasPrefix(name, "_") && !(strings.HasPrefix(name, "__") && strings.HasSuffix(name, "__"))
 }

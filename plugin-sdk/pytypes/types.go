@@ -69,6 +69,9 @@ type typeData struct {
 	alias     string
 	aliasArgs []Type
 	fn        *Function
+	// partial is what a functools.partial instance binds (partial.go);
+	// Equal ignores it.
+	partial *partialCall
 	// size counts the nodes of the type (saturating at maxTypeSize), so
 	// comparing, substituting and printing one is bounded.
 	size int32
@@ -130,6 +133,9 @@ type Function struct {
 var (
 	unknownType = Type{}
 	anyType     = Type{&typeData{kind: KindAny}}
+	// ellipsisAny is the Any a stub's `...` default gives an unannotated
+	// parameter, which pyright prints "..." (`Dumper: ... = ...`).
+	ellipsisAny = Type{&typeData{kind: KindAny, text: "..."}}
 	noneType    = Type{&typeData{kind: KindNone}}
 	neverType   = Type{&typeData{kind: KindNever}}
 	noReturn    = Type{&typeData{kind: KindNever, noReturn: true}}
@@ -386,7 +392,7 @@ func Union(ts ...Type) Type {
 }
 
 // absorbLiterals moves the literals after the other members, drops
-// those whose class's plain instance is a member and turns
+// those whose class's plain instance (not LiteralString) is a member and turns
 // Literal[True] | Literal[False] into bool where the first of them then
 // stands: pyright's combineTypes sorts literals to the end before adding
 // each member, so `return False` then `return x` of an unknown x is
@@ -418,7 +424,8 @@ func absorbLiterals(ts []Type) []Type {
 	bools := map[Class]int{}
 	for _, t := range ts {
 		switch {
-		case t.Kind() == KindInstance && len(t.d.args) == 0:
+		case t.Kind() == KindInstance && len(t.d.args) == 0 && !t.d.literalString:
+			// LiteralString keeps Literal[''] beside it, as in pyright.
 			plain[t.d.class] = true
 		case t.Kind() == KindLiteral && (t.d.text == "True" || t.d.text == "False"):
 			bools[t.d.class]++

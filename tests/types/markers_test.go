@@ -1,6 +1,7 @@
 package types
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -84,12 +85,7 @@ func TestSignatureMarkers(t *testing.T) {
 	fixtures, p, ev := loadFixtures(t)
 	eachMarker(fixtures, "#@sig ", func(mod string, i int, want string) {
 		u := p.unit(mod)
-		var call *navindex.Call
-		for j := range u.s.Calls {
-			if c := &u.s.Calls[j]; c.Open.Line == int32(i) && (call == nil || call.Close.Less(c.Close)) {
-				call = c
-			}
-		}
+		call := markedCall(u.s, i)
 		if call == nil {
 			t.Errorf("%s.py:%d: no call on the marker's line", mod, i+1)
 			return
@@ -103,6 +99,46 @@ func TestSignatureMarkers(t *testing.T) {
 			t.Errorf("%s.py:%d:\n got %s\nwant %s", mod, i+1, got, want)
 		}
 	})
+}
+
+// TestActiveParameterMarkers checks each `#@active ARG:PARAM ...`
+// marker (written before the line's `#@sig`): with the cursor in written
+// argument ARG of the line's call (as TestSignatureMarkers finds it),
+// the active parameter is PARAM, the index pyright answers in the
+// active signature's parameter labels.
+func TestActiveParameterMarkers(t *testing.T) {
+	fixtures, p, ev := loadFixtures(t)
+	eachMarker(fixtures, "#@active ", func(mod string, i int, text string) {
+		u := p.unit(mod)
+		call := markedCall(u.s, i)
+		if call == nil {
+			t.Errorf("%s.py:%d: no call on the marker's line", mod, i+1)
+			return
+		}
+		for _, pair := range strings.Fields(text) {
+			if strings.HasPrefix(pair, "#@") {
+				break
+			}
+			var arg, want int
+			if _, err := fmt.Sscanf(pair, "%d:%d", &arg, &want); err != nil {
+				t.Fatalf("%s.py:%d: marker %q: %v", mod, i+1, pair, err)
+			}
+			if got := ev.SignatureHelp(u, call.Expr, arg, call.Keys).ActiveParam; got != want {
+				t.Errorf("%s.py:%d: argument %d: active parameter %d, want %d", mod, i+1, arg, got, want)
+			}
+		}
+	})
+}
+
+// markedCall is the call opened on 0-based line i that closes last.
+func markedCall(s *navindex.Summary, i int) *navindex.Call {
+	var call *navindex.Call
+	for j := range s.Calls {
+		if c := &s.Calls[j]; c.Open.Line == int32(i) && (call == nil || call.Close.Less(c.Close)) {
+			call = c
+		}
+	}
+	return call
 }
 
 // eachMarker calls check with each line of the fixtures that carries

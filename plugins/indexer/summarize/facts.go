@@ -1,6 +1,8 @@
 package summarize
 
 import (
+	"cmp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -261,7 +263,7 @@ func (b *builder) funcFacts(bd *pysem.Binding, d *navindex.Def) {
 		return
 	}
 	returns, nodes, bare, yields, gen := b.ownReturns(body)
-	d.ReturnValues, d.YieldValues = returns, yields
+	d.ReturnValues, d.YieldValues = b.inBinderOrder(body, returns, nodes), yields
 	if gen {
 		d.Flags |= navindex.DefGenerator
 	}
@@ -419,6 +421,54 @@ func (b *builder) ownReturns(body tree.Node) (values []int32, nodes []tree.Node,
 		}
 	}
 	return values, nodes, bare, yields, gen
+}
+
+// inBinderOrder is values (of return statements nodes, in source order)
+// in the order pyright's binder visits them, which orders the union of
+// an inferred return: a try statement's body, then its else clause, then
+// its except clauses, then its finally clause (`except: return [err]`
+// before `else: return []` is `list[Unknown] | list[Error]`).
+func (b *builder) inBinderOrder(body tree.Node, values []int32, nodes []tree.Node) []int32 {
+	type step struct{ rank, start int }
+	keys := make([][]step, len(nodes))
+	reordered := false
+	for i, n := range nodes {
+		for c := n; !c.IsNull() && c.Index() != body.Index(); c = c.Parent() {
+			rank := 0
+			if p := c.Parent(); !p.IsNull() && b.kt.Of(p) == kTry {
+				switch b.kt.Of(c) {
+				case kElse:
+					rank, reordered = 1, true
+				case kExcept:
+					rank = 2
+				case kFinally:
+					rank = 3
+				}
+			}
+			keys[i] = append(keys[i], step{rank, c.StartByte()})
+		}
+		slices.Reverse(keys[i])
+	}
+	if !reordered {
+		return values
+	}
+	order := make([]int, len(values))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(x, y int) int {
+		return slices.CompareFunc(keys[x], keys[y], func(a, b step) int {
+			if a.rank != b.rank {
+				return cmp.Compare(a.rank, b.rank)
+			}
+			return cmp.Compare(a.start, b.start)
+		})
+	})
+	out := make([]int32, len(values))
+	for i, o := range order {
+		out[i] = values[o]
+	}
+	return out
 }
 
 // yieldValue is what yield n yields: its value, None for a bare

@@ -3,6 +3,7 @@ package pyright
 import (
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"testing"
 
@@ -17,6 +18,7 @@ import (
 // recording (in the comments: agreeing / compared) minus a margin.
 type heldOutSample struct {
 	seed      int64
+	strict    bool                          // kept from those who tune: PYWS_PYRIGHT_VERBOSE never lists its misses
 	floors    map[string]map[string]float64 // hover type, signature, type definition, mismatch
 	sigFloors map[string]map[string]float64 // signature help label, active parameter, none
 }
@@ -37,12 +39,13 @@ var heldOutSamples = []heldOutSample{
 		sigFloors: map[string]map[string]float64{
 			"requests": {"label": 0.93, "param": 0.97, "none": 0.89}, // 243/254, 253/254, 42/46
 			"flask":    {"label": 0.92, "param": 0.94, "none": 0.96}, // 220/234, 226/234, 65/66
-			"django":   {"label": 0.85, "param": 0.96, "none": 0.94}, // 362/413, 406/413, 84/87
-			"total":    {"label": 0.89, "param": 0.96, "none": 0.94}, // 825/901, 885/901, 191/199
+			"django":   {"label": 0.91, "param": 0.97, "none": 0.95}, // 382/413, 408/413, 85/87 (before the fourth signature round: 362/413)
+			"total":    {"label": 0.93, "param": 0.97, "none": 0.95}, // 845/901, 887/901, 192/199
 		},
 	},
 	{
-		seed: 3,
+		seed:   3,
+		strict: true,
 		floors: map[string]map[string]float64{
 			"requests": {"type": 0.85, "signature": 0.82, "typeDefinition": 0.90, "mismatch": 0.95},                         // 76/87, 38/45, 79/85, 1/1, 1/10
 			"flask":    {"type": 0.91, "signature": 0.92, "typeDefinition": 0.92, "mismatch": 0.95},                         // 117/125, 37/39, 116/123, 1/1, 1/9
@@ -52,10 +55,26 @@ var heldOutSamples = []heldOutSample{
 		sigFloors: map[string]map[string]float64{
 			"requests": {"label": 0.91, "param": 0.96, "none": 0.93}, // 241/258, 254/258, 40/42
 			"flask":    {"label": 0.92, "param": 0.96, "none": 0.94}, // 223/235, 232/235, 63/65
-			"django":   {"label": 0.83, "param": 0.97, "none": 0.95}, // 352/413, 409/413, 85/87
-			"total":    {"label": 0.88, "param": 0.97, "none": 0.94}, // 816/906, 895/906, 188/194
+			"django":   {"label": 0.88, "param": 0.98, "none": 0.96}, // 368/413, 410/413, 86/87 (before the fourth signature round: 352/413)
+			"total":    {"label": 0.91, "param": 0.98, "none": 0.95}, // 832/906, 896/906, 189/194
 		},
 	},
+}
+
+// listMisses says whether t lists its disagreements: PYWS_PYRIGHT_VERBOSE
+// is set and t is not a strict held-out sample's, whose misses nobody
+// tuning the evaluator should read (the suggested verbose command matches
+// the held-out tests too).
+func listMisses(t *testing.T) bool {
+	if os.Getenv("PYWS_PYRIGHT_VERBOSE") == "" {
+		return false
+	}
+	for _, h := range heldOutSamples {
+		if h.strict && strings.Contains(t.Name(), fmt.Sprintf("/seed%d/", h.seed)) {
+			return false
+		}
+	}
+	return true
 }
 
 // TestTypeAgreementHeldOut replays pyright's type answers at each
@@ -77,7 +96,10 @@ func TestTypeAgreementHeldOut(t *testing.T) {
 // -run 'TestSignatureAgreementHeldOut/seed<N>'.
 func TestSignatureAgreementHeldOut(t *testing.T) {
 	heldOut(t, "signatures", func(h heldOutSample) map[string]map[string]float64 { return h.sigFloors },
-		projectSigs, (*SigScore).Merge, WriteSigTable, checkSigFloors)
+		projectSigs, (*SigScore).Merge, func(w io.Writer, names []string, scores map[string]*SigScore) {
+			WriteSigTable(w, names, scores)
+			fmt.Fprintf(w, "same label by project: %s\n", LabelLine(names, scores))
+		}, checkSigFloors)
 }
 
 // heldOut replays each held-out sample's goldens (testdata/<kind>_<project>.seed<N>.json)

@@ -184,3 +184,13 @@ func WriteSigTable(w io.Writer, names []string, scores map[string]*SigScore) {
 		fmt.Fprintf(w, "| %s | %s | %s | %s |\n", strings.TrimPrefix(n, "fixture/"), s.Label, s.Param, s.None)
 	}
 }
+
+// LabelLine is the same-label figure of each named score on one line
+// ("requests 95.6% (240/251), ..."), for a closing note to quote.
+func LabelLine(names []string, scores map[string]*SigScore) string {
+	parts := make([]string, 0, len(names))
+	for _, n := range names {
+		parts = append(parts, n+" "+strings.TrimSpace(scores[n].Label.String()))
+	}
+	return strings.Join(parts, ", ")
+}

@@ -18,14 +18,17 @@ import (
 var sigFloors = map[string]map[string]float64{
 	"requests": {"label": 0.94, "param": 0.98, "none": 0.91}, // 240/251, 250/251, 46/49
 	"flask":    {"label": 0.90, "param": 0.99, "none": 0.95}, // 216/234, 233/234, 64/66
-	"django":   {"label": 0.91, "param": 0.99, "none": 0.96}, // 380/409, 408/409, 90/91
+	// Django's own floor, the 90% with the tuned figure's margin.
+	"django": {"label": 0.94, "param": 0.99, "none": 0.96}, // 388/409, 409/409, 90/91
 	// Narrowing, call-site return inference and pyright's constructor,
 	// union and decorator rules together (before them: 726/894,
 	// 850/894, 200/206); then displays, protocols, ParamSpec printing
 	// and yields (before: 790/894); then implicit class aliases, union
 	// order, super(), namedtuple and defaults as printed (before:
-	// 817/894).
-	"total":    {"label": 0.92, "param": 0.99, "none": 0.95}, // 836/894, 891/894, 200/206
+	// 817/894); then callable() narrowing, functools.partial, workspace
+	// descriptors, a union callee's order, binder-ordered returns and
+	// bound __init__ parameters (before: 836/894).
+	"total":    {"label": 0.94, "param": 0.99, "none": 0.95}, // 844/894, 892/894, 200/206
 	"fixtures": {"label": 0.95, "param": 0.97, "none": 0.95}, // 122/126, 124/126, 2/2 (the narrowing fixture included)
 }
 
@@ -85,6 +88,7 @@ func TestSignatureAgreement(t *testing.T) {
 	var sb strings.Builder
 	WriteSigTable(&sb, names, scores)
 	t.Logf("pyws's signature help against pyright's recorded answers:\n%s", sb.String())
+	t.Logf("same label by project (seed %d): %s", typeSeed, LabelLine(names, scores))
 	for _, n := range names {
 		if n == "total" && len(projects) < len(typeProjects) {
 			t.Logf("total: %d of %d projects ran; its floors are not checked", len(projects), len(typeProjects))
@@ -150,7 +154,7 @@ func sigRun(t *testing.T, s *nativeindex.Summarizer, src, golden string, g *SigG
 	for _, c := range g.Cases {
 		sc.Add(c, pywsSignatures(x.SignatureHelp(ctx, filepath.Join(root, c.Rel), c.Line, c.Char)))
 	}
-	if os.Getenv("PYWS_PYRIGHT_VERBOSE") != "" {
+	if listMisses(t) {
 		for _, m := range sc.Misses {
 			t.Logf("  %s", m)
 		}

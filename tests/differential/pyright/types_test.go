@@ -227,7 +227,7 @@ func replayTypes(t *testing.T, s *nativeindex.Summarizer, root string, x *index.
 	}
 	sort.Strings(buckets)
 	t.Logf("%s: %d pyright hovers by bucket: %s; %d pyright type errors", g.Project, sc.Hovers, strings.Join(buckets, " "), len(g.Diags))
-	if os.Getenv("PYWS_PYRIGHT_VERBOSE") != "" {
+	if listMisses(t) {
 		for _, m := range sc.Misses {
 			t.Logf("  %s %s\n      pyright: %s\n      pyws:    %s", m.Figure, m.At, oneLine(m.Pyright), oneLine(m.Pyws))
 		}

@@ -45,3 +45,21 @@ import subprocess
 # An __init__ overload's annotated self says what the call makes.
 proc = subprocess.Popen(["ls"], stdout=subprocess.PIPE)  #@hover (variable) proc: Popen[bytes]
 text_proc = subprocess.Popen(["ls"], text=True)  #@hover (variable) text_proc: Popen[str]
+
+
+from typing import Callable
+
+
+def union_callees(
+    a: Callable[..., object] | Callable[..., int] | Callable[..., str],
+    c: Callable[..., str] | Callable[..., int],
+    d: Callable[..., object] | Any | Callable[..., str],
+    e: int | Callable[..., str] | Callable[..., bytes],
+):
+    # A union called joins its members' results in pyright's order of
+    # the members (compareTypes), not as written.
+    ra, rc, rd, re = a(), c(), d(), e()
+    print(ra)  #@read ra (variable) ra: int | object | str
+    print(rc)  #@read rc (variable) rc: int | str
+    print(rd)  #@read rd (variable) rd: object | str | Any
+    print(re)  #@read re (variable) re: Unknown | bytes | str

@@ -14,3 +14,24 @@ def shout():
     suffix = "!" if greeting else "?"
     print(suffix)  #@read suffix (variable) suffix: Literal['!', '?']
     return greeting  #@read greeting (variable) greeting: str
+
+
+def print_deps(node):  #@hover (function) def print_deps(node: Unknown) -> (LiteralString | Literal[''])
+    # LiteralString keeps Literal[''] beside it; a plain str absorbs it.
+    out = []
+    for parent in sorted(node.parents):
+        out.append("%s.%s" % parent.key)
+    if out:
+        return " ... (%s)" % ", ".join(out)
+    return ""
+
+
+def joined(flag, words: list[str]):  #@hover (function) def joined(flag: Unknown, words: list[str]) -> str
+    if flag:
+        return " ".join(words)
+    return ""
+
+
+def default_key_func(key, key_prefix, version):  #@hover (function) def default_key_func(key: Unknown, key_prefix: Unknown, version: Unknown) -> LiteralString
+    # Unknown tuple elements take the LiteralString overload of str.__mod__.
+    return '%s:%s:%s' % (key_prefix, version, key)

@@ -1,6 +1,6 @@
 # Narrowing: each read marker names a name and the hover of its first
 # read on the line (its type where it is read), as pyright prints it.
-from typing import Callable, Literal, Optional
+from typing import Any, Callable, Literal, Optional
 
 
 class Node:
@@ -253,6 +253,24 @@ def by_callable(handler: Callable[[], int] | int | None) -> None:
         print(handler)  #@read handler (parameter) handler: () -> int
     else:
         print(handler)  #@read handler (parameter) handler: int | None
+
+
+def by_callable_gradual(hook: Any, target: object, using=None):
+    # typeshed's callable() is TypeIs[Callable[..., object]]: Any, object
+    # and an unannotated None default narrow to the gradual callable.
+    if callable(hook):
+        print(hook)  #@read hook (parameter) hook: (...) -> object
+    else:
+        print(hook)  #@read hook (parameter) hook: Any
+    if callable(target):
+        print(target)  #@read target (parameter) target: (...) -> object
+    if callable(using):
+        return using
+    return None
+
+
+def callable_caller():
+    return by_callable_gradual(1, 2)  #@read by_callable_gradual (function) def by_callable_gradual(hook: Any, target: object, using: Unknown | None = None) -> (((...) -> object) | None)
 
 
 def by_issubclass(kind: type[int] | type[str]) -> None:

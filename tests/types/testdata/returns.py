@@ -13,3 +13,14 @@ def yields_names():  #@hover (function) def yields_names() -> Generator[str, Any
     yield "a" + str(2)
 def yields_bare():  #@hover (function) def yields_bare() -> Generator[None, Any, None]
     yield
+
+
+def check_field(model, name):  #@hover (function) def check_field(model: Unknown, name: Unknown) -> (list[Unknown] | list[ValueError])
+    # pyright's binder visits a try's else clause before its handlers,
+    # so `return []` there comes first in the inferred union.
+    try:
+        model.get_field(name)
+    except LookupError:
+        return [ValueError(name)]
+    else:
+        return []

@@ -120,3 +120,51 @@ class Copier:
 class SubCopier(Copier):
     def make(self):  #@hover (method) def make(self: Self@SubCopier) -> Self@SubCopier
         return super().copy()
+
+
+# functools.partial: the parameters left, keyword-bound ones last with a
+# default, printed as pyright's synthesized __call__ (every default
+# "...", *args or the bare `*` as "...").
+import functools
+from functools import partial
+
+
+def route(path, view, kwargs=None, name=None, pattern=None):
+    return path
+
+
+def create(name: str, narg: int, func, *, deterministic: bool = False) -> None: ...
+
+
+def spread(first: int, *rest: str, flag: bool = True) -> int:
+    return first
+
+
+path = partial(route, pattern=1)
+path("a", view=None, name="x")  #@active 0:0 1:1 2:3 #@sig (path: Unknown, view: Unknown, kwargs: Unknown | None = ..., name: Unknown | None = ..., pattern: Unknown | None = ...) -> Unknown
+created = functools.partial(create, deterministic=True)
+created("f", 1, None)  #@active 0:0 2:2 #@sig (name: str, narg: int, func: Unknown, ..., deterministic: bool = ...) -> None
+bound = partial(route, "p")
+bound(None, name="n")  #@active 0:0 1:2 #@sig (view: Unknown, kwargs: Unknown | None = ..., name: Unknown | None = ..., pattern: Unknown | None = ...) -> Unknown
+spread_one = partial(spread, 1, "a")
+spread_one("b", flag=False)  #@active 0:0 1:1 #@sig (..., flag: bool = ...) -> int
+
+
+class Table:
+    def __init__(self, table, columns):
+        self.table = table
+
+    def rename(self, old, new):
+        return old
+
+
+class Columns(Table):
+    def __init__(self, table):
+        # A bound __init__ shows the arguments' types as a constructor
+        # does; called through the class, or another method, Unknown.
+        super().__init__(table, [1])  #@active 1:1 #@sig (table: Unknown, columns: list[int]) -> None
+        Table.__init__(self, table, [1])  #@sig (self: Table, table: Unknown, columns: Unknown) -> None
+        self.rename([1], True)  #@sig (old: Unknown, new: Unknown) -> Unknown
+
+
+Table([1], True)  #@sig (table: list[int], columns: bool) -> Table
