@@ -109,6 +109,11 @@ func (x *Index) relinkChanged(stubs map[string]*File) bool {
 	}
 	if len(todo) > max(64, len(x.sorted)/8) {
 		x.finishLink() // past an eighth of the files, rebuilding all is cheaper
+		for ks, k := range x.keyIDs {
+			if len(x.inv[k]) == 0 {
+				delete(x.keyIDs, ks) // no occurrence has it now
+			}
+		}
 	} else {
 		x.finishChanged(olds, oldKeys, todo)
 	}
