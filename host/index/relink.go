@@ -9,8 +9,8 @@ import (
 
 // relinkChanged links again, after an edit, only the files that changed
 // and those whose link read them (directly or through others), keeping
-// the rest of the memo; false, with nothing changed, when it cannot be
-// sure the answers would be those of a full link:
+// the rest of the memo; false, and the caller links every file, when it
+// cannot be sure the answers would be those of a full link:
 //   - the file set or the stubs differ (the module map and the stubs
 //     are read by every file's link);
 //   - a computation nested deeper than half the depth bound (a deeper
