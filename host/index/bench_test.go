@@ -372,43 +372,76 @@ func BenchmarkFindSymbols(b *testing.B) {
 
 // BenchmarkEarlyAnswer starts a cold build (nothing cached) and asks at
 // once for a definition in a file deep in the workspace, as a query
-// arriving right after start-up does (index.Early): the time to that
-// answer, against the build's.
+// arriving right after start-up does: the time to that answer, against
+// the build's. file: anywhere in the file (index.Early, every import
+// followed); imported-name: at the name tests/bench's start-up row asks
+// (index.EarlyAt), the first of the last one-line `from m import n`
+// before the first class or def.
 func BenchmarkEarlyAnswer(b *testing.B) {
 	queried := map[string]string{"django": "django/db/models/query.py", "stdlib": "json/decoder.py"}
 	for _, w := range benchWorkspaces {
-		b.Run(w.name, func(b *testing.B) {
-			w.skipIfMissing(b)
-			s := pluginSummarizer{rt: indexerRuntime(b)}
-			abs := filepath.Join(w.root, queried[w.name])
-			var early, build time.Duration
-			for b.Loop() {
-				ctx := context.Background()
-				x := w.index(b, s, b.TempDir())
-				start := time.Now()
-				built := make(chan error, 1)
-				go func() { built <- x.Build(ctx) }()
-				e, err := x.Early(ctx, abs)
-				if err != nil {
-					b.Fatal(err)
+		for _, at := range []string{"file", "imported-name"} {
+			b.Run(w.name+"/"+at, func(b *testing.B) {
+				w.skipIfMissing(b)
+				s := pluginSummarizer{rt: indexerRuntime(b)}
+				abs := filepath.Join(w.root, queried[w.name])
+				line, char := -1, 0
+				if at == "imported-name" {
+					line, char = lastImportedName(b, abs)
 				}
-				early = time.Since(start)
-				if e == nil {
-					b.Fatal("the build finished before the early answer")
+				var early, build time.Duration
+				for b.Loop() {
+					ctx := context.Background()
+					x := w.index(b, s, b.TempDir())
+					start := time.Now()
+					built := make(chan error, 1)
+					go func() { built <- x.Build(ctx) }()
+					e, err := x.EarlyAt(ctx, abs, line, char)
+					if err != nil {
+						b.Fatal(err)
+					}
+					early = time.Since(start)
+					if e == nil {
+						b.Fatal("the build finished before the early answer")
+					}
+					if h := e.At(abs, max(line, 0), char); h == nil {
+						b.Logf("nothing at %s:%d:%d", abs, line, char)
+					} else if locs, err := e.Definition(h); line >= 0 && (err != nil || len(locs) == 0) {
+						b.Fatalf("no definition at %s:%d:%d: %v", abs, line, char, err)
+					}
+					if err := <-built; err != nil {
+						b.Fatal(err)
+					}
+					build = time.Since(start)
+					b.ReportMetric(float64(e.FileCount()), "early-files")
 				}
-				if h := e.At(abs, 0, 0); h == nil {
-					b.Logf("nothing at %s:0:0", abs)
-				}
-				if err := <-built; err != nil {
-					b.Fatal(err)
-				}
-				build = time.Since(start)
-				b.ReportMetric(float64(e.FileCount()), "early-files")
-			}
-			b.ReportMetric(float64(early.Milliseconds()), "early-ms")
-			b.ReportMetric(float64(build.Milliseconds()), "build-ms")
-		})
+				b.ReportMetric(float64(early.Milliseconds()), "early-ms")
+				b.ReportMetric(float64(build.Milliseconds()), "build-ms")
+			})
+		}
 	}
+}
+
+// lastImportedName is tests/bench's importedName: the first name of the
+// last one-line `from m import n` before the first class or def.
+func lastImportedName(b *testing.B, path string) (line, char int) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	line = -1
+	for i, t := range strings.Split(string(src), "\n") {
+		if strings.HasPrefix(t, "class ") || strings.HasPrefix(t, "def ") {
+			break
+		}
+		if k := strings.Index(t, " import "); strings.HasPrefix(t, "from ") && k > 0 && !strings.Contains(t, "(") {
+			line, char = i, k+len(" import ")
+		}
+	}
+	if line < 0 {
+		b.Fatalf("%s: no one-line from-import before its first class or def", path)
+	}
+	return line, char
 }
 
 // BenchmarkSignatureHelp: get_signature_help at 200 sampled call

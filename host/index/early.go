@@ -34,6 +34,9 @@ type early struct {
 	byRel map[string]*File // the listed files by Rel
 	set   []string         // absolute paths indexed so far
 	has   map[string]bool
+	// followed are the import symbols of each queried file whose modules
+	// are indexed (-1: all of them).
+	followed map[string]map[int32]bool
 	// asked and askedAll: the names imported of a package's __init__ (by
 	// absolute path), or all of them.
 	asked    map[string]map[string]bool
@@ -53,13 +56,22 @@ func IsEarly(ctx context.Context) bool { v, _ := ctx.Value(earlyKey{}).(bool); r
 // that arrives before the first Build finished; nil (and no error) once
 // the build is done: ask x itself then.
 func (x *Index) Early(ctx context.Context, abs string) (*Index, error) {
+	return x.EarlyAt(ctx, abs, -1, 0)
+}
+
+// EarlyAt is Early for a query at a position of abs (line < 0: anywhere):
+// a name bound by an import there needs that import's modules only, not
+// every import of the file (Django's query.py imports 20 modules, most
+// of them large); anything else needs them all (a local's value, an
+// attribute's receiver may be typed through any of them).
+func (x *Index) EarlyAt(ctx context.Context, abs string, line, char int) (*Index, error) {
 	if x.built.Load() {
 		return nil, nil
 	}
 	x.earlyMu.Lock()
 	e := x.early
 	if e == nil {
-		e = &early{has: map[string]bool{}}
+		e = &early{has: map[string]bool{}, followed: map[string]map[int32]bool{}}
 		x.early = e
 	}
 	x.earlyMu.Unlock()
@@ -93,21 +105,17 @@ func (x *Index) Early(ctx context.Context, abs string) (*Index, error) {
 		cfg.BatchBytes = min(cfg.BatchBytes, earlyBatchBytes)
 		e.idx = New(cfg)
 	}
-	if e.has[abs] {
-		return e.idx, nil
-	}
-	frontier := []string{abs}
-	e.add(abs)
-	for depth := 0; ; depth++ {
-		var err error
+	// level summarizes what was added and links it.
+	level := func(depth int) error {
 		start, first := time.Now(), !e.idx.Built()
+		var err error
 		if first {
 			err = e.idx.Build(ctx)
 		} else {
 			err = e.idx.Rescan(ctx)
 		}
 		if err != nil {
-			return nil, err
+			return err
 		}
 		// The trace of an early answer, level by level (the first
 		// level's phases: its stubs and linking are most of it).
@@ -117,22 +125,80 @@ func (x *Index) Early(ctx context.Context, abs string) (*Index, error) {
 		} else {
 			x.log.Debug("early index level", "file", x.rel(abs), "depth", depth, "files", len(e.set), "took", time.Since(start))
 		}
+		return nil
+	}
+	if !e.has[abs] {
+		e.add(abs)
+		if err := level(0); err != nil {
+			return nil, err
+		}
+	}
+	need := e.importsAt(x, abs, line, char)
+	if !e.follow(abs, need) {
+		return e.idx, nil
+	}
+	frontier := e.imports(x, []string{abs}, false, need)
+	for depth := 1; len(frontier) > 0; depth++ {
+		if err := level(depth); err != nil {
+			return nil, err
+		}
 		if depth == earlyDepth || len(e.set) >= earlyFiles {
 			break
 		}
-		if depth > 0 {
-			// Past the queried file's own imports, only packages'
-			// re-exports (`from .query import QuerySet` in an
-			// __init__.py) lead to definitions; a module's own imports
-			// would only refine types, at the cost of many files.
-			frontier = slices.DeleteFunc(frontier, func(abs string) bool { return !e.byRel[x.rel(abs)].IsInit })
-		}
-		frontier = e.imports(x, frontier, depth > 0)
-		if len(frontier) == 0 {
-			break
-		}
+		// Past the queried file's own imports, only packages'
+		// re-exports (`from .query import QuerySet` in an __init__.py)
+		// lead to definitions; a module's own imports would only refine
+		// types, at the cost of many files.
+		frontier = slices.DeleteFunc(frontier, func(abs string) bool { return !e.byRel[x.rel(abs)].IsInit })
+		frontier = e.imports(x, frontier, true, nil)
 	}
 	return e.idx, nil
+}
+
+// importsAt are the import symbols of abs a query at line, char needs:
+// the one binding the name there, or nil for all of them.
+func (e *early) importsAt(x *Index, abs string, line, char int) map[int32]bool {
+	if line < 0 {
+		return nil
+	}
+	h := e.idx.At(abs, line, char)
+	if h == nil {
+		return nil
+	}
+	syms := h.f.S.Syms
+	y := syms[h.o.Sym]
+	switch {
+	case y.Kind == navindex.SymImport:
+		return map[int32]bool{h.o.Sym: true}
+	case y.Kind == navindex.SymLocal && y.Target >= 0 && int(y.Target) < len(syms) && syms[y.Target].Kind == navindex.SymImport:
+		if _, ok := h.f.defKind(h.o.Sym); !ok { // bound by the import alone
+			return map[int32]bool{y.Target: true}
+		}
+	}
+	return nil
+}
+
+// follow records that the imports need (nil: all) of abs are followed,
+// and reports whether any was not yet.
+func (e *early) follow(abs string, need map[int32]bool) bool {
+	done := e.followed[abs]
+	if done[-1] {
+		return false
+	}
+	if need == nil {
+		e.followed[abs] = map[int32]bool{-1: true}
+		return true
+	}
+	if done == nil {
+		done = map[int32]bool{}
+		e.followed[abs] = done
+	}
+	more := false
+	for i := range need {
+		more = more || !done[i]
+		done[i] = true
+	}
+	return more
 }
 
 func (e *early) add(abs string) {
@@ -147,8 +213,9 @@ func (e *early) add(abs string) {
 // (`from pkg import Name`, or all of them after `import pkg`, less its
 // plain `import m`: its own dependencies) and its star imports are
 // followed: Django's models/__init__.py imports 20
-// modules, a file importing two names from it needs two.
-func (e *early) imports(x *Index, frontier []string, reexports bool) []string {
+// modules, a file importing two names from it needs two. only, when not
+// nil, are the import symbols of the frontier's files to follow.
+func (e *early) imports(x *Index, frontier []string, reexports bool, only map[int32]bool) []string {
 	var next []string
 	// addModule adds module name and its packages' __init__ files; member
 	// is the name asked of it ("" for all of it), none when !ask.
@@ -232,10 +299,13 @@ func (e *early) imports(x *Index, frontier []string, reexports bool) []string {
 				}
 			}
 			for i, y := range f.S.Syms {
-				if y.Kind == navindex.SymImport && !own[int32(i)] {
+				if y.Kind == navindex.SymImport && !own[int32(i)] && (only == nil || only[int32(i)]) {
 					follow(int32(i))
 				}
 			}
+		}
+		if only != nil {
+			continue // a name bound by an import comes from no star
 		}
 		for _, st := range f.S.Stars {
 			if name, ok := e.all.absolute(lf, st.Level, st.Module); ok {

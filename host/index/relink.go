@@ -9,8 +9,8 @@ import (
 
 // relinkChanged links again, after an edit, only the files that changed
 // and those whose link read them (directly or through others), keeping
-// the rest of the memo; false, with nothing changed, when it cannot be
-// sure the answers would be those of a full link:
+// the rest of the memo; false, and the caller links every file, when it
+// cannot be sure the answers would be those of a full link:
 //   - the file set or the stubs differ (the module map and the stubs
 //     are read by every file's link);
 //   - a computation nested deeper than half the depth bound (a deeper
@@ -109,6 +109,11 @@ func (x *Index) relinkChanged(stubs map[string]*File) bool {
 	}
 	if len(todo) > max(64, len(x.sorted)/8) {
 		x.finishLink() // past an eighth of the files, rebuilding all is cheaper
+		for ks, k := range x.keyIDs {
+			if len(x.inv[k]) == 0 {
+				delete(x.keyIDs, ks) // no occurrence has it now
+			}
+		}
 	} else {
 		x.finishChanged(olds, oldKeys, todo)
 	}

@@ -256,7 +256,7 @@ func navQuery(ctx context.Context, s *Session, a toolspec.Args, notReady string)
 		}
 	}
 	if early {
-		e, err := x.Early(ctx, f.abs)
+		e, err := x.EarlyAt(ctx, f.abs, a.Int("line"), a.Int("character"))
 		if err != nil {
 			return nil, nil, nil, indexError(ctx, err)
 		}

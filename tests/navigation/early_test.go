@@ -59,22 +59,28 @@ var earlyFixture = map[string]string{
 	"unrelated/big.py":      "def other():\n    pass\n",
 }
 
+// heldEarlyBuild starts the first build of earlyFixture with its
+// summarizing held (heldBuild): one file per summarizer call, one call at
+// a time, so the build's first batch may already be in flight (held) when
+// a query comes, and every later one starts after it.
+func heldEarlyBuild(t *testing.T) (root string, s *heldBuild, x *index.Index, built chan error) {
+	root = t.TempDir()
+	write(t, root, earlyFixture)
+	s = &heldBuild{countingSummarizer: native(t), release: make(chan struct{})}
+	x = index.New(index.Config{Root: root, Files: nativeindex.PythonFiles(root), Read: os.ReadFile, Summarizer: s, CacheDir: t.TempDir(),
+		Parallel: 1, BatchBytes: 1})
+	built = make(chan error, 1)
+	go func() { built <- x.Build(context.Background()) }()
+	return root, s, x, built
+}
+
 // TestEarlyAnswersDuringBuild holds the first build's summarizing back:
 // a definition asked meanwhile is answered from the queried file, what
 // it imports and what its packages re-export of the names it imports,
 // summarized ahead of the build; files it does not import (and a
 // package's re-exports of other names) are left to the build.
 func TestEarlyAnswersDuringBuild(t *testing.T) {
-	root := t.TempDir()
-	write(t, root, earlyFixture)
-	s := &heldBuild{countingSummarizer: native(t), release: make(chan struct{})}
-	// One file per summarizer call, one call at a time: the build's
-	// first batch may already be in flight (held) when the query comes,
-	// every later one starts after it.
-	x := index.New(index.Config{Root: root, Files: nativeindex.PythonFiles(root), Read: os.ReadFile, Summarizer: s, CacheDir: t.TempDir(),
-		Parallel: 1, BatchBytes: 1})
-	built := make(chan error, 1)
-	go func() { built <- x.Build(context.Background()) }()
+	root, s, x, built := heldEarlyBuild(t)
 	app := filepath.Join(root, "app.py")
 	e, err := x.Early(context.Background(), app)
 	if err != nil || e == nil {
@@ -89,15 +95,7 @@ func TestEarlyAnswersDuringBuild(t *testing.T) {
 		{4, 10, "shop/util.py:0:4"},  // money
 		{6, 6, "tools/fmt.py:0:4"},   // fmt, re-exported by tools/__init__.py, which app.py imports whole
 	} {
-		h := e.At(app, c.line, c.char)
-		if h == nil {
-			t.Fatalf("nothing at %d:%d", c.line, c.char)
-		}
-		locs, err := e.Definition(h)
-		if err != nil || len(locs) == 0 {
-			t.Fatalf("definition at %d:%d: %v %v", c.line, c.char, locs, err)
-		}
-		if got := locs[0].Rel + ":" + strconv.Itoa(int(locs[0].Line)) + ":" + strconv.Itoa(int(locs[0].Col)); got != c.want {
+		if got := definitionAt(t, e, app, c.line, c.char); got != c.want {
 			t.Errorf("definition at %d:%d = %s, want %s", c.line, c.char, got, c.want)
 		}
 	}
@@ -136,4 +134,71 @@ func TestEarlyAnswersDuringBuild(t *testing.T) {
 	if len(s.build) == 0 {
 		t.Error("the build summarized nothing")
 	}
+}
+
+// TestEarlyAtImportedName: a definition asked at a name an import binds
+// summarizes that import's modules only; a later query elsewhere in the
+// file (an attribute, which may be typed through any import) adds the
+// rest.
+func TestEarlyAtImportedName(t *testing.T) {
+	root, s, x, built := heldEarlyBuild(t)
+	defer func() {
+		close(s.release)
+		if err := <-built; err != nil {
+			t.Fatal(err)
+		}
+	}()
+	app := filepath.Join(root, "app.py")
+	summarized := func() map[string]bool {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		out := map[string]bool{}
+		for _, rel := range s.early {
+			out[rel] = true
+		}
+		return out
+	}
+	for _, c := range []struct {
+		line, char int
+		want       string
+		with       []string // summarized early by now
+		without    []string // not
+	}{
+		{0, 17, "shop/models.py:3:6", []string{"shop/__init__.py", "shop/models.py"}, []string{"shop/util.py", "tools/fmt.py", "tools/__init__.py"}},
+		{6, 6, "tools/fmt.py:0:4", []string{"shop/util.py", "tools/fmt.py"}, []string{"logkit.py", "unrelated/big.py"}},
+	} {
+		e, err := x.EarlyAt(context.Background(), app, c.line, c.char)
+		if err != nil || e == nil {
+			t.Fatalf("EarlyAt(%d:%d): %v, %v", c.line, c.char, e, err)
+		}
+		if got := definitionAt(t, e, app, c.line, c.char); got != c.want {
+			t.Errorf("definition at %d:%d = %s, want %s", c.line, c.char, got, c.want)
+		}
+		done := summarized()
+		for _, rel := range c.with {
+			if !done[rel] {
+				t.Errorf("after the query at %d:%d, %s was not summarized early", c.line, c.char, rel)
+			}
+		}
+		for _, rel := range c.without {
+			if done[rel] {
+				t.Errorf("the query at %d:%d summarized %s early", c.line, c.char, rel)
+			}
+		}
+	}
+}
+
+// definitionAt is the first definition e gives at line, char of abs, as
+// rel:line:col.
+func definitionAt(t *testing.T, e *index.Index, abs string, line, char int) string {
+	t.Helper()
+	h := e.At(abs, line, char)
+	if h == nil {
+		t.Fatalf("nothing at %d:%d", line, char)
+	}
+	locs, err := e.Definition(h)
+	if err != nil || len(locs) == 0 {
+		t.Fatalf("definition at %d:%d: %v %v", line, char, locs, err)
+	}
+	return locs[0].Rel + ":" + strconv.Itoa(int(locs[0].Line)) + ":" + strconv.Itoa(int(locs[0].Col))
 }

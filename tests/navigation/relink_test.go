@@ -61,6 +61,13 @@ func TestRelinkChangedAnswersAsFullLink(t *testing.T) {
 	}
 	root, cache := t.TempDir(), t.TempDir()
 	write(t, root, relinkWorkspace)
+	// Readers enough that an edit of pkg relinks more than 64 files
+	// (where the relink rebuilds every key's list, not only its own).
+	users := map[string]string{}
+	for i := range 70 {
+		users[fmt.Sprintf("users/u%02d.py", i)] = "from pkg import A, B\nfrom pkg.sub import make\n\nA().m()\nmake().run()\nB.x\n"
+	}
+	write(t, root, users)
 	x, err := nativeindex.Build(ctx, s, root, cache)
 	if err != nil {
 		t.Fatal(err)
@@ -110,6 +117,9 @@ func firstDiff(got, want string) string {
 	for i < len(g) && i < len(w) && g[i] == w[i] {
 		i++
 	}
-	line := func(ls []string) string { return strings.Join(ls[min(i, len(ls)):min(i+1, len(ls))], "") }
+	line := func(ls []string) string {
+		l := strings.Join(ls[min(i, len(ls)):min(i+1, len(ls))], "")
+		return l[:min(len(l), 300)]
+	}
 	return fmt.Sprintf("line %d:\n relinked: %s full:     %s", i+1, line(g), line(w))
 }
