@@ -85,9 +85,14 @@ type query struct {
 	// is computed once, not once per site).
 	cut map[memoKey]Type
 	// localFrame numbers the call-site frames this query keeps to itself
-	// (negative ids); frameMemo holds what was computed in them.
+	// (negative ids); frameMemo holds what was computed in them, and the
+	// entries of own (see keeps).
 	localFrame int32
 	frameMemo  map[memoKey]Type
+	// own, when set, is the unit whose expression and flow entries this
+	// query keeps to itself (Check's pass over one file: about two
+	// thirds of what it computes, read by no later query; see keeps).
+	own Unit
 	// frameReads counts reads of each call-site frame's parameters
 	// (frameReadTotal all of them): see noteFrameRead.
 	frameReads     map[int32]int
@@ -124,11 +129,13 @@ func (q *query) leave(key memoKey) {
 // memoised returns the remembered type of key or computes it.
 func (q *query) memoised(key memoKey, compute func() Type) Type {
 	key.frame = q.frameOf(key)
-	if key.frame < 0 {
+	local := key.frame < 0 || q.keeps(key)
+	if local {
 		if t, ok := q.frameMemo[key]; ok {
 			return t
 		}
-	} else {
+	}
+	if key.frame >= 0 {
 		q.e.mu.Lock()
 		t, ok := q.e.memo[key]
 		q.e.mu.Unlock()
@@ -149,7 +156,7 @@ func (q *query) memoised(key memoKey, compute func() Type) Type {
 	case q.readsBesides(key.frame) != reads:
 		// Read another frame's parameters: true here, not for a query
 		// without that frame.
-	case q.cuts == cuts && key.frame < 0:
+	case q.cuts == cuts && local:
 		if q.frameMemo == nil {
 			q.frameMemo = map[memoKey]Type{}
 		}
@@ -162,6 +169,16 @@ func (q *query) memoised(key memoKey, compute func() Type) Type {
 		q.cut[key] = t
 	}
 	return t
+}
+
+// keeps reports whether key's result stays in this query's frameMemo
+// rather than the evaluator's memo: the types of own's expressions and
+// of its names at flow nodes. Other files read a file through its
+// symbols, definitions and returns, which stay shared; a later hover on
+// own computes what it needs again, the same type, as every memoised
+// result is the same whichever query computes it.
+func (q *query) keeps(key memoKey) bool {
+	return q.own != nil && key.unit == q.own && (key.what == memoExpr || key.what == memoFlow)
 }
 
 // unitIndex is what the evaluator looks up in one unit, built in one
