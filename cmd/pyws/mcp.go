@@ -38,7 +38,7 @@ func mcpCommand(args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	kn, err := kf.start(ctx, logger)
+	kn, err := kf.start(ctx, logger, nil)
 	if err != nil {
 		return err
 	}

@@ -11,7 +11,6 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 	"strings"
 	"sync"
 	"syscall"
@@ -111,8 +110,9 @@ func (k *kernel) close() {
 }
 
 // start opens the stubs, the plugin runtime, the edit journal and the
-// service over --workspace, and begins loading it.
-func (k *kernelFlags) start(ctx context.Context, logger *slog.Logger) (_ *kernel, err error) {
+// service over --workspace, and begins loading it; building, when set,
+// is told of index builds (service.Config.Building).
+func (k *kernelFlags) start(ctx context.Context, logger *slog.Logger, building func(bool)) (_ *kernel, err error) {
 	if *k.workspace == "" {
 		return nil, errors.New("--workspace DIR is required")
 	}
@@ -184,6 +184,7 @@ func (k *kernelFlags) start(ctx context.Context, logger *slog.Logger) (_ *kernel
 		Stubs:            stubs,
 		IndexDelay:       *k.indexDelay,
 		IdleRelease:      *k.idleRelease,
+		Building:         building,
 	})
 	kn.closers = append(kn.closers, svc.Close)
 	rec.GaugeFunc("pyws_workspaces_open", "Workspaces open now, their index and caches in memory.", func() float64 {
@@ -261,12 +262,13 @@ func serve(args []string) error {
 	// The server's resident memory is its live heap (the indexes) plus
 	// the garbage the collector lets accumulate, up to the live heap
 	// again at Go's default; a fresh --state also compiles the plugins
-	// here, a burst of garbage. Collecting at half the live heap lowered
-	// the peak (see RATIONALE.md, "Where does the memory go?").
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(50)
+	// here, a burst of garbage. Collecting at a quarter of the live heap,
+	// half while an index builds, lowers the peak (collector.go).
+	var building func(bool)
+	if collector := serverCollector(os.Getenv("GOGC")); collector != nil {
+		building = collector.Building
 	}
-	kn, err := kf.start(ctx, logger)
+	kn, err := kf.start(ctx, logger, building)
 	if err != nil {
 		return err
 	}

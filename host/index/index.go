@@ -868,8 +868,7 @@ func (x *Index) statChanged() bool {
 				if changed.Load() {
 					return
 				}
-				fi, err := os.Stat(f.Abs)
-				if err != nil || fi.Size() != f.Size || !fi.ModTime().Equal(f.MTime) || x.retryDue(f) {
+				if !unchangedOnDisk(f.Abs, f) || x.retryDue(f) {
 					changed.Store(true)
 					return
 				}

@@ -79,6 +79,10 @@ type Config struct {
 	// IdleRelease: a workspace no request has used for this long is
 	// released (see sweepIdle); zero or negative: never.
 	IdleRelease time.Duration
+	// Building, when set, is told when a workspace's index starts (true)
+	// and stops (false) building or catching up with changed files:
+	// `pyws serve` collects its heap less eagerly meanwhile.
+	Building func(bool)
 }
 
 // Service runs operations. It is safe for concurrent use.
@@ -193,6 +197,8 @@ type workspaceState struct {
 	loading sync.Mutex
 	// diag is get_diagnostics' configuration, interpreter and caches.
 	diag *diagState
+	// building is Config.Building, nil none.
+	building func(bool)
 }
 
 // The service keeps its workspaces in an openset: reopened when the root
@@ -209,7 +215,7 @@ func (s *Service) openWorkspace(root string) (*workspaceState, error) {
 	if err != nil {
 		return nil, err
 	}
-	st := &workspaceState{root: root, ws: ws, diag: newDiagState(ws, s.cfg.Logger, s.cfg.StateDir)}
+	st := &workspaceState{root: root, ws: ws, diag: newDiagState(ws, s.cfg.Logger, s.cfg.StateDir), building: s.cfg.Building}
 	// Watching walks the tree twice (0.15-0.35 s on Django, busy); until
 	// it is done listings check directory mtimes, so it need not hold up
 	// the load or the listener.
@@ -257,6 +263,10 @@ func (st *workspaceState) load(log *slog.Logger, delay time.Duration) {
 	if x == nil {
 		st.loaded.Store(true)
 		return
+	}
+	if st.building != nil {
+		st.building(true)
+		defer st.building(false)
 	}
 	if x.Built() {
 		if err := x.Rescan(context.Background()); err != nil {

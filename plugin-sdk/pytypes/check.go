@@ -32,6 +32,7 @@ func (e *Evaluator) Check(u Unit) []Finding {
 	}
 	q := e.query()
 	q.cut = map[memoKey]Type{}
+	q.own = u
 	s := u.Summary()
 	var out []Finding
 	for _, o := range s.Occs {

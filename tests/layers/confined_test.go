@@ -21,6 +21,7 @@ var rawFileAccess = map[string][]string{
 	"os":            {"ReadFile", "ReadDir", "Open", "OpenFile", "Stat", "Lstat", "OpenRoot", "OpenInRoot", "DirFS"},
 	"path/filepath": {"Walk", "WalkDir", "Glob"},
 	"io/ioutil":     {"ReadFile", "ReadDir"},
+	"syscall":       {"Open", "Stat", "Lstat"},
 }
 
 // The code checked is host, api and cmd and every package of this module
@@ -48,6 +49,8 @@ var rawAccessAllowed = []allowedAccess{
 	{"host/plugins/rss_linux.go", []string{"residentBytes"}, "/proc/<pid>/statm of a worker"},
 	{"host/index/index.go", []string{"readCached"}, "the summaries cached under --state/index (workspace files) and --state/stubs (typeshed's stubs, whose own bytes come through plugin-sdk/typeshed's fs.FS, opened by openStubs)"},
 	{"host/index/index.go", []string{"Index.load", "Index.statChanged"}, "the stat sweep over paths the workspace listed: only size and mtime, which decide what to re-read through Config.Read (workspace.ReadSource)"},
+	{"host/index/stat_linux.go", []string{"unchangedOnDisk"}, "the stat sweep's stat (Index.statChanged) without os.Stat's allocation: only size and mtime"},
+	{"host/index/stat_other.go", []string{"unchangedOnDisk"}, "the stat sweep's stat (Index.statChanged): only size and mtime"},
 	{"host/edits/journal.go", []string{"Engine.write", "Engine.recover", "Engine.removeStaleNew"}, "the edit journal under --state/edits"},
 	{"host/edits/locks.go", []string{"Engine.flockStripes"}, "the edit engine's lock files under --state"},
 	{"host/edits/journal.go", []string{"Engine.writeTemp", "Engine.syncDir", "Engine.recoverJournal"}, "the edit engine, the only writer: temporary files beside the files it replaces (O_EXCL|O_NOFOLLOW), fsync of their directories, and at recovery the journal and the current bytes of the files it names"},

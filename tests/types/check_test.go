@@ -1,6 +1,7 @@
 package types
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -95,14 +96,7 @@ Unknown().other
 // type variables, generators, unknowns, decorated callees, calls that do
 // not bind; the positional arguments after an unpacked one).
 func TestMismatchMarkers(t *testing.T) {
-	fixtures := map[string]string{}
-	for _, mod := range []string{"mismatch", "mismatch_models", "mismatch_other"} {
-		b, err := os.ReadFile(filepath.Join("testdata", mod+".py"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		fixtures[mod] = string(b)
-	}
+	fixtures := mismatchFixtures(t)
 	p := newProgram(t, fixtures)
 	var got, want []string
 	for i, line := range strings.Split(fixtures["mismatch"], "\n") {
@@ -118,4 +112,51 @@ func TestMismatchMarkers(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
+}
+
+// TestCheckLeavesAnswersAlone: Check keeps its file's expression types
+// to its own pass (the memo it leaves behind is smaller), so what it
+// leaves must not change any later answer: the hover text at every
+// occurrence of the mismatch fixtures, after Check, is the text a fresh
+// evaluator gives, and a second Check repeats the first.
+func TestCheckLeavesAnswersAlone(t *testing.T) {
+	fixtures := mismatchFixtures(t)
+	p := newProgram(t, fixtures)
+	u := p.unit("mismatch")
+	hovers := func(e *pytypes.Evaluator) []string {
+		var out []string
+		for _, o := range u.Summary().Occs {
+			out = append(out, e.HoverAt(u, o))
+		}
+		return out
+	}
+	checked := pytypes.New(p, pytypes.Options{})
+	first := checked.Check(u)
+	if len(first) == 0 {
+		t.Fatal("no findings: the fixture no longer exercises Check")
+	}
+	after := hovers(checked)
+	fresh := hovers(pytypes.New(p, pytypes.Options{}))
+	for i := range fresh {
+		if after[i] != fresh[i] {
+			t.Errorf("occurrence %d at %v: after Check %q, fresh %q", i, u.Summary().Occs[i].Span, after[i], fresh[i])
+		}
+	}
+	if a, b := fmt.Sprint(first), fmt.Sprint(checked.Check(u)); a != b {
+		t.Errorf("a second Check differs:\n%s\n%s", b, a)
+	}
+}
+
+// mismatchFixtures are testdata/mismatch.py and the modules it imports,
+// by module name.
+func mismatchFixtures(t *testing.T) map[string]string {
+	fixtures := map[string]string{}
+	for _, mod := range []string{"mismatch", "mismatch_models", "mismatch_other"} {
+		b, err := os.ReadFile(filepath.Join("testdata", mod+".py"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		fixtures[mod] = string(b)
+	}
+	return fixtures
 }
