@@ -163,6 +163,9 @@ func TestInheritedParameters(t *testing.T) {
 func TestMethodThatRaises(t *testing.T) {
 	runEvalCases(t, []evalCase{
 		{"method raising is unknown", "class C:\n    def m(self):\n        raise NotImplementedError\nx = C().m()\ndef f():\n    raise ValueError\ny = f()", map[string]string{"x": "Unknown", "y": "NoReturn"}},
+		{"method raising another error is NoReturn", "class C:\n    def m(self):\n        raise ValueError\nx = C().m()", map[string]string{"x": "NoReturn"}},
+		{"method raising NotImplementedError after a check is NoReturn", "class C:\n    def m(self, a):\n        if a:\n            raise NotImplementedError\n        raise NotImplementedError\nx = C().m(1)", map[string]string{"x": "NoReturn"}},
+		{"abstract method is unknown", "from abc import abstractmethod\nclass C:\n    @abstractmethod\n    def m(self):\n        raise ValueError\nx = C().m()", map[string]string{"x": "Unknown"}},
 	})
 }
 
