@@ -45,3 +45,14 @@ import subprocess
 # An __init__ overload's annotated self says what the call makes.
 proc = subprocess.Popen(["ls"], stdout=subprocess.PIPE)  #@hover (variable) proc: Popen[bytes]
 text_proc = subprocess.Popen(["ls"], text=True)  #@hover (variable) text_proc: Popen[str]
+# An overload matched through an Unknown argument is only possibly the
+# one called: when the Unknown goes to parameters of different types,
+# results none of which subsumes the others make the call Unknown.
+import os
+def gradual(x):
+    fs = os.fspath(x)  #@hover (variable) fs: Unknown
+    joined = os.path.join(x, "a")  #@hover (variable) joined: str
+    glued = "".join(x)  #@hover (variable) glued: str
+    attr = getattr(x, "a", None)  #@hover (variable) attr: Any | None
+    parts = str(x).split("=", 1)  #@hover (variable) parts: list[str]
+    biggest = max(x, 1)  #@hover (variable) biggest: int
