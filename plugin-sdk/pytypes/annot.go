@@ -405,7 +405,8 @@ func (q *query) specialForm(name string, s tvScope, args []int32, u Unit) (Type,
 		}
 		return first(), true
 	case "TypeGuard", "TypeIs":
-		return q.instanceOf("bool"), true
+		// A bool, printed as written: callable's `-> TypeIs[(...) -> object]`.
+		return withAlias(q.instanceOf("bool"), name, []Type{first()}), true
 	case "Type", "type":
 		if args == nil {
 			return q.instanceOf("type"), name == "Type"
