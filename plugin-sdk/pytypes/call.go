@@ -562,6 +562,17 @@ func (q *query) solve(param, arg Type, sol map[string]Type) {
 		if arg.IsUnknown() {
 			break
 		}
+		if cs := param.Args(); len(cs) > 0 && arg.Kind() != KindTypeVar {
+			// A constrained type variable is solved to the first
+			// constraint the argument's known members all fit (pyright:
+			// urlunparse of (unknown, "") is str, not Unknown | str).
+			if _, ok := sol[k]; !ok {
+				if c, ok := q.constrain(arg, cs); ok {
+					sol[k] = c
+				}
+			}
+			break
+		}
 		if prev, ok := sol[k]; !ok {
 			sol[k] = widen(arg) // pyright solves copy(1) as int
 		} else if w := widen(arg); !q.assignable(w, prev) {
@@ -576,9 +587,19 @@ func (q *query) solve(param, arg Type, sol map[string]Type) {
 			}
 		}
 		for _, m := range param.Args() {
-			if m.Kind() == KindTypeVar {
-				q.solve(m, withoutNone(arg), sol)
+			if m.Kind() != KindTypeVar {
+				continue
 			}
+			a := withoutNone(arg)
+			if len(m.Args()) > 0 {
+				// An Unknown member goes to the union, not to a constrained
+				// variable in it (urlunparse's Iterable[AnyStr | None] of
+				// a tuple of Unknown and str solves AnyStr as str).
+				if known := slices.DeleteFunc(a.Members(), isGradual); len(known) > 0 {
+					a = Union(known...)
+				}
+			}
+			q.solve(m, a, sol)
 		}
 	case KindInstance:
 		base, ok := q.asBase(arg, param.Class())
@@ -622,6 +643,52 @@ func (q *query) solve(param, arg Type, sol map[string]Type) {
 			}
 		}
 	}
+}
+
+// constrain is what constrained type variable with constraints cs is
+// solved to by an argument of type arg, as pyright's
+// assignConstrainedTypeVar: each member the narrowest constraint it
+// fits, an Any or Unknown member kept (re.escape of `Unknown | "a"` is
+// Unknown | str); when a member fits none, the first constraint the
+// whole of arg fits. ok false when none fits, or
+// arg has only Any and Unknown members.
+func (q *query) constrain(arg Type, cs []Type) (Type, bool) {
+	members := arg.Members()
+	out := make([]Type, 0, len(members))
+	fits, known := true, false
+	for _, m := range members {
+		if isGradual(m) {
+			out = append(out, m)
+			continue
+		}
+		known = true
+		best := -1
+		for i, c := range cs {
+			if q.assignable(m, c) && (best < 0 || q.assignable(c, cs[best])) {
+				best = i
+			}
+		}
+		if best < 0 {
+			fits = false
+			break
+		}
+		out = append(out, cs[best])
+	}
+	switch {
+	case !known:
+		return Type{}, false
+	case fits:
+		// Members fitting different constraints (str | bytes) fail the
+		// overload in pyright, which then calls it with each member:
+		// basename of str | bytes is str | bytes, as this union is.
+		return Union(out...), true
+	}
+	for _, c := range cs {
+		if q.assignable(arg, c) {
+			return c, true
+		}
+	}
+	return Type{}, false
 }
 
 // solveProtocol solves the type arguments of param, a generic protocol

@@ -172,9 +172,10 @@ func TypeVarType(name, scope string) Type {
 }
 
 // typeVarWithDefault is a type variable whose PEP 696 default (what a
-// bare generic class is specialised with) is def, kept as its ret.
-func typeVarWithDefault(name, scope string, def Type) Type {
-	return build(&typeData{kind: KindTypeVar, text: name, scope: scope, ret: def})
+// bare generic class is specialised with) is def, kept as its ret, and
+// whose constraints (AnyStr's str and bytes), if any, are its args.
+func typeVarWithDefault(name, scope string, def Type, constraints []Type) Type {
+	return build(&typeData{kind: KindTypeVar, text: name, scope: scope, ret: def, args: constraints})
 }
 
 // paramSpecVar is ParamSpec name of scope, with its default.

@@ -56,3 +56,11 @@ def gradual(x):
     attr = getattr(x, "a", None)  #@hover (variable) attr: Any | None
     parts = str(x).split("=", 1)  #@hover (variable) parts: list[str]
     biggest = max(x, 1)  #@hover (variable) biggest: int
+# A constrained type variable (AnyStr) is solved to the constraint each
+# known member of the argument fits, an Unknown member kept at the top.
+import re
+from urllib.parse import urlunparse
+def constrained(x, y: str, z: str | bytes):
+    escaped = re.escape(x or "a")  #@hover (variable) escaped: Unknown | str
+    unparsed = urlunparse((x, y, "", "", "", ""))  #@hover (variable) unparsed: str
+    base = os.path.basename(z)  #@hover (variable) base: str | bytes
