@@ -493,6 +493,9 @@ func (q *query) bindMember(recv Type, mi *classInfo, sym int32, sub map[string]T
 		if viaClass {
 			return q.instanceOf("property")
 		}
+		if t, ok := q.descriptorRead(u, sym, self); ok {
+			return t
+		}
 		getter := defs[0]
 		for _, d := range defs {
 			if len(u.Summary().Defs[d].Params) == 1 {
@@ -513,6 +516,25 @@ func (q *query) bindMember(recv Type, mi *classInfo, sym int32, sub map[string]T
 		return t
 	}
 	return substitute(t, sub, self, true)
+}
+
+// descriptorRead is property-like member sym of u read through an
+// instance self when a decorator of the workspace made it an instance
+// of a descriptor class (Django's cached_property): what its __get__
+// returns, as pyright reads it (Django's, whose every other path
+// raises, returns itself: cached_property). ok false for other
+// members, and for the stubs' property-likes (functools'
+// cached_property), read as their getter's return.
+func (q *query) descriptorRead(u Unit, sym int32, self Type) (Type, bool) {
+	d := q.sym(u, sym)
+	if d.Kind() != KindInstance || d.Class().Unit == nil || d.Class().Unit.IsStub() {
+		return Type{}, false
+	}
+	get := q.member(d, "__get__")
+	if !get.Found() {
+		return Type{}, false
+	}
+	return q.call(get.Type, []argument{{t: self}, {t: classObjectOf(self)}}), true
 }
 
 // instanceOfClassObject is what calling class object t makes.
