@@ -680,7 +680,15 @@ func (q *query) narrowCallable(t Type, pos bool) Type {
 	for _, m := range t.Members() {
 		var callable bool
 		switch m.Kind() {
-		case KindUnknown, KindAny, KindTypeVar:
+		case KindUnknown, KindAny:
+			// callable is `-> TypeIs[Callable[..., object]]`: what is not
+			// known becomes that (pyright: def current(...) -> object).
+			if pos {
+				m = CallableType(nil, q.instanceOf("object"), true)
+			}
+			out = append(out, m)
+			continue
+		case KindTypeVar:
 			out = append(out, m)
 			continue
 		case KindFunction, KindOverloaded, KindCallable, KindClass:
