@@ -35,7 +35,7 @@ package navindex
 
 // Version is the layout version; the kernel discards cached summaries of
 // another version.
-const Version = 13 // 13: DefRaisesNotImplemented; returns and yields in branches that never run are not the def's
+const Version = 13 // 13: DefRaisesNotImplemented; returns and yields in branches that never run are not the def's; a lambda's parameter names
 
 // SymKind says what a symbol is.
 type SymKind uint8
@@ -125,7 +125,7 @@ const (
 	ExprEnter     // what entering context manager A gives (Name "async" for async with)
 	ExprAwait     // await A
 	ExprIf        // A if ... else B
-	ExprLambda    // a lambda returning A (-1 unknown)
+	ExprLambda    // a lambda returning A (-1 unknown), with B parameters named by Keys ("*a", "**kw" for splats), B -1 when not described (a default, a separator)
 	ExprText      // a string annotation the plugin could not describe: Text
 )
 

@@ -1,5 +1,7 @@
 package pytypes
 
+import "strings"
+
 // Kind says what a Type is.
 type Kind uint8
 
@@ -212,6 +214,24 @@ func HomogeneousTuple(tupleClass Class, elem Type) Type {
 // anyParams.
 func CallableType(params []Type, ret Type, anyParams bool) Type {
 	return build(&typeData{kind: KindCallable, args: params, ret: ret, variadic: anyParams})
+}
+
+// lambdaType is a lambda with parameters names ("*a", "**kw" for
+// splats), each Unknown, returning ret: a Callable whose parameters
+// print by name, as pyright prints a lambda, `(x: Unknown) -> int`.
+// The names are kept in text, comma-separated.
+func lambdaType(names []string, ret Type) Type {
+	params := make([]Type, len(names))
+	return build(&typeData{kind: KindCallable, args: params, ret: ret, text: strings.Join(names, ",")})
+}
+
+// paramNames are the parameter names of a lambda's Callable (nil for
+// another Callable).
+func (t Type) paramNames() []string {
+	if t.Kind() != KindCallable || t.d.text == "" {
+		return nil
+	}
+	return strings.Split(t.d.text, ",")
 }
 
 // paramSpecCallable is Callable[p, ret] for ParamSpec p.

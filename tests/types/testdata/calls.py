@@ -64,3 +64,7 @@ def constrained(x, y: str, z: str | bytes):
     escaped = re.escape(x or "a")  #@hover (variable) escaped: Unknown | str
     unparsed = urlunparse((x, y, "", "", "", ""))  #@hover (variable) unparsed: str
     base = os.path.basename(z)  #@hover (variable) base: str | bytes
+# A lambda prints its parameters by name, as pyright prints it.
+pair = lambda x, y: 1  #@hover (variable) def pair(x: Unknown, y: Unknown) -> Literal[1]
+splats = lambda *a, **kw: 1  #@hover (variable) def splats(*a: Unknown, **kw: Unknown) -> Literal[1]
+nothing = lambda: "a"  #@hover (variable) def nothing() -> Literal['a']
