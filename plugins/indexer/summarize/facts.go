@@ -278,6 +278,13 @@ func (b *builder) funcFacts(bd *pysem.Binding, d *navindex.Def) {
 	}
 }
 
+// neverRuns reports whether n, in block, is in a branch that never runs
+// for the target while block itself runs: a def under a false
+// condition is taken as written (its returns are its own).
+func (b *builder) neverRuns(block, n tree.Node) bool {
+	return b.staticFalse(n.StartByte()) && !b.staticFalse(block.StartByte())
+}
+
 // raisesNotImplemented reports whether block is pyright's idiom of an
 // unimplemented method (methodAlwaysRaisesNotImplemented), whose
 // inferred return is Unknown, not NoReturn: simple statements only, and
@@ -445,7 +452,7 @@ func (b *builder) ownReturns(body tree.Node) (values []int32, nodes []tree.Node,
 	kt := ownBodyKinds.Table(t)
 	for i, end := kt.Scan(body.Index(), body.SubtreeEnd(), 0), body.SubtreeEnd(); i < end; i = kt.Scan(i+1, end, 0) {
 		n := t.NodeAt(i)
-		if kt.Of(n) != 3 && b.staticFalse(n.StartByte()) {
+		if kt.Of(n) != 3 && b.neverRuns(body, n) {
 			// Never runs for the target (pyright: unreachable, so
 			// not one of the def's returns or yields); a yield there
 			// still makes the def a generator.
@@ -520,7 +527,7 @@ func (b *builder) ends(block tree.Node) bool {
 		hasElse := false
 		blk, cond := last.ChildByFieldID(b.f.consequence), last.ChildByFieldID(b.f.condition)
 		for alt := last.FirstChild(); ; alt = alt.NextSibling() {
-			if !blk.IsNull() && !b.staticFalse(blk.StartByte()) {
+			if !blk.IsNull() && !b.neverRuns(block, blk) {
 				if !b.ends(blk) {
 					return false
 				}
