@@ -229,7 +229,7 @@ func (q *query) callOverloads(callee Type, args []argument) (Type, bool) {
 	case withAny:
 		return anyType, true
 	}
-	return unknownType, true
+	return possiblyUnknown(results[0]), true
 }
 
 // sameGradually reports that ts are one type, Any and Unknown alike.
@@ -263,9 +263,13 @@ func topGradual(t Type) (Type, bool) {
 // call that another subsumes, as pyright does; withAny: one compared
 // was Any or had Any.
 func (q *query) dedupeResults(results []Type) (kept []Type, withAny bool) {
+	var dropped []bool // kept[i] subsumed by a later result
 	for _, r := range results {
 		subsumed := false
 		for i, k := range kept {
+			if dropped[i] {
+				continue
+			}
 			if q.assignable(r, k) {
 				if g, ok := topGradual(k); !ok {
 					subsumed = true
@@ -276,7 +280,7 @@ func (q *query) dedupeResults(results []Type) (kept []Type, withAny bool) {
 			}
 			if q.assignable(k, r) {
 				if g, ok := topGradual(r); !ok {
-					kept[i] = Type{}
+					dropped[i] = true
 				} else if g.Kind() == KindAny {
 					withAny = true
 				}
@@ -284,11 +288,16 @@ func (q *query) dedupeResults(results []Type) (kept []Type, withAny bool) {
 			}
 		}
 		if !subsumed {
-			kept = append(kept, r)
+			kept, dropped = append(kept, r), append(dropped, false)
 		}
 	}
-	kept = slices.DeleteFunc(kept, func(t Type) bool { return t.d == nil })
-	return kept, withAny
+	out := kept[:0]
+	for i, k := range kept {
+		if !dropped[i] {
+			out = append(out, k)
+		}
+	}
+	return out, withAny
 }
 
 // gradualArgument reports an argument of type Any or Unknown, or an

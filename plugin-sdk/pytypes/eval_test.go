@@ -290,3 +290,33 @@ t0 = tuple()
 		"t1": "tuple[int, ...]", "t0": "tuple[Unknown, ...]",
 	}}})
 }
+
+// TestAmbiguousOverload: an overloaded call matched through an Unknown
+// argument that reaches parameters of different types, with results
+// that do not subsume one another, is Unknown, carrying the first
+// match as its possible type (and its members' types), which
+// completions offer; a known argument picks its overload.
+func TestAmbiguousOverload(t *testing.T) {
+	src := `from typing import overload
+class A:
+    x: int
+class B:
+    y: str
+@overload
+def f(a: int) -> A: ...
+@overload
+def f(a: str) -> B: ...
+def f(a): ...
+r = f(unknown_name)
+rx = r.x
+k = f(1)`
+	p := programWith(map[string]string{"m.py": src})
+	u := p.unit("m")
+	ev := New(p, Options{})
+	for name, want := range map[string][2]string{"r": {"Unknown", "A"}, "rx": {"Unknown", "int"}, "k": {"A", "Unknown"}} {
+		got := ev.SymType(u, symNamed(t, u, 0, name))
+		if ev.Print(got) != want[0] || ev.Print(got.Possible()) != want[1] {
+			t.Errorf("%s: got %s (possibly %s), want %s (possibly %s)", name, ev.Print(got), ev.Print(got.Possible()), want[0], want[1])
+		}
+	}
+}

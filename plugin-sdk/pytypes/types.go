@@ -216,6 +216,26 @@ func CallableType(params []Type, ret Type, anyParams bool) Type {
 	return build(&typeData{kind: KindCallable, args: params, ret: ret, variadic: anyParams})
 }
 
+// possiblyUnknown is Unknown carrying the type p it would have been,
+// as pyright's possible type of an ambiguous overloaded call: printed
+// and evaluated as Unknown, offered to completions (Possible).
+func possiblyUnknown(p Type) Type {
+	if p.IsUnknown() {
+		return p
+	}
+	return build(&typeData{kind: KindUnknown, args: []Type{p}})
+}
+
+// Possible is the type an Unknown would have been (an ambiguous
+// overloaded call's first match, and its members), whose members
+// completions offer; Unknown when none.
+func (t Type) Possible() Type {
+	if t.Kind() != KindUnknown || t.d == nil || len(t.d.args) != 1 {
+		return unknownType
+	}
+	return t.d.args[0]
+}
+
 // lambdaType is a lambda with parameters names ("*a", "**kw" for
 // splats), each Unknown, returning ret: a Callable whose parameters
 // print by name, as pyright prints a lambda, `(x: Unknown) -> int`.
@@ -326,8 +346,8 @@ func (t Type) Equal(o Type) bool {
 	if t.Kind() != o.Kind() {
 		return false
 	}
-	if t.d == nil || o.d == nil {
-		return true // both Unknown
+	if t.d == nil || o.d == nil || t.Kind() == KindUnknown {
+		return true // both Unknown (a possible type aside)
 	}
 	x, y := t.d, o.d
 	if x.class != y.class || x.text != y.text || x.scope != y.scope || x.variadic != y.variadic ||
