@@ -363,6 +363,15 @@ func (q *completionQuery) declUses(r pytypes.Ref) int {
 	return n
 }
 
+// possibleType is t, or for an Unknown the type it possibly is (an
+// ambiguous overloaded call's), whose members pyright offers too.
+func possibleType(t pytypes.Type) pytypes.Type {
+	if t.IsUnknown() {
+		return t.Possible()
+	}
+	return t
+}
+
 // receiverType is the type of the receiver before the dot: when the
 // file already holds an attribute there (a name being retyped, or the
 // cursor inside one), its receiver expression as the indexer recorded it
@@ -371,7 +380,7 @@ func (q *completionQuery) declUses(r pytypes.Ref) int {
 func (q *completionQuery) receiverType() pytypes.Type {
 	if i := q.occAt(q.c.PrefixStart); i >= 0 {
 		if y := q.f.S.Syms[q.f.S.Occs[i].Sym]; y.Kind == navindex.SymAttr && y.Recv >= 0 {
-			if t := q.ev.ExprType(q.f, y.Recv); !t.IsUnknown() {
+			if t := possibleType(q.ev.ExprType(q.f, y.Recv)); !t.IsUnknown() {
 				return t
 			}
 		}
@@ -384,7 +393,7 @@ func (q *completionQuery) receiverType() pytypes.Type {
 	last := q.c.Receiver[len(q.c.Receiver)-1]
 	if i < len(occs) && occs[i].Line == int32(line) && occs[i].End == int32(col) && int(occs[i].Sym) < len(q.f.S.Syms) && occs[i].Sym >= 0 &&
 		q.f.S.Syms[occs[i].Sym].Name == last {
-		if t := q.ev.TypeAt(q.f, occs[i]); !t.IsUnknown() {
+		if t := possibleType(q.ev.TypeAt(q.f, occs[i])); !t.IsUnknown() {
 			return t
 		}
 	}

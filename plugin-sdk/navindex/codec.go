@@ -621,8 +621,10 @@ func (s *Summary) check() error {
 		l := x.Lists()
 		earlier := func(v int32) bool { return v >= -1 && v < int32(k) }
 		bySym := x.Op == ExprSym || x.Op == ExprSuper
-		ok := x.Op <= ExprText && len(l.Keys) <= len(l.Args)
+		ok := x.Op <= ExprText && (len(l.Keys) <= len(l.Args) || x.Op == ExprLambda)
 		switch {
+		case x.Op == ExprLambda:
+			ok = ok && earlier(x.A) && (x.B == -1 && len(l.Keys) == 0 || x.B >= 0 && int(x.B) == len(l.Keys)) // B counts the parameters Keys name
 		case bySym:
 			ok = ok && x.A >= 0 && x.A < ns && (x.Op != ExprSym || x.B >= -1 && x.B < int32(len(s.Flow)))
 		case x.Op == ExprAttr || x.Op == ExprCall:

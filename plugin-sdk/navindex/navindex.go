@@ -35,7 +35,7 @@ package navindex
 
 // Version is the layout version; the kernel discards cached summaries of
 // another version.
-const Version = 13 // 11: a try statement's normal end joins before its handlers' (union order); 13: ReturnValues in binder order (a try's else before its handlers)
+const Version = 14 // 11: a try statement's normal end joins before its handlers' (union order); 13: ReturnValues in binder order (a try's else before its handlers); 14: DefRaisesNotImplemented; returns and yields in branches that never run are not the def's; a lambda's parameter names
 
 // SymKind says what a symbol is.
 type SymKind uint8
@@ -125,7 +125,7 @@ const (
 	ExprEnter     // what entering context manager A gives (Name "async" for async with)
 	ExprAwait     // await A
 	ExprIf        // A if ... else B
-	ExprLambda    // a lambda returning A (-1 unknown)
+	ExprLambda    // a lambda returning A (-1 unknown), with B parameters named by Keys ("*a", "**kw" for splats), B -1 when not described (a default, a separator)
 	ExprText      // a string annotation the plugin could not describe: Text
 )
 
@@ -297,20 +297,21 @@ type Extent struct {
 type DefFlags uint32
 
 const (
-	DefAsync        DefFlags = 1 << iota
-	DefGenerator             // the body yields
-	DefReturnsNone           // some path ends without a value (falls off the end, or a bare return); the end counts as reachable unless the last statement returns or raises, or is an if/else, try or with whose every branch does, or a `while True` without break
-	DefNeverReturns          // every path raises (pyright: NoReturn): no return statement, no yield, and the end is not reachable as above
-	DefOverload              // @overload
-	DefClassMethod           // @classmethod
-	DefStaticMethod          // @staticmethod
-	DefAbstract              // @abstractmethod
-	DefFinal                 // @final, or a Final annotation
-	DefTypeAlias             // `X: TypeAlias = ...` or `type X = ...`
-	DefStaticFalse           // under a condition false for the target (sys.version_info, sys.platform, os.name, not/and/or of them): the binding never happens; TYPE_CHECKING decides nothing
-	DefTypeChecking          // under `if TYPE_CHECKING:`
-	DefDeprecated            // @deprecated
-	DefClassVar              // a ClassVar annotation, or a value assigned in a class body
+	DefAsync                DefFlags = 1 << iota
+	DefGenerator                     // the body yields
+	DefReturnsNone                   // some path ends without a value (falls off the end, or a bare return); the end counts as reachable unless the last statement returns or raises, or is an if/else, try or with whose every branch does, or a `while True` without break
+	DefNeverReturns                  // every path raises (pyright: NoReturn): no return statement, no yield, and the end is not reachable as above
+	DefOverload                      // @overload
+	DefClassMethod                   // @classmethod
+	DefStaticMethod                  // @staticmethod
+	DefAbstract                      // @abstractmethod
+	DefFinal                         // @final, or a Final annotation
+	DefTypeAlias                     // `X: TypeAlias = ...` or `type X = ...`
+	DefStaticFalse                   // under a condition false for the target (sys.version_info, sys.platform, os.name, not/and/or of them): the binding never happens; TYPE_CHECKING decides nothing
+	DefTypeChecking                  // under `if TYPE_CHECKING:`
+	DefDeprecated                    // @deprecated
+	DefClassVar                      // a ClassVar annotation, or a value assigned in a class body
+	DefRaisesNotImplemented          // DefNeverReturns by pyright's idiom of an unimplemented method: simple statements only, and every raise is `raise E` or `raise E(...)` of a NotImplementedError, without `from`
 )
 
 // ParamKind says how a parameter takes its argument.

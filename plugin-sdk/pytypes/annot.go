@@ -253,7 +253,7 @@ func (q *query) refAsType(r Ref, s tvScope, args []int32, au Unit) Type {
 		if calleeName(r.Unit, d.Value) == "ParamSpec" {
 			return paramSpecVar(tv, q.scopeFor(s, tv), q.typeVarDefault(r.Unit, d.Value))
 		}
-		return typeVarWithDefault(tv, q.scopeFor(s, tv), q.typeVarDefault(r.Unit, d.Value))
+		return typeVarWithDefault(tv, q.scopeFor(s, tv), q.typeVarDefault(r.Unit, d.Value), q.typeVarConstraints(r.Unit, d.Value))
 	}
 	// A type alias, explicit or not: its value read as a type, printed
 	// by its name.
@@ -359,6 +359,21 @@ func (q *query) typeVarDefault(u Unit, v int32) Type {
 	return unknownType
 }
 
+// typeVarConstraints are the constraints of a TypeVar call v: its
+// positional arguments after the name (`TypeVar("AnyStr", str, bytes)`).
+func (q *query) typeVarConstraints(u Unit, v int32) []Type {
+	x := &u.Summary().Exprs[v]
+	npos := len(x.Args) - len(x.Keys)
+	if calleeName(u, v) != "TypeVar" || npos < 3 {
+		return nil
+	}
+	cs := make([]Type, 0, npos-1)
+	for _, a := range x.Args[1:npos] {
+		cs = append(cs, q.annot(u, a, tvScope{}))
+	}
+	return cs
+}
+
 // builtinAliases are typing's capitalised aliases of builtin classes.
 var builtinAliases = map[string]string{"List": "list", "Dict": "dict", "Set": "set", "FrozenSet": "frozenset", "Text": "str"}
 
@@ -405,7 +420,8 @@ func (q *query) specialForm(name string, s tvScope, args []int32, u Unit) (Type,
 		}
 		return first(), true
 	case "TypeGuard", "TypeIs":
-		return q.instanceOf("bool"), true
+		// A bool, printed as written: callable's `-> TypeIs[(...) -> object]`.
+		return withAlias(q.instanceOf("bool"), name, []Type{first()}), true
 	case "Type", "type":
 		if args == nil {
 			return q.instanceOf("type"), name == "Type"

@@ -14,7 +14,11 @@ func (q *query) call(callee Type, args []argument) Type {
 		return anyType
 	case KindClass:
 		return keepClassAlias(callee, q.bindPartial(q.construct(callee, args), args))
-	case KindFunction, KindOverloaded:
+	case KindOverloaded:
+		if r, ok := q.callOverloads(callee, args); ok {
+			return r
+		}
+	case KindFunction:
 		if f, sol := q.selectOverload(callee, args); f != nil {
 			r := q.returnOf(f, sol)
 			if callee.Kind() == KindFunction && q.partlyUnknown(r, 0) {
@@ -166,6 +170,143 @@ func (q *query) selectOverload(callee Type, args []argument) (*Function, map[str
 		}
 	}
 	return nil, nil
+}
+
+// callOverloads is the result of calling overloaded callee, as pyright
+// evaluates an overloaded call: the first overload that matches decides,
+// unless it matched through an Any or Unknown argument; then every later
+// overload that matches is possible too, and when an Any or Unknown
+// argument goes to parameters of different types among them and their
+// results differ (none subsuming the others), the call is Unknown (Any
+// when one of them has Any). ok false when no overload matches.
+func (q *query) callOverloads(callee Type, args []argument) (Type, bool) {
+	var possible []*Function
+	var results []Type
+	for _, ft := range callee.Args() {
+		f := ft.Func()
+		if f == nil || !validDef(f.Unit, f.Def) {
+			continue
+		}
+		sol, ok := q.match(f, args)
+		if !ok {
+			continue
+		}
+		r := q.returnOf(f, sol)
+		if len(possible) == 0 && !gradualArgument(args) {
+			return r, true
+		}
+		possible, results = append(possible, f), append(results, r)
+	}
+	switch {
+	case len(possible) == 0:
+		return Type{}, false
+	case len(possible) == 1 || sameGradually(results):
+		return results[0], true
+	}
+	// pyright's filterOverloadMatchesForAnyArgs: ambiguous only when a
+	// gradual argument goes to parameters of different types (or an
+	// unpacked one to who knows which).
+	ambiguous := false
+	for i, a := range args {
+		if a.key == "*" || a.key == "**" {
+			ambiguous = true
+			break
+		}
+		ambiguous = ambiguous || isGradual(a.t) && !q.sameParam(possible, args, i)
+	}
+	if !ambiguous {
+		return results[0], true
+	}
+	kept, withAny := q.dedupeResults(results)
+	switch {
+	case len(kept) == 1:
+		return kept[0], true
+	case withAny:
+		return anyType, true
+	}
+	return possiblyUnknown(results[0]), true
+}
+
+// sameGradually reports that ts are one type, Any and Unknown alike.
+func sameGradually(ts []Type) bool {
+	for _, t := range ts[1:] {
+		if !t.Equal(ts[0]) && !(isGradual(t) && isGradual(ts[0])) {
+			return false
+		}
+	}
+	return true
+}
+
+func isGradual(t Type) bool { return t.IsUnknown() || t.Kind() == KindAny }
+
+// topGradual is the Any or Unknown t is or has as a member (Unknown
+// first), ok false when none.
+func topGradual(t Type) (Type, bool) {
+	var found Type
+	for _, m := range t.Members() {
+		if m.IsUnknown() {
+			return m, true
+		}
+		if m.Kind() == KindAny {
+			found = m
+		}
+	}
+	return found, found.d != nil
+}
+
+// dedupeResults drops the possible results of an ambiguous overloaded
+// call that another subsumes, as pyright does; withAny: one compared
+// was Any or had Any.
+func (q *query) dedupeResults(results []Type) (kept []Type, withAny bool) {
+	var dropped []bool // kept[i] subsumed by a later result
+	for _, r := range results {
+		subsumed := false
+		for i, k := range kept {
+			if dropped[i] {
+				continue
+			}
+			if q.assignable(r, k) {
+				if g, ok := topGradual(k); !ok {
+					subsumed = true
+				} else if g.Kind() == KindAny {
+					withAny = true
+				}
+				break
+			}
+			if q.assignable(k, r) {
+				if g, ok := topGradual(r); !ok {
+					dropped[i] = true
+				} else if g.Kind() == KindAny {
+					withAny = true
+				}
+				break
+			}
+		}
+		if !subsumed {
+			kept, dropped = append(kept, r), append(dropped, false)
+		}
+	}
+	out := kept[:0]
+	for i, k := range kept {
+		if !dropped[i] {
+			out = append(out, k)
+		}
+	}
+	return out, withAny
+}
+
+// gradualArgument reports an argument of type Any or Unknown, or an
+// unpacked one: an overload it matches is only possibly the one called.
+// (pyright also counts a list[Unknown], but then takes the first
+// overload in the cases seen, ", ".join(list(x)) LiteralString: its
+// arguments are evaluated against each overload's parameters.)
+func gradualArgument(args []argument) bool {
+	for _, a := range args {
+		if isGradual(a.t) || a.key == "*" || a.key == "**" {
+			return true
+		}
+	}
+	return false
 }
 
 // match binds args to f's parameters; ok when every argument has a
@@ -425,6 +566,17 @@ func (q *query) solve(param, arg Type, sol map[string]Type) {
 		if arg.IsUnknown() {
 			break
 		}
+		if cs := param.Args(); len(cs) > 0 && arg.Kind() != KindTypeVar {
+			// A constrained type variable is solved to the first
+			// constraint the argument's known members all fit (pyright:
+			// urlunparse of (unknown, "") is str, not Unknown | str).
+			if _, ok := sol[k]; !ok {
+				if c, ok := q.constrain(arg, cs); ok {
+					sol[k] = c
+				}
+			}
+			break
+		}
 		if prev, ok := sol[k]; !ok {
 			sol[k] = widen(arg) // pyright solves copy(1) as int
 		} else if w := widen(arg); !q.assignable(w, prev) {
@@ -439,9 +591,19 @@ func (q *query) solve(param, arg Type, sol map[string]Type) {
 			}
 		}
 		for _, m := range param.Args() {
-			if m.Kind() == KindTypeVar {
-				q.solve(m, withoutNone(arg), sol)
+			if m.Kind() != KindTypeVar {
+				continue
 			}
+			a := withoutNone(arg)
+			if len(m.Args()) > 0 {
+				// An Unknown member goes to the union, not to a constrained
+				// variable in it (urlunparse's Iterable[AnyStr | None] of
+				// a tuple of Unknown and str solves AnyStr as str).
+				if known := slices.DeleteFunc(a.Members(), isGradual); len(known) > 0 {
+					a = Union(known...)
+				}
+			}
+			q.solve(m, a, sol)
 		}
 	case KindInstance:
 		base, ok := q.asBase(arg, param.Class())
@@ -485,6 +647,52 @@ func (q *query) solve(param, arg Type, sol map[string]Type) {
 			}
 		}
 	}
+}
+
+// constrain is what constrained type variable with constraints cs is
+// solved to by an argument of type arg, as pyright's
+// assignConstrainedTypeVar: each member the narrowest constraint it
+// fits, an Any or Unknown member kept (re.escape of `Unknown | "a"` is
+// Unknown | str); when a member fits none, the first constraint the
+// whole of arg fits. ok false when none fits, or
+// arg has only Any and Unknown members.
+func (q *query) constrain(arg Type, cs []Type) (Type, bool) {
+	members := arg.Members()
+	out := make([]Type, 0, len(members))
+	fits, known := true, false
+	for _, m := range members {
+		if isGradual(m) {
+			out = append(out, m)
+			continue
+		}
+		known = true
+		best := -1
+		for i, c := range cs {
+			if q.assignable(m, c) && (best < 0 || q.assignable(c, cs[best])) {
+				best = i
+			}
+		}
+		if best < 0 {
+			fits = false
+			break
+		}
+		out = append(out, cs[best])
+	}
+	switch {
+	case !known:
+		return Type{}, false
+	case fits:
+		// Members fitting different constraints (str | bytes) fail the
+		// overload in pyright, which then calls it with each member:
+		// basename of str | bytes is str | bytes, as this union is.
+		return Union(out...), true
+	}
+	for _, c := range cs {
+		if q.assignable(arg, c) {
+			return c, true
+		}
+	}
+	return Type{}, false
 }
 
 // solveProtocol solves the type arguments of param, a generic protocol
@@ -701,7 +909,7 @@ func (q *query) instanceAssignable(src, dst Type) bool {
 			// Callable, not `maxsize: int | None`.
 			return q.isProtocol(dc) || functionClasses[dc.Name()]
 		}
-		return q.isProtocol(dc) || src.Kind() == KindModule
+		return q.protocolTakes(src, dc) || src.Kind() == KindModule
 	}
 	for i, a := range dst.Args() {
 		if i >= len(base.Args()) {
@@ -724,6 +932,31 @@ var functionClasses = map[string]bool{
 	"function": true, "FunctionType": true, "LambdaType": true, "MethodType": true,
 	"BuiltinFunctionType": true, "BuiltinMethodType": true, "MethodWrapperType": true,
 }
+
+// protocolTakes reports whether a value of src (of a class not derived
+// from dc) satisfies protocol dc. A value of a builtin class must have
+// every member dc declares, by name (str is no PathLike[bytes]: it has
+// no __fspath__, so os.path.join(unknown, "a") takes only the str
+// overload); any other is taken, its class being maybe partly known.
+func (q *query) protocolTakes(src Type, dc Class) bool {
+	if !q.isProtocol(dc) {
+		return false
+	}
+	if c := src.Class(); src.Kind() != KindInstance && src.Kind() != KindLiteral || c.Unit == nil || c.Unit.ModuleName() != "builtins" {
+		return true
+	}
+	for name := range q.members(q.class(dc)) {
+		if !notProtocolMember[name] && !q.member(src, name).Found() {
+			return false
+		}
+	}
+	return true
+}
+
+// notProtocolMember are the names a protocol's body binds that are not
+// members a value must have (typing's stubs give protocols __slots__).
+var notProtocolMember = map[string]bool{"__slots__": true, "__class_getitem__": true, "__init__": true, "__new__": true,
+	"__init_subclass__": true, "__doc__": true, "__module__": true, "__annotations__": true, "__dict__": true, "__weakref__": true}
 
 func (q *query) isProtocol(c Class) bool {
 	info := q.class(c)

@@ -349,6 +349,12 @@ func (m MemberInfo) Found() bool { return m.Ref.Found() }
 
 func (q *query) member(t Type, name string) MemberInfo {
 	switch t.Kind() {
+	case KindUnknown:
+		// An attribute of what an Unknown possibly is is possibly its
+		// type (completions of `urlparse(unknown).scheme.`).
+		if p := t.Possible(); !p.IsUnknown() {
+			return MemberInfo{Type: possiblyUnknown(q.member(p, name).Type)}
+		}
 	case KindAny:
 		// Any's attributes are Any (declared by nothing: not Found).
 		return MemberInfo{Type: anyType}

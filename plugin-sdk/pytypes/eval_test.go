@@ -163,6 +163,9 @@ func TestInheritedParameters(t *testing.T) {
 func TestMethodThatRaises(t *testing.T) {
 	runEvalCases(t, []evalCase{
 		{"method raising is unknown", "class C:\n    def m(self):\n        raise NotImplementedError\nx = C().m()\ndef f():\n    raise ValueError\ny = f()", map[string]string{"x": "Unknown", "y": "NoReturn"}},
+		{"method raising another error is NoReturn", "class C:\n    def m(self):\n        raise ValueError\nx = C().m()", map[string]string{"x": "NoReturn"}},
+		{"method raising NotImplementedError after a check is NoReturn", "class C:\n    def m(self, a):\n        if a:\n            raise NotImplementedError\n        raise NotImplementedError\nx = C().m(1)", map[string]string{"x": "NoReturn"}},
+		{"abstract method is unknown", "from abc import abstractmethod\nclass C:\n    @abstractmethod\n    def m(self):\n        raise ValueError\nx = C().m()", map[string]string{"x": "Unknown"}},
 	})
 }
 
@@ -348,6 +351,36 @@ n = a.n
 		}
 		if q := ev.query(); q.sym(u, sym).d == nil || q.steps != 0 {
 			t.Errorf("%s: asked again took %d steps, want it remembered", name, q.steps)
+		}
+	}
+}
+
+// TestAmbiguousOverload: an overloaded call matched through an Unknown
+// argument that reaches parameters of different types, with results
+// that do not subsume one another, is Unknown, carrying the first
+// match as its possible type (and its members' types), which
+// completions offer; a known argument picks its overload.
+func TestAmbiguousOverload(t *testing.T) {
+	src := `from typing import overload
+class A:
+    x: int
+class B:
+    y: str
+@overload
+def f(a: int) -> A: ...
+@overload
+def f(a: str) -> B: ...
+def f(a): ...
+r = f(unknown_name)
+rx = r.x
+k = f(1)`
+	p := programWith(map[string]string{"m.py": src})
+	u := p.unit("m")
+	ev := New(p, Options{})
+	for name, want := range map[string][2]string{"r": {"Unknown", "A"}, "rx": {"Unknown", "int"}, "k": {"A", "Unknown"}} {
+		got := ev.SymType(u, symNamed(t, u, 0, name))
+		if ev.Print(got) != want[0] || ev.Print(got.Possible()) != want[1] {
+			t.Errorf("%s: got %s (possibly %s), want %s (possibly %s)", name, ev.Print(got), ev.Print(got.Possible()), want[0], want[1])
 		}
 	}
 }

@@ -50,6 +50,9 @@ func (q *query) evalExpr(u Unit, e int32) Type {
 	case navindex.ExprIf:
 		return Union(q.expr(u, x.A), q.expr(u, x.B))
 	case navindex.ExprLambda:
+		if keys := x.Lists().Keys; x.B >= 0 && int(x.B) == len(keys) {
+			return lambdaType(keys, q.expr(u, x.A))
+		}
 		return CallableType(nil, q.expr(u, x.A), true)
 	}
 	return unknownType

@@ -155,9 +155,13 @@ func (q *query) printDepth(b *strings.Builder, t Type, flags, depth int) {
 			// passes that on to its parameters, as pyright's printer
 			// does: lru_cache's return is `((((...) -> _T)) -> ...)`,
 			// `list[((...) -> int) -> str]` is not.
+			names := t.paramNames()
 			for i, a := range t.Args() {
 				if i > 0 {
 					b.WriteString(", ")
+				}
+				if i < len(names) {
+					b.WriteString(names[i] + ": ")
 				}
 				q.printDepth(b, a, flags&parenCallable, depth+1)
 			}

@@ -39,6 +39,10 @@ type block struct {
 	self   int32 // a method's first parameter symbol
 	owner  int32 // a method's class symbol
 	last   string
+	// unimplemented: every statement so far is simple and every raise
+	// one of NotImplementedError (pyright's idiom of a method to write)
+	unimplemented bool
+	stmts         int
 }
 
 type sketch struct {
@@ -88,6 +92,9 @@ func (sk *sketch) closeBlock() {
 		switch {
 		case strings.HasPrefix(b.last, "raise") && len(d.ReturnValues) == 0 && d.Flags&navindex.DefReturnsNone == 0:
 			d.Flags |= navindex.DefNeverReturns
+			if b.unimplemented {
+				d.Flags |= navindex.DefRaisesNotImplemented
+			}
 		case !strings.HasPrefix(b.last, "return") && !strings.HasPrefix(b.last, "raise"):
 			d.Flags |= navindex.DefReturnsNone
 		}
@@ -168,6 +175,12 @@ func newDef(sym int32, kind navindex.DefKind) navindex.Def {
 func (sk *sketch) statement(indent int, text string) {
 	b := sk.top()
 	b.last = text
+	if b.fn {
+		ok := !strings.HasSuffix(text, ":") && (!strings.HasPrefix(text, "raise") ||
+			strings.HasPrefix(text, "raise NotImplementedError") && !strings.Contains(text, " from "))
+		b.unimplemented = ok && (b.stmts == 0 || b.unimplemented)
+		b.stmts++
+	}
 	switch {
 	case strings.HasPrefix(text, "@"):
 		sk.decos = append(sk.decos, text[1:])
@@ -244,6 +257,8 @@ func (sk *sketch) takeDecorators() (flags navindex.DefFlags, kind navindex.DefKi
 			kind = navindex.KindProperty
 		case "final":
 			flags |= navindex.DefFinal
+		case "abstractmethod":
+			flags |= navindex.DefAbstract
 		default:
 			if strings.HasSuffix(dtext, ".setter") {
 				kind = navindex.KindProperty

@@ -728,10 +728,11 @@ func (q *query) returnType(u Unit, di int32) Type {
 			return unknownType
 		case u.Summary().Syms[d.Sym].Name == "__init__":
 			return noneType
-		case len(d.ReturnValues) == 0 && d.Flags&(navindex.DefNeverReturns|navindex.DefReturnsNone) == navindex.DefNeverReturns && (d.Flags&navindex.DefAbstract != 0 || q.enclosingClass(u, di).Valid()):
-			// A method that always raises is nearly always `raise
-			// NotImplementedError`, which pyright infers no NoReturn for
-			// (nor for abstract methods): Unknown.
+		case len(d.ReturnValues) == 0 && d.Flags&(navindex.DefNeverReturns|navindex.DefReturnsNone) == navindex.DefNeverReturns && (d.Flags&navindex.DefAbstract != 0 || d.Flags&navindex.DefRaisesNotImplemented != 0 && q.enclosingClass(u, di).Valid()):
+			// pyright infers no NoReturn for an abstract method, nor for
+			// a method that only raises NotImplementedError
+			// (methodAlwaysRaisesNotImplemented): Unknown. Any other
+			// def whose every path raises is NoReturn.
 			return unknownType
 		default:
 			r = q.inferredReturn(u, d)

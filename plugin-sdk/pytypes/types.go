@@ -1,5 +1,7 @@
 package pytypes
 
+import "strings"
+
 // Kind says what a Type is.
 type Kind uint8
 
@@ -178,9 +180,10 @@ func TypeVarType(name, scope string) Type {
 }
 
 // typeVarWithDefault is a type variable whose PEP 696 default (what a
-// bare generic class is specialised with) is def, kept as its ret.
-func typeVarWithDefault(name, scope string, def Type) Type {
-	return build(&typeData{kind: KindTypeVar, text: name, scope: scope, ret: def})
+// bare generic class is specialised with) is def, kept as its ret, and
+// whose constraints (AnyStr's str and bytes), if any, are its args.
+func typeVarWithDefault(name, scope string, def Type, constraints []Type) Type {
+	return build(&typeData{kind: KindTypeVar, text: name, scope: scope, ret: def, args: constraints})
 }
 
 // paramSpecVar is ParamSpec name of scope, with its default.
@@ -217,6 +220,44 @@ func HomogeneousTuple(tupleClass Class, elem Type) Type {
 // anyParams.
 func CallableType(params []Type, ret Type, anyParams bool) Type {
 	return build(&typeData{kind: KindCallable, args: params, ret: ret, variadic: anyParams})
+}
+
+// possiblyUnknown is Unknown carrying the type p it would have been,
+// as pyright's possible type of an ambiguous overloaded call: printed
+// and evaluated as Unknown, offered to completions (Possible).
+func possiblyUnknown(p Type) Type {
+	if p.IsUnknown() {
+		return p
+	}
+	return build(&typeData{kind: KindUnknown, args: []Type{p}})
+}
+
+// Possible is the type an Unknown would have been (an ambiguous
+// overloaded call's first match, and its members), whose members
+// completions offer; Unknown when none.
+func (t Type) Possible() Type {
+	if t.Kind() != KindUnknown || t.d == nil || len(t.d.args) != 1 {
+		return unknownType
+	}
+	return t.d.args[0]
+}
+
+// lambdaType is a lambda with parameters names ("*a", "**kw" for
+// splats), each Unknown, returning ret: a Callable whose parameters
+// print by name, as pyright prints a lambda, `(x: Unknown) -> int`.
+// The names are kept in text, comma-separated.
+func lambdaType(names []string, ret Type) Type {
+	params := make([]Type, len(names))
+	return build(&typeData{kind: KindCallable, args: params, ret: ret, text: strings.Join(names, ",")})
+}
+
+// paramNames are the parameter names of a lambda's Callable (nil for
+// another Callable).
+func (t Type) paramNames() []string {
+	if t.Kind() != KindCallable || t.d.text == "" {
+		return nil
+	}
+	return strings.Split(t.d.text, ",")
 }
 
 // paramSpecCallable is Callable[p, ret] for ParamSpec p.
@@ -311,8 +352,8 @@ func (t Type) Equal(o Type) bool {
 	if t.Kind() != o.Kind() {
 		return false
 	}
-	if t.d == nil || o.d == nil {
-		return true // both Unknown
+	if t.d == nil || o.d == nil || t.Kind() == KindUnknown {
+		return true // both Unknown (a possible type aside)
 	}
 	x, y := t.d, o.d
 	if x.class != y.class || x.text != y.text || x.scope != y.scope || x.variadic != y.variadic ||

@@ -187,7 +187,12 @@ func (b *builder) val(n tree.Node) int32 {
 			return b.addExpr(navindex.Expr{Op: navindex.ExprIf, A: b.val(n.NamedChild(0)), B: b.val(n.NamedChild(2))})
 		}
 	case kLambda:
-		return b.addExpr(navindex.Expr{Op: navindex.ExprLambda, A: b.val(n.ChildByFieldID(b.f.body)), B: -1})
+		x := navindex.Expr{Op: navindex.ExprLambda, A: b.val(n.ChildByFieldID(b.f.body)), B: -1}
+		if names, ok := b.lambdaParams(n); ok {
+			x.B = int32(len(names))
+			x.ExprLists = &navindex.ExprLists{Keys: names}
+		}
+		return b.addExpr(x)
 	case kNamedExpr:
 		return b.val(n.ChildByFieldID(b.f.value))
 	case kType:
@@ -196,6 +201,31 @@ func (b *builder) val(n tree.Node) int32 {
 		}
 	}
 	return -1
+}
+
+// lambdaParams are the parameter names of lambda n ("*a" and "**kw"
+// for its splats), ok false when one has a default or a separator
+// stands among them (left undescribed: `(...) -> R`).
+func (b *builder) lambdaParams(n tree.Node) ([]string, bool) {
+	ps := n.ChildByFieldID(b.f.parameters)
+	if ps.IsNull() {
+		return nil, true
+	}
+	var names []string
+	for c := firstNamed(ps); !c.IsNull(); c = nextNamed(c) {
+		switch b.kt.Of(c) {
+		case kIdentifier:
+			names = append(names, text(c))
+		case kListSplatPattern:
+			names = append(names, "*"+text(firstNamed(c)))
+		case kDictSplatPattern:
+			names = append(names, "**"+text(firstNamed(c)))
+		case kComment:
+		default:
+			return nil, false
+		}
+	}
+	return names, true
 }
 
 // opText is an operator token's text ("not in", "is not" with one space).

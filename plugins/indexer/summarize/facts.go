@@ -274,7 +274,65 @@ func (b *builder) funcFacts(bd *pysem.Binding, d *navindex.Def) {
 	}
 	if ends && !bare && len(returns) == 0 && !gen {
 		d.Flags |= navindex.DefNeverReturns
+		if b.raisesNotImplemented(body) {
+			d.Flags |= navindex.DefRaisesNotImplemented
+		}
 	}
+}
+
+// neverRuns reports whether n, in block, is in a branch that never runs
+// for the target while block itself runs: a def under a false
+// condition is taken as written (its returns are its own).
+func (b *builder) neverRuns(block, n tree.Node) bool {
+	return b.staticFalse(n.StartByte()) && !b.staticFalse(block.StartByte())
+}
+
+// raisesNotImplemented reports whether block is pyright's idiom of an
+// unimplemented method (methodAlwaysRaisesNotImplemented), whose
+// inferred return is Unknown, not NoReturn: simple statements only, and
+// every raise is `raise E` or `raise E(...)` without `from`, E named
+// NotImplementedError (pyright asks that E derive from it: a subclass
+// of NotImplementedError is taken for a NoReturn here).
+func (b *builder) raisesNotImplemented(block tree.Node) bool {
+	raises := false
+	for c := range block.NamedChildren() {
+		switch b.kt.Of(c) {
+		case kComment:
+		case kRaise:
+			if !b.raisesNotImplementedError(c) {
+				return false
+			}
+			raises = true
+		case kIf, kTry, kWith, kWhile, kFor, kMatch, kFuncDef, kClassDef, kDecorated:
+			return false
+		}
+	}
+	return raises
+}
+
+// raisesNotImplementedError reports whether raise statement n is
+// `raise NotImplementedError` or `raise NotImplementedError(...)` (or
+// of a dotted name ending so), without `from`.
+func (b *builder) raisesNotImplementedError(n tree.Node) bool {
+	var e tree.Node
+	for c := n.FirstChild(); !c.IsNull(); c = c.NextSibling() {
+		switch {
+		case !c.IsNamed():
+			if string(c.Text()) == "from" {
+				return false
+			}
+		case b.kt.Of(c) != kComment && e.IsNull():
+			e = c
+		}
+	}
+	if b.kt.Of(e) == kCall {
+		e = e.ChildByFieldID(b.f.function)
+	}
+	switch b.kt.Of(e) {
+	case kIdentifier, kAttribute:
+		return b.decoratorName(e) == "NotImplementedError"
+	}
+	return false
 }
 
 // decoratorName is the last name of a decorator (f of @a.f(...)).
@@ -396,6 +454,13 @@ func (b *builder) ownReturns(body tree.Node) (values []int32, nodes []tree.Node,
 	kt := ownBodyKinds.Table(t)
 	for i, end := kt.Scan(body.Index(), body.SubtreeEnd(), 0), body.SubtreeEnd(); i < end; i = kt.Scan(i+1, end, 0) {
 		n := t.NodeAt(i)
+		if kt.Of(n) != 3 && b.neverRuns(body, n) {
+			// Never runs for the target (pyright: unreachable, so
+			// not one of the def's returns or yields); a yield there
+			// still makes the def a generator.
+			gen = gen || kt.Of(n) == 2
+			continue
+		}
 		switch kt.Of(n) {
 		case 1:
 			v := tree.Node{}
@@ -507,23 +572,29 @@ func (b *builder) ends(block tree.Node) bool {
 	case kReturn, kRaise:
 		return true
 	case kIf:
+		// A branch that never runs for the target need not end; one
+		// whose condition always holds is as good as an else.
 		hasElse := false
-		if !b.ends(last.ChildByFieldID(b.f.consequence)) {
-			return false
-		}
-		for alt := last.FirstChild(); !alt.IsNull(); alt = alt.NextSibling() {
-			if alt.FieldID() != b.f.alternative {
-				continue
+		blk, cond := last.ChildByFieldID(b.f.consequence), last.ChildByFieldID(b.f.condition)
+		for alt := last.FirstChild(); ; alt = alt.NextSibling() {
+			if !blk.IsNull() && !b.neverRuns(block, blk) {
+				if !b.ends(blk) {
+					return false
+				}
+				if hasElse || b.static(cond) > 0 {
+					return true
+				}
 			}
-			blk := alt.ChildByFieldID(b.f.consequence)
+			for ; !alt.IsNull() && alt.FieldID() != b.f.alternative; alt = alt.NextSibling() {
+			}
+			if alt.IsNull() {
+				return false
+			}
+			blk, cond = alt.ChildByFieldID(b.f.consequence), alt.ChildByFieldID(b.f.condition)
 			if b.kt.Of(alt) == kElse {
 				blk, hasElse = alt.ChildByFieldID(b.f.body), true
 			}
-			if !b.ends(blk) {
-				return false
-			}
 		}
-		return hasElse
 	case kTry:
 		ok := true
 		hasElse := false

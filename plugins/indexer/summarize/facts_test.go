@@ -79,7 +79,7 @@ func roundTrip(t *testing.T, s *navindex.Summary) {
 }
 
 var flagNames = []string{"async", "generator", "returns-none", "never-returns", "overload", "classmethod", "staticmethod",
-	"abstract", "final", "type-alias", "static-false", "type-checking", "deprecated", "classvar"}
+	"abstract", "final", "type-alias", "static-false", "type-checking", "deprecated", "classvar", "raises-not-implemented"}
 
 var paramKinds = []string{"", "posonly ", "*", "kwonly ", "**"}
 
@@ -197,6 +197,9 @@ func renderExpr(s *navindex.Summary, e int32) string {
 	case navindex.ExprIf:
 		return "if(" + r(x.A) + ", " + r(x.B) + ")"
 	case navindex.ExprLambda:
+		if x.B >= 0 {
+			return "lambda(" + strings.Join(x.Lists().Keys, ", ") + ": " + r(x.A) + ")"
+		}
 		return "lambda(" + r(x.A) + ")"
 	case navindex.ExprText:
 		return fmt.Sprintf("text %q", x.Text)

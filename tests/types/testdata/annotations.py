@@ -8,3 +8,8 @@ d: Literal["r", "w"] = "r"  #@hover (variable) d: Literal['r']
 e: Callable[[int], str]  #@hover (variable) def e(int) -> str
 f: dict[str, Any] = {}  #@hover (variable) f: dict[str, Any]
 g: "int" = 1  #@hover (variable) g: Literal[1]
+from typing import TypeGuard
+def is_text(x: object) -> TypeGuard[str]:  #@hover (function) def is_text(x: object) -> TypeGuard[str]
+    return isinstance(x, str)
+checked = is_text(1)  #@hover (variable) checked: TypeGuard[str]
+is_callable = callable(1)  #@hover (variable) is_callable: TypeIs[(...) -> object]

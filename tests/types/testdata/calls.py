@@ -63,3 +63,26 @@ def union_callees(
     print(rc)  #@read rc (variable) rc: int | str
     print(rd)  #@read rd (variable) rd: object | str | Any
     print(re)  #@read re (variable) re: Unknown | bytes | str
+# An overload matched through an Unknown argument is only possibly the
+# one called: when the Unknown goes to parameters of different types,
+# results none of which subsumes the others make the call Unknown.
+import os
+def gradual(x):
+    fs = os.fspath(x)  #@hover (variable) fs: Unknown
+    joined = os.path.join(x, "a")  #@hover (variable) joined: str
+    glued = "".join(x)  #@hover (variable) glued: str
+    attr = getattr(x, "a", None)  #@hover (variable) attr: Any | None
+    parts = str(x).split("=", 1)  #@hover (variable) parts: list[str]
+    biggest = max(x, 1)  #@hover (variable) biggest: int
+# A constrained type variable (AnyStr) is solved to the constraint each
+# known member of the argument fits, an Unknown member kept at the top.
+import re
+from urllib.parse import urlunparse
+def constrained(x, y: str, z: str | bytes):
+    escaped = re.escape(x or "a")  #@hover (variable) escaped: Unknown | str
+    unparsed = urlunparse((x, y, "", "", "", ""))  #@hover (variable) unparsed: str
+    base = os.path.basename(z)  #@hover (variable) base: str | bytes
+# A lambda prints its parameters by name, as pyright prints it.
+pair = lambda x, y: 1  #@hover (variable) def pair(x: Unknown, y: Unknown) -> Literal[1]
+splats = lambda *a, **kw: 1  #@hover (variable) def splats(*a: Unknown, **kw: Unknown) -> Literal[1]
+nothing = lambda: "a"  #@hover (variable) def nothing() -> Literal['a']

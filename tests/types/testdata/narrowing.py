@@ -302,3 +302,9 @@ def build_response(raw: bytes):
     # A value its inferred declaration (None) does not take leaves it.
     response.url = raw.decode("utf-8")
     print(response.url)  #@read url (variable) url: None
+def narrowed_callable(value, other):
+    current = other.attr
+    if callable(value):
+        return value  #@read value (parameter) value: (...) -> object
+    if callable(current):
+        return current  #@read current (variable) def current(...) -> object

@@ -24,3 +24,28 @@ def check_field(model, name):  #@hover (function) def check_field(model: Unknown
         return [ValueError(name)]
     else:
         return []
+class Unfinished:
+    def error(self, msg):  #@hover (method) def error(self: Self@Unfinished, msg: Unknown) -> NoReturn
+        raise ValueError(msg)
+    def todo(self):  #@hover (method) def todo(self: Self@Unfinished) -> Unknown
+        raise NotImplementedError
+    def todo_checked(self, a):  #@hover (method) def todo_checked(self: Self@Unfinished, a: Unknown) -> NoReturn
+        if a:
+            raise NotImplementedError("a")
+        raise NotImplementedError
+    def todo_from(self):  #@hover (method) def todo_from(self: Self@Unfinished) -> NoReturn
+        raise NotImplementedError from None
+import os
+import sys
+def std_call(func):  #@hover (function) def std_call(func: Unknown) -> Literal['a']
+    if os.name == 'nt':
+        return func
+    else:
+        return "a"
+def versioned():  #@hover (function) def versioned() -> Literal[1]
+    if sys.version_info >= (3, 0):
+        return 1
+def windows_only():  #@hover (function) def windows_only() -> NoReturn
+    if sys.platform == "win32":
+        return 1
+    raise OSError
