@@ -176,16 +176,23 @@ func launch(t testing.TB, bin, workspace, keysPath string, extraArgs ...string) 
 	t.Helper()
 	dir := t.TempDir()
 	s := &server{t: t, keysPath: keysPath, state: filepath.Join(dir, "state"), logs: &bytes.Buffer{}}
-	// Every server shares one cache of stub summaries (see warmStubs).
-	shared := filepath.Join(scratchRoot, "stubs")
-	if err := os.MkdirAll(shared, 0o700); err != nil {
-		t.Fatal(err)
-	}
+	// Every server shares one cache of stub summaries (see warmStubs) and
+	// one of compiled plugins: a server built with -race compiles each
+	// plugin in 30-45 s on this machine (the compiler runs instrumented),
+	// and minutes under the load of a whole `make test`, where a server
+	// that compiled its own missed its tests' deadlines. wazero writes
+	// each entry to a temporary file and renames it, so servers may share.
 	if err := os.MkdirAll(s.state, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Symlink(shared, filepath.Join(s.state, "stubs")); err != nil {
-		t.Fatal(err)
+	for _, dir := range []string{"stubs", "compile-cache"} {
+		shared := filepath.Join(scratchRoot, dir)
+		if err := os.MkdirAll(shared, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(shared, filepath.Join(s.state, dir)); err != nil {
+			t.Fatal(err)
+		}
 	}
 	addr := freeAddr(t)
 	s.base = "http://" + addr
