@@ -66,6 +66,13 @@ type DiagnosticsContext struct {
 	// plugin reports them under their codes, with its configuration and
 	// suppression comments applied.
 	TypeFindings []TypeFinding `json:"typeFindings,omitempty"`
+	// FactsOnly asks for the facts of the files sent and nothing else:
+	// every file, the first included, is a context module described in
+	// Context, nothing is checked, and the answer has no diagnostics,
+	// only ContextFacts. The kernel asks a module's facts this way so the
+	// call goes to the worker that parsed the module (the runtime's
+	// affinity follows a call's first file), not to the checked file's.
+	FactsOnly bool `json:"factsOnly,omitempty"`
 }
 
 // TypeFinding is one error of DiagnosticsContext.TypeFindings, on one

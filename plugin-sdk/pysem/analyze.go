@@ -27,6 +27,7 @@ type builder struct {
 	deferred                      int // refs are evaluated later (see package comment)
 	deferAnn                      bool
 	baseDefer                     int
+	skipBodies                    bool // Options.SkipFunctionBodies, when it applies
 
 	bindings []*Binding     // in creation order
 	vk       tree.KindTable // visitKinds for t
@@ -74,6 +75,7 @@ func Analyze(t *tree.Tree, opts Options) *Module {
 		b.deferAnn = true
 	}
 	b.deferred = b.baseDefer
+	b.skipBodies = opts.SkipFunctionBodies && globalKinds.Table(t).Scan(0, t.NodeCount(), 0) == t.NodeCount()
 	root := t.Root()
 	m.Root = b.push(ScopeModule, root, 0, len(b.src))
 	m.DocNode, m.Docstring = b.docstring(root)
@@ -281,6 +283,10 @@ const (
 	vkWithItem
 	vkInterpolation
 )
+
+// globalKinds finds global statements, which rule out
+// Options.SkipFunctionBodies.
+var globalKinds = tree.NewKindClasses(map[string]uint8{"global_statement": 1})
 
 var visitKinds = tree.NewKindClasses(map[string]uint8{
 	"identifier":               vkIdentifier,
@@ -833,7 +839,9 @@ func (b *builder) funcDef(n tree.Node, decos []tree.Node) {
 	if bd != nil {
 		bd.DocNode, bd.Docstring = b.docstring(body)
 	}
-	b.visit(body)
+	if !b.skipBodies {
+		b.visit(body)
+	}
 	b.restoreCtx(saved)
 	for ; pushed > 0; pushed-- {
 		b.pop()

@@ -22,6 +22,12 @@ type Options struct {
 	// PythonMinor is the target Python 3 minor version (8..14) for the
 	// builtins table and annotation semantics; 0 means DefaultPythonMinor.
 	PythonMinor int
+	// SkipFunctionBodies leaves the statements of every def's body out of
+	// the model (its parameters, defaults, annotations and decorators
+	// stay): for readers of module- and class-level names only, such as a
+	// module's outline. A module with a global statement anywhere is
+	// analysed whole, since a body's global binds a module name.
+	SkipFunctionBodies bool
 }
 
 // ScopeKind says what created a scope.

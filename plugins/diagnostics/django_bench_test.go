@@ -24,5 +24,25 @@ func BenchmarkDiagnosticsDjango(b *testing.B) {
 			Installed: []string{}, Imports: map[string]int{}, Context: []abi.DiagnosticsContextFile{}}
 		msgs[i] = parsertest.Message(b, "get_diagnostics", map[string]any{"uri": "file://" + paths[i], "pyws": pyws}, paths[i], src)
 	}
-	parsertest.RunMessages(b, func(msg []byte) []byte { return sdk.HandleMessage(handle, msg) }, msgs, len(srcs))
+	runDiagnostics(b, msgs)
+}
+
+// BenchmarkContextDjango is BenchmarkDiagnosticsDjango with the context
+// modules of a first pass (parsertest.DjangoDiagnosticsRequests): the
+// difference is what deriving the context modules' facts costs natively.
+func BenchmarkContextDjango(b *testing.B) {
+	reqs, context := parsertest.DjangoDiagnosticsRequests(b, 300)
+	msgs := make([][]byte, len(reqs))
+	for i, r := range reqs {
+		var err error
+		if msgs[i], err = abi.EncodeRequest(r); err != nil {
+			b.Fatal(err)
+		}
+	}
+	runDiagnostics(b, msgs)
+	b.ReportMetric(float64(context), "context-files")
+}
+
+func runDiagnostics(b *testing.B, msgs [][]byte) {
+	parsertest.RunMessages(b, func(msg []byte) []byte { return sdk.HandleMessage(handle, msg) }, msgs, len(msgs))
 }

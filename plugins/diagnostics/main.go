@@ -61,6 +61,17 @@ func handle(req *sdk.Request) (any, error) {
 	}
 	f := req.Files[0]
 	codeActions := req.Tool == "get_code_actions"
+	var a struct {
+		Pyws abi.DiagnosticsContext `json:"pyws"`
+	}
+	var argErr error
+	if len(req.Arguments) > 0 {
+		argErr = json.Unmarshal(req.Arguments, &a)
+	}
+	if argErr == nil && a.Pyws.FactsOnly {
+		cfg, _ := parseConfig(a.Pyws)
+		return result{Diagnostics: []abi.Diagnostic{}, ContextFacts: contextFacts(req.Files, a.Pyws.Context, cfg.PythonMinor, nil)}, nil
+	}
 	if f.TooDeep != nil {
 		// The SDK withheld the tree: CPython's refusal is the answer (and
 		// a file that does not parse has no fixes).
@@ -72,18 +83,10 @@ func handle(req *sdk.Request) (any, error) {
 	if f.Tree == nil {
 		return nil, sdk.Errorf("PARSE_ERROR", map[string]any{"uri": f.URI}, "no syntax tree for %s", f.Path)
 	}
-	var a struct {
-		Pyws abi.DiagnosticsContext `json:"pyws"`
+	if argErr != nil {
+		return nil, sdk.Errorf("INVALID_PARAMETER", nil, "%s arguments: %v", req.Tool, argErr)
 	}
-	if len(req.Arguments) > 0 {
-		if err := json.Unmarshal(req.Arguments, &a); err != nil {
-			return nil, sdk.Errorf("INVALID_PARAMETER", nil, "%s arguments: %v", req.Tool, err)
-		}
-	}
-	cfg, warnings := rules.ParseConfig(a.Pyws.Config)
-	if minor, ok := rules.ParsePythonVersion(a.Pyws.PythonVersion); ok {
-		cfg.PythonMinor = minor
-	}
+	cfg, warnings := parseConfig(a.Pyws)
 	env := rules.Env{Path: f.Path, ModuleName: a.Pyws.Module, IsPackageInit: a.Pyws.IsPackageInit, Imports: a.Pyws.Imports,
 		TypeFindings: a.Pyws.TypeFindings}
 	if a.Pyws.Installed != nil {
@@ -100,20 +103,7 @@ func handle(req *sdk.Request) (any, error) {
 			env.Facts[cf.Module] = mf
 		}
 	}
-	var facts []abi.ContextFacts
-	for _, cf := range a.Pyws.Context {
-		for _, rf := range req.Files[1:] {
-			if rf.Path != cf.Path {
-				continue
-			}
-			mf := rules.ContextModuleFacts(rules.ContextFile{Path: cf.Path, ModuleName: cf.Module, IsPackageInit: cf.IsPackageInit, Tree: rf.Tree}, cfg.PythonMinor)
-			env.Facts[cf.Module] = mf
-			if raw, err := json.Marshal(mf); err == nil {
-				facts = append(facts, abi.ContextFacts{Module: cf.Module, Facts: raw})
-			}
-			break
-		}
-	}
+	facts := contextFacts(req.Files[1:], a.Pyws.Context, cfg.PythonMinor, env.Facts)
 	if codeActions {
 		fixes := rules.FileFixes(f.Tree, textpos.New(f.Source), cfg, env)
 		if fixes.Actions == nil {
@@ -126,4 +116,37 @@ func handle(req *sdk.Request) (any, error) {
 		diags = []abi.Diagnostic{}
 	}
 	return result{Diagnostics: diags, Warnings: warnings, ContextFacts: facts}, nil
+}
+
+// parseConfig is the rules' configuration from [tool.pyws] and the
+// target version, and the configuration's problems.
+func parseConfig(pyws abi.DiagnosticsContext) (rules.Config, []string) {
+	cfg, warnings := rules.ParseConfig(pyws.Config)
+	if minor, ok := rules.ParsePythonVersion(pyws.PythonVersion); ok {
+		cfg.PythonMinor = minor
+	}
+	return cfg, warnings
+}
+
+// contextFacts derives the facts of each context module in context from
+// its file among files, for the kernel to keep, and adds them to known
+// when it is not nil.
+func contextFacts(files []sdk.File, context []abi.DiagnosticsContextFile, pythonMinor int, known map[string]*rules.ModuleFacts) []abi.ContextFacts {
+	var facts []abi.ContextFacts
+	for _, cf := range context {
+		for _, rf := range files {
+			if rf.Path != cf.Path {
+				continue
+			}
+			mf := rules.ContextModuleFacts(rules.ContextFile{Path: cf.Path, ModuleName: cf.Module, IsPackageInit: cf.IsPackageInit, Tree: rf.Tree}, pythonMinor)
+			if known != nil {
+				known[cf.Module] = mf
+			}
+			if raw, err := json.Marshal(mf); err == nil {
+				facts = append(facts, abi.ContextFacts{Module: cf.Module, Facts: raw})
+			}
+			break
+		}
+	}
+	return facts
 }

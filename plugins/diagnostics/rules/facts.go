@@ -37,13 +37,20 @@ type factParam struct {
 }
 
 // ContextModuleFacts analyses a context file and returns its facts for
-// the target Python minor version.
+// the target Python minor version. The facts are of top-level names and
+// of classes' __init__: no def's body matters to them, and skipping the
+// bodies takes most of the analysis away (TestContextFactsWithoutBodies
+// checks the facts are those of the whole model).
 func ContextModuleFacts(cf ContextFile, pythonMinor int) *ModuleFacts {
+	return contextModuleFacts(cf, pythonMinor, true)
+}
+
+func contextModuleFacts(cf ContextFile, pythonMinor int, skipBodies bool) *ModuleFacts {
 	if cf.Tree == nil || cf.Tree.Root().HasError() {
 		return &ModuleFacts{Broken: true}
 	}
 	m := pysem.Analyze(cf.Tree, pysem.Options{ModuleName: cf.ModuleName, IsPackageInit: cf.IsPackageInit,
-		IsStub: strings.HasSuffix(cf.Path, ".pyi"), PythonMinor: pythonMinor})
+		IsStub: strings.HasSuffix(cf.Path, ".pyi"), PythonMinor: pythonMinor, SkipFunctionBodies: skipBodies})
 	f := &ModuleFacts{}
 	for name := range m.Root.Bindings {
 		b := moduleBinding(m, name)

@@ -2,8 +2,12 @@ package rules
 
 import (
 	"encoding/json"
+	"os"
 	"reflect"
+	"strings"
 	"testing"
+
+	"github.com/pyws/pyws/plugin-sdk/parsertest"
 )
 
 func TestContextModuleFacts(t *testing.T) {
@@ -94,5 +98,37 @@ def wrapped(a):
 	}
 	if !ContextModuleFacts(ContextFile{Path: "none.py"}, 12).Broken {
 		t.Error("a module without a tree must be Broken")
+	}
+}
+
+// TestContextFactsWithoutBodies: the facts of a model without function
+// bodies are those of the whole model, on the cases a body could change
+// (a global statement binding a module name, a method's body) and on
+// Django's modules (PYWS_FACTS_ALL=1: all 859; else 150 of them, for
+// CI's time).
+func TestContextFactsWithoutBodies(t *testing.T) {
+	files := map[string][]byte{
+		"global.py": []byte("def f(a):\n    pass\n\ndef rebind():\n    global f\n    f = None\n"),
+		"methods.py": []byte("class C:\n    def __init__(self, a: int):\n        self.a = a\n        def inner(b):\n            global D\n" +
+			"\nclass D:\n    def __init__(self, x):\n        pass\n"),
+		"nested.py": []byte("def outer(x: int = 1):\n    class Inner:\n        def __init__(self, y):\n            pass\n    return Inner\n"),
+	}
+	n := 150
+	if os.Getenv("PYWS_FACTS_ALL") != "" {
+		n = 1 << 20
+	}
+	if _, err := os.Stat(parsertest.DjangoRoot); err == nil {
+		paths, srcs := parsertest.DjangoSample(t, n)
+		for i, p := range paths {
+			files[p] = srcs[i]
+		}
+	}
+	for path, src := range files {
+		cf := ContextFile{Path: path, ModuleName: "m", IsPackageInit: strings.HasSuffix(path, "__init__.py"), Tree: parse(t, src)}
+		whole, _ := json.Marshal(contextModuleFacts(cf, 11, false))
+		outline, _ := json.Marshal(contextModuleFacts(cf, 11, true))
+		if string(whole) != string(outline) {
+			t.Errorf("%s: facts without bodies differ:\n%s\nwhole model:\n%s", path, outline, whole)
+		}
 	}
 }
