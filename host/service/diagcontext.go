@@ -6,6 +6,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 
 	"github.com/pyws/pyws/host/diagcache"
 	"github.com/pyws/pyws/host/interpreter"
@@ -35,6 +36,12 @@ type diagState struct {
 	config  *pyproject.Watched
 	interps *interpreter.Prober
 	cache   *diagcache.Cache
+	// factsFrom is the build of the diagnostics plugin that has answered
+	// with context facts (nil: none yet). Only such a plugin gets
+	// facts-only calls: another (an operator's analyzer serving
+	// get_diagnostics) would take one for a diagnostics request about a
+	// module nobody asked about, and a faulty one would spin on it.
+	factsFrom atomic.Pointer[string]
 }
 
 func newDiagState(ws *workspace.Workspace, log *slog.Logger, stateDir string) *diagState {

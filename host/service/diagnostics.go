@@ -100,6 +100,10 @@ func (s *Session) keepDiagnosticsAnswer(ans diagnosticsAnswer, warnings json.Raw
 	}
 	logDiagnosticsWarnings(s, warnings)
 	s.ws.diag.cache.KeepAnswer(ans.key, ans.raw)
+	if len(facts) > 0 {
+		build := s.diagnosticsPluginBuild()
+		s.ws.diag.factsFrom.Store(&build)
+	}
 	s.keepContextFacts(ans.pending, facts)
 }
 
@@ -116,9 +120,13 @@ func (s *Session) keepContextFacts(pending diagcache.Pending, facts []abi.Contex
 // its tree, where the file's call goes to the file's worker, which about
 // half the time must parse the module again (a first pass over Django
 // parsed 100 of 230 context modules so). A module whose call fails is
-// sent with the file, as before.
+// sent with the file, as before, and so is every module until the plugin
+// has answered with facts once (diagState.factsFrom).
 func (s *Session) fetchContextFacts(ctx context.Context, pyws *abi.DiagnosticsContext, context []*sourceFile) {
 	plugin := s.diagnosticsPluginBuild()
+	if b := s.ws.diag.factsFrom.Load(); b == nil || *b != plugin {
+		return // not known to give facts: the modules go with the file
+	}
 	for i, cf := range context {
 		if i >= len(pyws.Context) {
 			break
