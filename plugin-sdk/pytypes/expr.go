@@ -412,7 +412,7 @@ func (q *query) display(u Unit, x *navindex.Expr, combine func([]Type) Type) Typ
 			keys = append(keys, widen(q.expr(u, args[i])))
 			values = append(values, widen(q.expr(u, args[i+1])))
 		}
-		return q.instanceOf("dict", combine(keys), combine(values))
+		return emptyContainer(q.instanceOf("dict", combine(keys), combine(values)), len(args) == 0)
 	}
 	var elems []Type
 	for i, a := range args {
@@ -425,7 +425,17 @@ func (q *query) display(u Unit, x *navindex.Expr, combine func([]Type) Type) Typ
 		}
 		elems = append(elems, widen(t))
 	}
-	return q.instanceOf(x.Name, combine(elems))
+	return emptyContainer(q.instanceOf(x.Name, combine(elems)), len(args) == 0)
+}
+
+// emptyContainer is t marked as an empty display's type when empty.
+func emptyContainer(t Type, empty bool) Type {
+	if !empty || t.Kind() != KindInstance {
+		return t
+	}
+	d := *t.d
+	d.emptyContainer = true
+	return Type{&d}
 }
 
 // elementType is the type argument of a display: its elements' type

@@ -744,7 +744,10 @@ func (q *query) returnType(u Unit, di int32) Type {
 func (q *query) inferredReturn(u Unit, d *navindex.Def) Type {
 	var ts []Type
 	for _, v := range d.ReturnValues {
-		ts = append(ts, q.expr(u, v))
+		// pyright's inferred return keeps the return statements' empty
+		// displays in order (`return {}` then `return x` is
+		// `dict[Unknown, Unknown] | Unknown`).
+		ts = append(ts, withoutEmptyContainer(q.expr(u, v)))
 	}
 	if d.Flags&navindex.DefReturnsNone != 0 || (len(ts) == 0 && d.Flags&navindex.DefNeverReturns == 0) {
 		ts = append(ts, noneType)

@@ -168,3 +168,36 @@ class Columns(Table):
 
 
 Table([1], True)  #@sig (table: list[int], columns: bool) -> Table
+
+
+# pyright sorts an empty `{}` / `[]` after the other members of a union
+# (and drops it beside another instance of its class), but not among a
+# def's return statements.
+class DefaultedHolder:
+    def __init__(self, fields=None):
+        if fields is None:
+            fields = {}
+        self.fields = fields
+
+
+def defaulted(fields=None):
+    if fields is None:
+        fields = {}
+    return fields
+
+
+def empty_or_value(c):
+    if c:
+        return {}
+    return c
+
+
+def empty_or_filled(c):
+    return [] if c else [1]
+
+
+def uses_defaulted(holder: DefaultedHolder):
+    fields = holder.fields  #@hover (variable) fields: Unknown | dict[Unknown, Unknown]
+    defaulted(fields)  #@sig (fields: Unknown | None = None) -> (Unknown | dict[Unknown, Unknown])
+    empty_or_value(1)  #@sig (c: Unknown) -> (dict[Unknown, Unknown] | Unknown)
+    empty_or_filled(1)  #@sig (c: Unknown) -> list[int]
