@@ -63,13 +63,17 @@ func (q *query) evalExpr(u Unit, e int32) Type {
 type argument struct {
 	t   Type
 	key string
+	// src is the argument's expression in unit, plus one (0: none), so
+	// a call-site inference can type it as if outside every frame.
+	unit Unit
+	src  int32
 }
 
 func (q *query) arguments(u Unit, x *navindex.Expr) []argument {
 	args := make([]argument, len(x.Args))
 	npos := len(x.Args) - len(x.Keys)
 	for i, a := range x.Args {
-		args[i].t = q.argument(u, a)
+		args[i].t, args[i].unit, args[i].src = q.argument(u, a), u, a+1
 		if i >= npos && npos >= 0 {
 			args[i].key = x.Keys[i-npos]
 		}

@@ -715,6 +715,10 @@ func classObjectOf(t Type) Type {
 // returnType is the declared return of def di, or the one inferred from
 // its body (workspace defs only), before any binding.
 func (q *query) returnType(u Unit, di int32) Type {
+	return q.withoutFramesOf(u, di, func() Type { return q.plainReturnType(u, di) })
+}
+
+func (q *query) plainReturnType(u Unit, di int32) Type {
 	return q.memoised(memoKey{what: memoReturn, unit: u, idx: di}, func() Type {
 		d := &u.Summary().Defs[di]
 		var r Type
