@@ -59,6 +59,7 @@ func (q *query) callSiteReturn(f *Function, args []argument) (Type, bool) {
 			return Type{}, false
 		}
 	}
+	args = q.argumentsOutsideFrames(args)
 	got := make([]Type, len(d.Params))
 	if _, ok := q.bindArgs(f, args, true, got); !ok {
 		return Type{}, false
@@ -115,6 +116,53 @@ func (q *query) callSiteReturn(f *Function, args []argument) (Type, bool) {
 	self, has := f.selfType()
 	r = substitute(r, f.Subst, self, has)
 	return eraseTypeVars(r, u.Summary().Syms[d.Sym].Name), true
+}
+
+// argumentsOutsideFrames is args typed as outside every call-site frame
+// when some are under way: pyright types the arguments of a call it
+// infers inside another call's inference without the outer parameter
+// types (in `def outer(a): return ident(a)`, outer(1) infers ident(a)
+// with a Unknown, so not at all; Django's mark_safe, through
+// _safety_decorator's wrapper, calls itself with an Unknown).
+func (q *query) argumentsOutsideFrames(args []argument) []argument {
+	if len(q.frames) == 0 {
+		return args
+	}
+	out := make([]argument, len(args))
+	copy(out, args)
+	frames := q.frames
+	q.frames = nil
+	for i, a := range out {
+		if a.src > 0 {
+			out[i].t = q.argument(a.unit, a.src-1)
+		}
+	}
+	q.frames = frames
+	return out
+}
+
+// withoutFramesOf runs compute with the frames inferring def di of u
+// hidden: a def's own return, asked for inside a call site inferring it
+// (its recursion, or a call back through another def), is its return
+// without those parameter types, as pyright's is.
+func (q *query) withoutFramesOf(u Unit, di int32, compute func() Type) Type {
+	own := false
+	for _, fr := range q.frames {
+		own = own || fr.unit == u && fr.def == di
+	}
+	if !own {
+		return compute()
+	}
+	frames := q.frames
+	q.frames = nil
+	for _, fr := range frames {
+		if fr.unit != u || fr.def != di {
+			q.frames = append(q.frames, fr)
+		}
+	}
+	t := compute()
+	q.frames = frames
+	return t
 }
 
 // callSiteID is the frame id of def di of u with its parameters typed

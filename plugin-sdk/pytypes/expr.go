@@ -63,13 +63,17 @@ func (q *query) evalExpr(u Unit, e int32) Type {
 type argument struct {
 	t   Type
 	key string
+	// src is the argument's expression in unit, plus one (0: none), so
+	// a call-site inference can type it as if outside every frame.
+	unit Unit
+	src  int32
 }
 
 func (q *query) arguments(u Unit, x *navindex.Expr) []argument {
 	args := make([]argument, len(x.Args))
 	npos := len(x.Args) - len(x.Keys)
 	for i, a := range x.Args {
-		args[i].t = q.argument(u, a)
+		args[i].t, args[i].unit, args[i].src = q.argument(u, a), u, a+1
 		if i >= npos && npos >= 0 {
 			args[i].key = x.Keys[i-npos]
 		}
@@ -412,7 +416,7 @@ func (q *query) display(u Unit, x *navindex.Expr, combine func([]Type) Type) Typ
 			keys = append(keys, widen(q.expr(u, args[i])))
 			values = append(values, widen(q.expr(u, args[i+1])))
 		}
-		return q.instanceOf("dict", combine(keys), combine(values))
+		return emptyContainer(q.instanceOf("dict", combine(keys), combine(values)), len(args) == 0)
 	}
 	var elems []Type
 	for i, a := range args {
@@ -425,7 +429,17 @@ func (q *query) display(u Unit, x *navindex.Expr, combine func([]Type) Type) Typ
 		}
 		elems = append(elems, widen(t))
 	}
-	return q.instanceOf(x.Name, combine(elems))
+	return emptyContainer(q.instanceOf(x.Name, combine(elems)), len(args) == 0)
+}
+
+// emptyContainer is t marked as an empty display's type when empty.
+func emptyContainer(t Type, empty bool) Type {
+	if !empty || t.Kind() != KindInstance {
+		return t
+	}
+	d := *t.d
+	d.emptyContainer = true
+	return Type{&d}
 }
 
 // elementType is the type argument of a display: its elements' type

@@ -715,6 +715,10 @@ func classObjectOf(t Type) Type {
 // returnType is the declared return of def di, or the one inferred from
 // its body (workspace defs only), before any binding.
 func (q *query) returnType(u Unit, di int32) Type {
+	return q.withoutFramesOf(u, di, func() Type { return q.plainReturnType(u, di) })
+}
+
+func (q *query) plainReturnType(u Unit, di int32) Type {
 	return q.memoised(memoKey{what: memoReturn, unit: u, idx: di}, func() Type {
 		d := &u.Summary().Defs[di]
 		var r Type
@@ -744,7 +748,10 @@ func (q *query) returnType(u Unit, di int32) Type {
 func (q *query) inferredReturn(u Unit, d *navindex.Def) Type {
 	var ts []Type
 	for _, v := range d.ReturnValues {
-		ts = append(ts, q.expr(u, v))
+		// pyright's inferred return keeps the return statements' empty
+		// displays in order (`return {}` then `return x` is
+		// `dict[Unknown, Unknown] | Unknown`).
+		ts = append(ts, withoutEmptyContainer(q.expr(u, v)))
 	}
 	if d.Flags&navindex.DefReturnsNone != 0 || (len(ts) == 0 && d.Flags&navindex.DefNeverReturns == 0) {
 		ts = append(ts, noneType)

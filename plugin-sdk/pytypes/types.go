@@ -62,6 +62,11 @@ type typeData struct {
 	noReturn bool // KindNever printed NoReturn
 	// literalString marks str instances declared LiteralString.
 	literalString bool
+	// emptyContainer marks the type of an empty `[]` or `{}` display
+	// (pyright's isEmptyContainer): a union sorts it after the other
+	// members and drops it beside an instance of its class. Equal
+	// ignores it.
+	emptyContainer bool
 	// paramSpec marks a Callable[P, R] whose parameters are ParamSpec
 	// args[0], and a type variable that is a ParamSpec.
 	paramSpec bool
@@ -392,28 +397,23 @@ const maxUnionMembers = 64
 // Union is the union of ts: nested unions flattened, duplicates and
 // Never dropped, a literal dropped when its class's instance is there,
 // Literal[True] with Literal[False] made bool; members in order of first
-// appearance. One member is itself; none is Never.
+// appearance, empty containers and then literals last. One member is
+// itself; none is Never.
 func Union(ts ...Type) Type {
-	var out []Type
-	add := func(t Type) {
-		if t.Kind() == KindNever {
-			return
-		}
-		for _, o := range out {
-			if o.Equal(t) {
-				return
-			}
-		}
-		out = append(out, t)
-	}
+	var flat []Type
 	for _, t := range ts {
 		if t.Kind() == KindUnion && t.d.alias == "" {
-			for _, m := range t.d.args {
-				add(m)
-			}
+			flat = append(flat, t.d.args...)
 		} else {
-			add(t)
+			flat = append(flat, t)
 		}
+	}
+	var out []Type
+	for _, t := range sortedForUnion(flat) {
+		if t.Kind() == KindNever || containsType(out, t) {
+			continue
+		}
+		out = append(out, t)
 	}
 	out = absorbLiterals(out)
 	switch {
@@ -432,35 +432,15 @@ func Union(ts ...Type) Type {
 	return build(&typeData{kind: KindUnion, args: out})
 }
 
-// absorbLiterals moves the literals after the other members, drops
-// those whose class's plain instance (not LiteralString) is a member and turns
-// Literal[True] | Literal[False] into bool where the first of them then
-// stands: pyright's combineTypes sorts literals to the end before adding
-// each member, so `return False` then `return x` of an unknown x is
-// `Unknown | bool` once a `return True` joins.
+// absorbLiterals (on members sortedForUnion) drops an empty container
+// beside another instance of its class and a literal whose class's
+// plain instance (not LiteralString) is a member, and turns Literal[True] | Literal[False]
+// into bool where the first of them then stands: pyright's combineTypes
+// sorts literals and empty containers to the end before adding each
+// member, so `return False` then `return x` of an unknown x is
+// `Unknown | bool` once a `return True` joins, and `if x is None: x = {}`
+// leaves x `Unknown | dict[Unknown, Unknown]`.
 func absorbLiterals(ts []Type) []Type {
-	firstLiteral := -1
-	for i, t := range ts {
-		if t.Kind() == KindLiteral {
-			firstLiteral = i
-			break
-		}
-	}
-	if firstLiteral < 0 {
-		return ts
-	}
-	sorted := append(make([]Type, 0, len(ts)), ts[:firstLiteral]...)
-	for _, t := range ts[firstLiteral:] {
-		if t.Kind() != KindLiteral {
-			sorted = append(sorted, t)
-		}
-	}
-	for _, t := range ts[firstLiteral:] {
-		if t.Kind() == KindLiteral {
-			sorted = append(sorted, t)
-		}
-	}
-	ts = sorted
 	plain := map[Class]bool{}
 	bools := map[Class]int{}
 	for _, t := range ts {
@@ -474,6 +454,9 @@ func absorbLiterals(ts []Type) []Type {
 	}
 	out := ts[:0:0]
 	for _, t := range ts {
+		if t.Kind() == KindInstance && t.d.emptyContainer && hasInstanceOf(out, t.d.class) {
+			continue
+		}
 		if t.Kind() != KindLiteral {
 			out = append(out, t)
 			continue
@@ -490,6 +473,57 @@ func absorbLiterals(ts []Type) []Type {
 		out = append(out, t)
 	}
 	return out
+}
+
+// sortedForUnion is ts stably sorted by unionRank.
+func sortedForUnion(ts []Type) []Type {
+	late := false
+	for _, t := range ts {
+		late = late || unionRank(t) > 0
+	}
+	if !late {
+		return ts
+	}
+	sorted := make([]Type, 0, len(ts))
+	for rank := 0; rank < 3; rank++ {
+		for _, t := range ts {
+			if unionRank(t) == rank {
+				sorted = append(sorted, t)
+			}
+		}
+	}
+	return sorted
+}
+
+// unionRank is where a union sorts t: the other members, then empty
+// containers, then literals.
+func unionRank(t Type) int {
+	switch {
+	case t.Kind() == KindLiteral:
+		return 2
+	case t.Kind() == KindInstance && t.d.emptyContainer:
+		return 1
+	}
+	return 0
+}
+
+func hasInstanceOf(ts []Type, c Class) bool {
+	for _, t := range ts {
+		if t.Kind() == KindInstance && t.d.class == c {
+			return true
+		}
+	}
+	return false
+}
+
+// withoutEmptyContainer is t with its empty-container mark cleared.
+func withoutEmptyContainer(t Type) Type {
+	if t.d == nil || !t.d.emptyContainer {
+		return t
+	}
+	d := *t.d
+	d.emptyContainer = false
+	return Type{&d}
 }
 
 // Members is a union's members (an aliased union among them flattened),

@@ -168,3 +168,67 @@ class Columns(Table):
 
 
 Table([1], True)  #@sig (table: list[int], columns: bool) -> Table
+
+
+# pyright sorts an empty `{}` / `[]` after the other members of a union
+# (and drops it beside another instance of its class), but not among a
+# def's return statements.
+class DefaultedHolder:
+    def __init__(self, fields=None):
+        if fields is None:
+            fields = {}
+        self.fields = fields
+
+
+def defaulted(fields=None):
+    if fields is None:
+        fields = {}
+    return fields
+
+
+def empty_or_value(c):
+    if c:
+        return {}
+    return c
+
+
+def empty_or_filled(c):
+    return [] if c else [1]
+
+
+def uses_defaulted(holder: DefaultedHolder):
+    fields = holder.fields  #@hover (variable) fields: Unknown | dict[Unknown, Unknown]
+    defaulted(fields)  #@sig (fields: Unknown | None = None) -> (Unknown | dict[Unknown, Unknown])
+    empty_or_value(1)  #@sig (c: Unknown) -> (dict[Unknown, Unknown] | Unknown)
+    empty_or_filled(1)  #@sig (c: Unknown) -> list[int]
+
+
+
+# Django's mark_safe: pyright infers a call inside another call's
+# inference with the outer parameters Unknown, and a def's own return
+# inside a call inferring it without that call's parameter types.
+def marks(x, text: str, obj: object, c: Callable[..., object]):
+    from safewrap import _safety_decorator, mark_safe
+
+    mark_safe(x)  #@sig (s: Unknown) -> (Unknown | _Wrapped[..., object, ..., Unknown | _Wrapped[..., Unknown, ..., Unknown] | Safe] | Safe)
+    on_text = mark_safe(text)  #@hover (variable) on_text: str | _Wrapped[..., object, ..., Unknown | _Wrapped[..., Unknown, ..., Unknown] | Safe] | Safe
+    on_object = mark_safe(obj)  #@hover (variable) on_object: object | _Wrapped[..., object, ..., Unknown | _Wrapped[..., Unknown, ..., Unknown] | Safe] | Safe
+    wrapped_c = _safety_decorator(mark_safe, c)  #@hover (variable) wrapped_c: _Wrapped[..., object, ..., Unknown | _Wrapped[..., Unknown, ..., Unknown] | Safe]
+
+
+def maybe_same(x):
+    if x:
+        return x
+    return None
+
+
+def passes_on(a):
+    return maybe_same(a)
+
+
+def passes_on_listed(a):
+    return maybe_same([a])
+
+
+inferred_inside = passes_on(1)  #@hover (variable) inferred_inside: Unknown | None
+listed_inside = passes_on_listed(1)  #@hover (variable) listed_inside: list[Unknown] | None
