@@ -7,12 +7,10 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"runtime"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
@@ -142,7 +140,7 @@ func (k *kernelFlags) start(ctx context.Context, logger *slog.Logger, building f
 	// A Python process takes 0.1 s on a quiet machine and up to a second
 	// on a busy one; only health_check reads its answer, so it is asked
 	// while the server starts, not before it listens.
-	pyVersion := sync.OnceValue(func() string { return pythonVersion(*k.python) })
+	pyVersion := newPythonVersion(*k.python, pythonVersionTimeout).get
 	go pyVersion()
 	rt, err := startPlugins(ctx, plugins.Config{
 		Dirs:                k.plugins,
@@ -341,23 +339,3 @@ func defaultStateDir() string {
 }
 
 func defaultPluginDir() string { return besideBinary("plugins") }
-
-// pythonVersion asks the interpreter for its version once at start; with
-// none installed it reports the version pyws's analyzers target.
-func pythonVersion(interpreter string) string {
-	const target = "3.12"
-	if interpreter == "" {
-		p, err := exec.LookPath("python3")
-		if err != nil {
-			return target
-		}
-		interpreter = p
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-	defer cancel()
-	out, err := exec.CommandContext(ctx, interpreter, "-c", "import platform; print(platform.python_version())").Output()
-	if err != nil {
-		return target
-	}
-	return strings.TrimSpace(string(out))
-}
