@@ -51,10 +51,17 @@ func (q *query) call(callee Type, args []argument) Type {
 	case KindUnion:
 		// Each member's result in pyright's order of the members
 		// (pyrightOrder): `q.copy()` of a `q = p if p is not None else
-		// {}` is `dict[Unknown, Unknown] | Unknown`.
+		// {}` is `dict[Unknown, Unknown] | Unknown`. A None member is
+		// pyright's reportOptionalCall and adds nothing: calling
+		// `None | (x) -> str` is `str`.
 		var ts []Type
 		for _, m := range q.pyrightOrder(callee.Args()) {
-			ts = append(ts, q.call(m, args))
+			if m.Kind() != KindNone {
+				ts = append(ts, q.call(m, args))
+			}
+		}
+		if len(ts) == 0 {
+			return unknownType
 		}
 		return Union(ts...)
 	}
