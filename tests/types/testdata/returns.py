@@ -69,3 +69,12 @@ def register(name=None):  #@hover (function) def register(name: Unknown | None =
     if name == 1:
         return 1
     return "s"
+
+
+# A binding under a condition false for the target is on a path that never
+# runs (requests' utils.py redefines proxy_bypass for win32 only).
+from urllib.request import proxy_bypass  #@hover (function) def proxy_bypass(host: str, proxies: Mapping[str, str] | None = None) -> Any
+if sys.platform == "win32":
+    def proxy_bypass(host):
+        return 1
+bypassed = proxy_bypass("a")  #@hover (variable) bypassed: Any
