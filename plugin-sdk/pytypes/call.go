@@ -92,6 +92,12 @@ func (q *query) construct(t Type, args []argument) Type {
 	if c.Name() == "type" && c.Unit.ModuleName() == "builtins" && len(args) == 1 && args[0].key == "" {
 		return classObjectOf(args[0].t)
 	}
+	if c.Name() == "type" && c.Unit.ModuleName() == "builtins" && len(args) == 3 && args[0].key == "" && args[0].t.IsUnknown() {
+		// type(name, bases, namespace) makes a class pyright names after
+		// a str name; with an Unknown name it makes none and the call is
+		// Any (Django's create_many_to_many_intermediary_model).
+		return anyType
+	}
 	if len(t.Args()) > 0 {
 		return Instance(c, t.Args()...)
 	}

@@ -98,3 +98,6 @@ def pick_hash(alg):
     hashed = hasher("a")  #@hover (variable) hashed: str
     nothing = None
     return nothing()  #@read nothing (variable) nothing: None
+# The three-argument type() with an Unknown name is Any (pyright 1.1.414).
+def make_class(name):  #@hover (function) def make_class(name: Unknown) -> Any
+    return type(name, (object,), {})
