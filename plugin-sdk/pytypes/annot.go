@@ -426,7 +426,19 @@ func (q *query) specialForm(name string, s tvScope, args []int32, u Unit) (Type,
 		if args == nil {
 			return q.instanceOf("type"), name == "Type"
 		}
-		return classObjectOf(first()), true
+		f := first()
+		if f.Kind() != KindUnknown && f.Kind() != KindAny {
+			return classObjectOf(f), true
+		}
+		// type[Unknown] (an unresolved forward reference) and type[Any]
+		// stay a class object of what they name; typing's Type prints as
+		// written there, as pyright's `Type[Unknown] | None` for flask's
+		// `t.Optional[t.Type["Response"]]`.
+		t := build(&typeData{kind: KindClass, args: []Type{f}})
+		if name == "Type" {
+			t = withAlias(t, name, []Type{f})
+		}
+		return t, true
 	case "Tuple", "tuple":
 		if args == nil && name == "tuple" {
 			return Type{}, false

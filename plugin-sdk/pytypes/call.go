@@ -51,10 +51,17 @@ func (q *query) call(callee Type, args []argument) Type {
 	case KindUnion:
 		// Each member's result in pyright's order of the members
 		// (pyrightOrder): `q.copy()` of a `q = p if p is not None else
-		// {}` is `dict[Unknown, Unknown] | Unknown`.
+		// {}` is `dict[Unknown, Unknown] | Unknown`. A None member is
+		// pyright's reportOptionalCall and adds nothing: calling
+		// `None | (x) -> str` is `str`.
 		var ts []Type
 		for _, m := range q.pyrightOrder(callee.Args()) {
-			ts = append(ts, q.call(m, args))
+			if m.Kind() != KindNone {
+				ts = append(ts, q.call(m, args))
+			}
+		}
+		if len(ts) == 0 {
+			return unknownType
 		}
 		return Union(ts...)
 	}
@@ -84,6 +91,12 @@ func (q *query) construct(t Type, args []argument) Type {
 	}
 	if c.Name() == "type" && c.Unit.ModuleName() == "builtins" && len(args) == 1 && args[0].key == "" {
 		return classObjectOf(args[0].t)
+	}
+	if c.Name() == "type" && c.Unit.ModuleName() == "builtins" && len(args) == 3 && args[0].key == "" && args[0].t.IsUnknown() {
+		// type(name, bases, namespace) makes a class pyright names after
+		// a str name; with an Unknown name it makes none and the call is
+		// Any (Django's create_many_to_many_intermediary_model).
+		return anyType
 	}
 	if len(t.Args()) > 0 {
 		return Instance(c, t.Args()...)

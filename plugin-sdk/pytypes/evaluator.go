@@ -103,6 +103,8 @@ type query struct {
 	// (frameReadTotal all of them): see noteFrameRead.
 	frameReads     map[int32]int
 	frameReadTotal int
+	// printStack are the functions and returns being printed (print.go).
+	printStack []printing
 }
 
 func (e *Evaluator) query() *query {

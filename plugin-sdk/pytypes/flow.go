@@ -135,7 +135,10 @@ func (w *flowWalk) at(node int32) flowResult {
 			if w.attr != "" {
 				return flowResult{t: w.declared, reached: true} // another object
 			}
-			if !validDef(w.u, n.B) {
+			if !validDef(w.u, n.B) || s.Defs[n.B].Flags&navindex.DefStaticFalse != 0 {
+				// A binding under a condition false for the target (an
+				// `if sys.platform == "win32":` def) is on a path that
+				// never runs: pyright leaves it out as unreachable.
 				return flowResult{}
 			}
 			if pos, ok := w.q.activeAt(memoKey{what: memoDef, unit: w.u, idx: n.B}); ok {
@@ -364,6 +367,9 @@ func (w *flowWalk) memoAt(node int32) flowResult {
 func (q *query) assigned(u Unit, sym, d int32) Type {
 	def := &u.Summary().Defs[d]
 	if def.Import {
+		if t, ok := q.importBinding(u, d); ok {
+			return t
+		}
 		return q.sym(u, sym) // what the import names
 	}
 	if def.Kind != navindex.KindVariable || def.Flags&navindex.DefTypeAlias != 0 {

@@ -104,6 +104,12 @@ func (e *Evaluator) hoverLine(u Unit, sym int32, def int32, at *navindex.Occ) st
 	} else {
 		r = q.resolve(u, sym)
 		t = q.sym(u, sym)
+		if def >= 0 && validDef(u, def) {
+			if it, ok := q.importBinding(u, def); ok {
+				// An import of a name bound otherwise too: what it imports.
+				r, t = q.resolve(u, sy.Target), it
+			}
+		}
 		if at != nil {
 			if n := flowAt(u, navindex.Pos{Line: at.Line, Col: at.Col}); n >= 0 {
 				t = q.symAt(u, sym, n) // narrowed where it is read

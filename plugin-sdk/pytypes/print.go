@@ -170,9 +170,17 @@ func (q *query) printDepth(b *strings.Builder, t Type, flags, depth int) {
 		q.printDepth(b, t.Return(), parenUnion|parenCallable, depth+1)
 		closeParen(b, flags&parenCallable != 0)
 	case KindFunction:
+		f := t.Func()
+		key := printing{unit: f.Unit, def: f.Def}
+		if q.isPrinting(key) {
+			b.WriteString("...")
+			return
+		}
+		q.printStack = append(q.printStack, key)
 		open(b, flags&parenCallable != 0)
-		q.printSignature(b, t.Func(), false, depth)
+		q.printSignature(b, f, false, depth)
 		closeParen(b, flags&parenCallable != 0)
+		q.printStack = q.printStack[:len(q.printStack)-1]
 	case KindOverloaded:
 		b.WriteString("Overload[")
 		list(t.Args())
@@ -244,9 +252,36 @@ func (q *query) printSignature(b *strings.Builder, f *Function, named bool, dept
 	}
 	q.printParams(b, f, depth)
 	b.WriteString(" -> ")
+	key := printing{unit: u, def: f.Def, ret: true}
+	if q.isPrinting(key) {
+		b.WriteString("...")
+		return
+	}
 	self, hasSelf := f.selfType()
 	r := substitute(q.declaredReturn(f), f.Subst, self, hasSelf)
+	q.printStack = append(q.printStack, key)
 	q.printDepth(b, r, parenUnion|parenCallable, depth+1)
+	q.printStack = q.printStack[:len(q.printStack)-1]
+}
+
+// printing is a function, or a function's return, being printed. A
+// type met again inside itself prints as `...`, as pyright's printer
+// does with the types on its recursion stack: a def returning a nested
+// def that calls it back is `(x: Unknown) -> (... | Literal[1])`, not
+// expanded until the depth bound.
+type printing struct {
+	unit Unit
+	def  int32
+	ret  bool
+}
+
+func (q *query) isPrinting(key printing) bool {
+	for _, k := range q.printStack {
+		if k == key {
+			return true
+		}
+	}
+	return false
 }
 
 // printParamSpecArg prints what a ParamSpec parameter of a class is

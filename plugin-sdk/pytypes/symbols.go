@@ -217,6 +217,33 @@ func (q *query) joinBindings(u Unit, s int32, defs []int32) Type {
 	return Union(ts...)
 }
 
+// importBinding is what import def di of u binds when its name is
+// bound otherwise too (requests' utils.py imports proxy_bypass and
+// defines it again for win32): the import's target, which the kernel
+// does not follow for a name that is no plain alias. ok false for any
+// other def, and when the name has more than one import binding (the
+// summary keeps one target per name).
+func (q *query) importBinding(u Unit, di int32) (Type, bool) {
+	d := &u.Summary().Defs[di]
+	if !d.Import || !validSym(u, d.Sym) {
+		return Type{}, false
+	}
+	sy := &u.Summary().Syms[d.Sym]
+	if sy.Kind != navindex.SymLocal || sy.Alias || !validSym(u, sy.Target) {
+		return Type{}, false
+	}
+	imports := 0
+	for _, o := range q.e.index(u).defsOf[d.Sym] {
+		if u.Summary().Defs[o].Import {
+			imports++
+		}
+	}
+	if imports != 1 {
+		return Type{}, false
+	}
+	return q.sym(u, sy.Target), true
+}
+
 // inheritedDeclaration is the declared type a base class gives class
 // variable s of u that its own class leaves undeclared: pyright's
 // declared type of `output_field = BinaryField()` in a subclass whose
@@ -325,6 +352,9 @@ func (q *query) def(u Unit, di int32) Type {
 			return q.parameterOf(u, di)
 		case navindex.KindModule:
 			return q.ref(u, d.Sym, q.e.prog.Resolve(u, d.Sym))
+		}
+		if t, ok := q.importBinding(u, di); ok {
+			return t
 		}
 		if d.Flags&navindex.DefTypeAlias != 0 {
 			return q.aliasValue(u, d.Value)

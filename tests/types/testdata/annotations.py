@@ -13,3 +13,10 @@ def is_text(x: object) -> TypeGuard[str]:  #@hover (function) def is_text(x: obj
     return isinstance(x, str)
 checked = is_text(1)  #@hover (variable) checked: TypeGuard[str]
 is_callable = callable(1)  #@hover (variable) is_callable: TypeIs[(...) -> object]
+# type[X] of an unresolved forward reference or Any stays a class object;
+# typing's Type prints as written there (flask's `redirect(..., Response:
+# t.Optional[t.Type["Response"]] = None)`), builtin type and a known class
+# print `type[...]` (pyright 1.1.414).
+import typing as t
+def classes(a: t.Type["Nope"], b: t.Type[int], c: type["Nope"], d: t.Optional[t.Type["Nope"]] = None, e: t.Type[t.Any] = int):  #@hover (function) def classes(a: Type[Unknown], b: type[int], c: type[Unknown], d: Type[Unknown] | None = None, e: Type[Any] = int) -> Type[Unknown]
+    return a

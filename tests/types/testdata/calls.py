@@ -86,3 +86,18 @@ def constrained(x, y: str, z: str | bytes):
 pair = lambda x, y: 1  #@hover (variable) def pair(x: Unknown, y: Unknown) -> Literal[1]
 splats = lambda *a, **kw: 1  #@hover (variable) def splats(*a: Unknown, **kw: Unknown) -> Literal[1]
 nothing = lambda: "a"  #@hover (variable) def nothing() -> Literal['a']
+# Calling a union adds nothing for its None member (pyright's
+# reportOptionalCall): requests' digest `KD = lambda s, d: hash_utf8(...)`.
+def digest(x):
+    return str(x)
+def pick_hash(alg):
+    hasher = None
+    if alg == "MD5":
+        hasher = digest
+    kd = lambda s, d: hasher(f"{s}:{d}")  #@hover (variable) def kd(s: Unknown, d: Unknown) -> str
+    hashed = hasher("a")  #@hover (variable) hashed: str
+    nothing = None
+    return nothing()  #@read nothing (variable) nothing: None
+# The three-argument type() with an Unknown name is Any (pyright 1.1.414).
+def make_class(name):  #@hover (function) def make_class(name: Unknown) -> Any
+    return type(name, (object,), {})

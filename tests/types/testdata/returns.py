@@ -49,3 +49,32 @@ def windows_only():  #@hover (function) def windows_only() -> NoReturn
     if sys.platform == "win32":
         return 1
     raise OSError
+
+
+# A def returning a nested def that calls it back prints the recursion as
+# `...` where a function or return meets itself (pyright 1.1.414).
+def recurse(n):  #@hover (function) def recurse(n: Unknown) -> (((x: Unknown) -> (... | Literal[1])) | Literal[1])
+    def again(x):  #@hover (function) def again(x: Unknown) -> (((x: Unknown) -> ...) | Literal[1])
+        return recurse(x)
+    if n:
+        return again
+    return 1
+
+
+def register(name=None):  #@hover (function) def register(name: Unknown | None = None) -> (((func: Unknown) -> (... | Literal[1, 's'])) | Literal[1, 's'])
+    if name is None:
+        def dec(func):  #@hover (function) def dec(func: Unknown) -> (((func: Unknown) -> ...) | Literal[1, 's'])
+            return register(name)
+        return dec
+    if name == 1:
+        return 1
+    return "s"
+
+
+# A binding under a condition false for the target is on a path that never
+# runs (requests' utils.py redefines proxy_bypass for win32 only).
+from urllib.request import proxy_bypass  #@hover (function) def proxy_bypass(host: str, proxies: Mapping[str, str] | None = None) -> Any
+if sys.platform == "win32":
+    def proxy_bypass(host):
+        return 1
+bypassed = proxy_bypass("a")  #@hover (variable) bypassed: Any
