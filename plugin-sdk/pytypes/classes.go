@@ -52,7 +52,7 @@ func (q *query) class(c Class) *classInfo {
 	if !q.enter(key) {
 		return nil
 	}
-	pos, low := int32(q.depth), q.within()
+	pos, low := q.within()
 	info = q.buildClass(c)
 	resolved := q.leaveWithin(pos, low)
 	q.leave(key)

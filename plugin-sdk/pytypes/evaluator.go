@@ -141,12 +141,13 @@ func (q *query) enter(key memoKey) bool {
 	return true
 }
 
-// within starts the computation at stack position pos (just entered):
-// it returns what leaveWithin needs to end it.
-func (q *query) within() int32 {
-	low := q.cutLow
+// within starts the computation of the entry just entered: it returns
+// the entry's stack position and the cuts pending outside it, which
+// leaveWithin needs to end it.
+func (q *query) within() (pos, low int32) {
+	low = q.cutLow
 	q.cutLow = noCut
-	return low
+	return int32(q.depth), low
 }
 
 // leaveWithin ends the computation at stack position pos that began
@@ -207,7 +208,8 @@ func (q *query) memoised(key memoKey, compute func() Type) Type {
 	if !q.enter(key) {
 		return unknownType
 	}
-	pos, low, reads := int32(q.depth), q.within(), q.readsBesides(key.frame)
+	pos, low := q.within()
+	reads := q.readsBesides(key.frame)
 	t := compute()
 	resolved := q.leaveWithin(pos, low)
 	q.leave(key)

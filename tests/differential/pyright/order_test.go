@@ -32,6 +32,7 @@ func TestAnswersIndependentOfOrder(t *testing.T) {
 		t.Run(p.name, func(t *testing.T) {
 			found := installedProject(t, p.name, p.pkg)
 			var asks []func(x *index.Index, root string) string
+			var hovered []Sample // the recorded hover positions, for otherTools
 			for _, file := range []string{"types_" + p.name + ".json", "types_" + p.name + ".seed2.json"} {
 				g, err := ReadTypeGolden(filepath.Join("testdata", file))
 				if err != nil {
@@ -39,6 +40,7 @@ func TestAnswersIndependentOfOrder(t *testing.T) {
 				}
 				skipUnlessRecorded(t, p.name, g.Package, g.Files, found)
 				for _, c := range g.Cases {
+					hovered = append(hovered, c.Sample)
 					asks = append(asks, func(x *index.Index, root string) string {
 						return fmt.Sprintf("hover %s:%d:%d %s | %v", c.Rel, c.Line, c.Char, pywsHover(x, root, c.Sample), pywsTypeDefinition(x, root, c.Sample))
 					})
@@ -64,12 +66,9 @@ func TestAnswersIndependentOfOrder(t *testing.T) {
 				for _, rel := range sortedKeys(found) {
 					x.TypeFindings(filepath.Join(root, rel))
 				}
-				for _, file := range []string{"types_" + p.name + ".json", "types_" + p.name + ".seed2.json"} {
-					g, _ := ReadTypeGolden(filepath.Join("testdata", file))
-					for _, c := range g.Cases {
-						if h := x.At(filepath.Join(root, c.Rel), c.Line, c.Char); h != nil {
-							_, _ = x.References(context.Background(), h, true)
-						}
+				for _, c := range hovered {
+					if h := x.At(filepath.Join(root, c.Rel), c.Line, c.Char); h != nil {
+						_, _ = x.References(context.Background(), h, true)
 					}
 				}
 			}
