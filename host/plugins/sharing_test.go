@@ -86,12 +86,15 @@ func TestCancelStopsCallAnywhere(t *testing.T) {
 	r := startRuntime(t, 1, "loop", "echo")
 	outer := overall(t, 60*time.Second)
 
-	// Running: the only worker spins; canceled after 200 ms.
-	running, cancelRunning := context.WithCancel(outer)
-	time.AfterFunc(200*time.Millisecond, cancelRunning)
-	// Queued behind it (the same plugin, one worker): canceled after 400 ms.
+	// Queued behind the running call (the same plugin, one worker):
+	// canceled after 200 ms, while the running call still holds the worker.
+	// (Canceled after it, it could reach the replacement worker on a fast
+	// machine and be stopped running, a second restart.)
 	queued, cancelQueued := context.WithCancel(outer)
-	time.AfterFunc(400*time.Millisecond, cancelQueued)
+	time.AfterFunc(200*time.Millisecond, cancelQueued)
+	// Running: the only worker spins; canceled after 400 ms.
+	running, cancelRunning := context.WithCancel(outer)
+	time.AfterFunc(400*time.Millisecond, cancelRunning)
 
 	var wg sync.WaitGroup
 	var queuedErr error

@@ -50,7 +50,10 @@ func startRedis(t *testing.T) string {
 
 // TestSharedBudgetAcrossInstances: two pyws processes share one Redis
 // store, and one free key gets exactly its hourly rename budget (5) in
-// total, however the requests are split between them.
+// total, however the requests are split between them. A store that does
+// not answer within the limiter's timeout (a loaded machine) refuses the
+// request with SERVER_UNAVAILABLE (fail closed): never more than the
+// budget is allowed, and only those refusals may take a unit of it.
 func TestSharedBudgetAcrossInstances(t *testing.T) {
 	redisURL := startRedis(t)
 	ws := t.TempDir()
@@ -60,7 +63,7 @@ func TestSharedBudgetAcrossInstances(t *testing.T) {
 	key := a.addKeyReady("free", "")
 
 	const requests = 40
-	var allowed, refused atomic.Int64
+	var allowed, refused, unavailable atomic.Int64
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	var unexpected []string
@@ -85,6 +88,9 @@ func TestSharedBudgetAcrossInstances(t *testing.T) {
 					unexpected = append(unexpected, fmt.Sprintf("refusal without headers: %d %v", r.Status, r.Header))
 					mu.Unlock()
 				}
+			case r.ErrCode() == "SERVER_UNAVAILABLE":
+				// The store timed out; Redis may still have counted it.
+				unavailable.Add(1)
 			default:
 				// Allowed by the limiter; the tool itself may still refuse
 				// (no rename plugin yet), which is not a limiter decision.
@@ -96,10 +102,14 @@ func TestSharedBudgetAcrossInstances(t *testing.T) {
 	if len(unexpected) > 0 {
 		t.Fatalf("unexpected answers: %s", strings.Join(unexpected, "; "))
 	}
-	if allowed.Load() != 5 || refused.Load() != requests-5 {
-		t.Fatalf("allowed %d refused %d across two instances; want exactly 5 allowed", allowed.Load(), refused.Load())
+	n, lost := allowed.Load(), unavailable.Load()
+	if n > 5 || n+lost < 5 || n+lost+refused.Load() != requests {
+		t.Fatalf("allowed %d, refused %d, store unavailable %d across two instances; want 5 allowed (fewer only by the unavailable)", n, refused.Load(), lost)
 	}
-	t.Logf("two instances, one free key, %d concurrent renames: %d allowed, %d refused", requests, allowed.Load(), refused.Load())
+	if lost > 0 {
+		t.Logf("the store did not answer in time for %d requests (machine loaded); they were refused", lost)
+	}
+	t.Logf("two instances, one free key, %d concurrent renames: %d allowed, %d refused", requests, n, refused.Load())
 
 	// Health checks are never counted, on either instance.
 	for range 10 {
