@@ -56,7 +56,7 @@ func TestStdlibTables(t *testing.T) {
 		{"os", 8, true}, {"zoneinfo", 8, false}, {"zoneinfo", 9, true}, {"tomllib", 10, false}, {"tomllib", 11, true},
 		{"distutils", 11, true}, {"distutils", 12, false}, {"imp", 12, false}, {"cgi", 12, true}, {"cgi", 13, false},
 		{"formatter", 9, true}, {"formatter", 10, false}, {"annotationlib", 13, false}, {"annotationlib", 14, true},
-		{"requests", 11, false},
+		{"requests", 11, false}, {"__main__", 8, true}, {"__main__", 14, true},
 	} {
 		if got := IsStdlib(tc.mod, tc.minor); got != tc.want {
 			t.Errorf("IsStdlib(%q, 3.%d) = %v, want %v", tc.mod, tc.minor, got, tc.want)

@@ -67,9 +67,6 @@ func (c *checker) imports() {
 			// type checkers ship these stubs with the standard library's
 			continue
 		}
-		if false {
-			continue
-		}
 		switch {
 		case ans == ImportTopOnly:
 			c.add(ImportNotFound, start, end, "module '%s' not found: the workspace package '%s' has no such module", im.Module, top)

@@ -74,8 +74,13 @@ func clone(m map[string]bool) map[string]bool {
 }
 
 // IsStdlib reports whether top is a top-level standard-library module of
-// Python 3.minor (8-14; other values are clamped).
+// Python 3.minor (8-14; other values are clamped). `__main__`, the program
+// being run, is not in sys.stdlib_module_names but always importable (and
+// typeshed stubs it, so type checkers resolve it).
 func IsStdlib(top string, minor int) bool {
+	if top == "__main__" {
+		return true
+	}
 	minor = max(8, min(14, minor))
 	return stdlibTables[minor][top]
 }

@@ -32,7 +32,24 @@ type Finding struct {
 var PyflakesCodes = []string{"undefined-variable", "unused-import", "unused-variable", "duplicate-import"}
 
 // PyrightCodes are the codes checked against pyright (false positives).
-var PyrightCodes = []string{"import-not-found", "missing-argument", "type-mismatch"}
+var PyrightCodes = []string{"import-not-found", "missing-argument", "type-mismatch", UndefinedAttribute}
+
+// UndefinedAttribute is a code of the comparison only: an undefined-variable
+// finding about an attribute read its class does not have (the type
+// evaluator's attribute check). pyflakes never checks attributes, so such
+// findings are confirmed by pyright's reportAttributeAccessIssue instead.
+const UndefinedAttribute = "undefined-attribute"
+
+// attributeAccess begins the evaluator's message, and pyright's, for such a read.
+const attributeAccess = "Cannot access attribute"
+
+// ComparedCode is the code a finding of ours is compared under.
+func ComparedCode(code, message string) string {
+	if code == "undefined-variable" && strings.HasPrefix(message, attributeAccess) {
+		return UndefinedAttribute
+	}
+	return code
+}
 
 var (
 	pfLine      = regexp.MustCompile(`^(.*?):(\d+):(?:\d+:)? (.*)$`)
@@ -235,6 +252,7 @@ var pyrightRules = map[string][]string{
 	"import-not-found": {"reportMissingImports", "reportMissingModuleSource"},
 	"missing-argument": {"reportCallIssue"},
 	"type-mismatch":    {"reportArgumentType", "reportCallIssue", "reportAssignmentType", "reportReturnType"},
+	UndefinedAttribute: {"reportAttributeAccessIssue"},
 }
 
 // attributeStore begins pyright's message, and the evaluator's, for a

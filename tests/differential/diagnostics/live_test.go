@@ -205,7 +205,7 @@ func (s *Server) Diagnostics(rel string) ([]Finding, error) {
 		}
 		var out []Finding
 		for _, d := range res.Diagnostics {
-			out = append(out, Finding{File: rel, Line: d.Range.Start.Line + 1, Code: d.Code, Name: OurName(d.Code, d.Message), Text: d.Message})
+			out = append(out, Finding{File: rel, Line: d.Range.Start.Line + 1, Code: ComparedCode(d.Code, d.Message), Name: OurName(d.Code, d.Message), Text: d.Message})
 		}
 		return out, nil
 	}
@@ -408,8 +408,8 @@ func TestLive(t *testing.T) {
 					t.Errorf("%s: %s:%d %s: %s (pyright does not report it)", name, f.File, f.Line, f.Code, f.Text)
 				}
 			}
-			t.Logf("  pyright: reportMissingImports=%d reportCallIssue=%d reportArgumentType=%d",
-				pyrightTotal["reportMissingImports"], pyrightTotal["reportCallIssue"], pyrightTotal["reportArgumentType"])
+			t.Logf("  pyright: reportMissingImports=%d reportCallIssue=%d reportArgumentType=%d reportAttributeAccessIssue=%d",
+				pyrightTotal["reportMissingImports"], pyrightTotal["reportCallIssue"], pyrightTotal["reportArgumentType"], pyrightTotal["reportAttributeAccessIssue"])
 			other := map[string]int{}
 			for _, f := range all {
 				other[f.Code]++
