@@ -80,9 +80,10 @@ func (x *Index) LinkDigest() string {
 }
 
 // Relinks counts the links made since New: all files, or only the
-// changed files and their readers.
-func (x *Index) Relinks() (full, changed int) {
+// changed files and their readers; redone counts the full links made
+// because an incremental one turned out unsafe (they are in full too).
+func (x *Index) Relinks() (full, changed, redone int) {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
-	return x.fullLinks, x.changedLinks
+	return x.fullLinks, x.changedLinks, x.unsafeRelinks
 }

@@ -205,8 +205,10 @@ type Index struct {
 	gen    uint64             // bumped by every relink
 	// fullLinks and changedLinks count the links of every file and
 	// those of the changed files and their readers only (relinkChanged).
-	// lastRelinked is how many files the last of the latter linked.
-	fullLinks, changedLinks, lastRelinked int
+	// lastRelinked is how many files the last of the latter linked;
+	// unsafeRelinks how many incremental relinks found, once linked, that
+	// a full link would answer otherwise, and were redone in full.
+	fullLinks, changedLinks, lastRelinked, unsafeRelinks int
 
 	findings *findingsMemo // each file's type findings in this link
 

@@ -840,12 +840,31 @@ func (x *Index) aliasOf(t target) (target, bool) {
 	return target{}, false
 }
 
+// aliasLoops reports whether the aliases from t come back to one of
+// them (star imports that import each other's alias can make `B` in one
+// file an alias of itself through another) or run longer than any real
+// chain: such a name is keyed as itself.
+func (x *Index) aliasLoops(t target) bool {
+	seen := t
+	for range 8 {
+		to, ok := x.aliasOf(t)
+		if !ok {
+			return false
+		}
+		if to.kind == seen.kind && to.f == seen.f && to.sym == seen.sym {
+			return true
+		}
+		t = to
+	}
+	return true
+}
+
 // keyString is the global key of a target ("" when it has none). An
 // aliased import is keyed by what it imports and its alias: pyright finds
 // the same alias of the same thing in every file (`import typing as t`
 // everywhere), but not the thing under other names.
 func (x *Index) keyString(t target) string {
-	if to, ok := x.aliasOf(t); ok {
+	if to, ok := x.aliasOf(t); ok && !x.aliasLoops(t) {
 		if k := x.keyString(to); k != "" {
 			return k + "|as:" + t.f.S.Syms[t.sym].Name
 		}

@@ -105,6 +105,7 @@ func (x *Index) relinkChanged(stubs map[string]*File) bool {
 		// A step linked again read what a later step computed with a
 		// cut: a full link would compute it here. Link all.
 		x.memo = nil
+		x.unsafeRelinks++
 		return false
 	}
 	if len(todo) > max(64, len(x.sorted)/8) {
