@@ -264,7 +264,14 @@ func (q *query) refAsType(r Ref, s tvScope, args []int32, au Unit) Type {
 	var targs []Type
 	if v := &r.Unit.Summary().Exprs[d.Value]; args != nil && (v.Op == navindex.ExprSym || v.Op == navindex.ExprAttr) {
 		// An alias of a generic class, subscripted: ContextManager[Any].
+		// Entered as the value's annotation, so that aliases of each
+		// other (`A = B`, `B = A`, then `A[int]`) end as annot's cycles do.
+		key := memoKey{what: memoAnnot, unit: r.Unit, idx: d.Value}
+		if !q.enter(key) {
+			return unknownType
+		}
 		t = q.refAsType(q.exprRef(r.Unit, d.Value), s, args, au)
+		q.leave(key)
 		for _, a := range args {
 			targs = append(targs, q.annot(au, a, s))
 		}

@@ -32,6 +32,9 @@ func TestPathological(t *testing.T) {
 		{"10k-deep attributes", attrs, map[string]string{"x": "Unknown"}},
 		{"3k-deep displays", nested, map[string]string{"x": ""}},
 		{"self-referring return", "def f():\n    return [f()]\nx = f()", map[string]string{"x": ""}},
+		// A subscripted alias read through aliases of each other recursed
+		// without a bound (a stack overflow, fatal to the server).
+		{"subscripted aliases of each other", "A = B\nB = A\nx: A[int]\ny: B[str, A]", map[string]string{"x": "", "y": ""}},
 	}
 	runEvalCases(t, cases)
 }
