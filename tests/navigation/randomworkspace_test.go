@@ -28,7 +28,7 @@ func randomStatement(r *rand.Rand) string {
 	names := []string{"A", "B", "a", "b", "m", "sub"}
 	m, rel := mods[r.Intn(len(mods))], rels[r.Intn(len(rels))]
 	n, n2, n3 := names[r.Intn(len(names))], names[r.Intn(len(names))], names[r.Intn(len(names))]
-	switch r.Intn(28) {
+	switch r.Intn(38) {
 	case 0:
 		return fmt.Sprintf("from %s import *", m)
 	case 1:
@@ -81,6 +81,26 @@ func randomStatement(r *rand.Rand) string {
 		return fmt.Sprintf("import dataclasses\n@dataclasses.dataclass\nclass %s(%s):\n    %s: '%s' = None\n    %s: list[%s] = dataclasses.field(default_factory=%s)", n, n2, n3, n, n2, n3, n)
 	case 26:
 		return fmt.Sprintf("async def %s(*args: %s, **kw: %s) -> %s:\n    async with %s as %s:\n        return await %s(*args, **kw)", n, n2, n3, n, n2, n3, n)
+	case 27:
+		return fmt.Sprintf("class %s(%s):\n    def __init__(self, v: '%s'):\n        super().__init__(v)\n        self.%s = v.%s\n        self.%s = %s(self)", n, n2, n3, n, n2, n3, n)
+	case 28:
+		return fmt.Sprintf("import functools\n%s = functools.partial(%s, %s)\n%s = functools.wraps(%s)(%s)", n, n2, n3, n2, n, n3)
+	case 29:
+		return fmt.Sprintf("from typing import NamedTuple, TypedDict, Protocol\nclass %s(NamedTuple):\n    %s: '%s'\nclass %s(TypedDict, total=False):\n    %s: %s", n, n2, n, n2, n3, n)
+	case 30:
+		return fmt.Sprintf("import enum\nclass %s(enum.Enum):\n    %s = %s\n    %s = enum.auto()", n, n2, n3, n)
+	case 31:
+		return fmt.Sprintf("from typing import Callable, ParamSpec, Self\nP = ParamSpec('P')\ndef %s(f: Callable[P, %s]) -> Callable[P, %s]:\n    return %s(f)", n, n2, n3, n)
+	case 32:
+		return fmt.Sprintf("def %s():\n    %s = %s\n    def inner():\n        nonlocal %s\n        %s = inner()\n        return %s\n    return inner", n, n2, n3, n2, n2, n2)
+	case 33:
+		return fmt.Sprintf("%s = type('%s', (%s,), {'%s': %s})", n, n, n2, n3, n)
+	case 34:
+		return fmt.Sprintf("class %s:\n    __slots__ = ('%s',)\n    @property\n    def %s(self):\n        return self.%s\n    @%s.setter\n    def %s(self, v):\n        self.%s = v", n, n2, n3, n3, n3, n3, n2)
+	case 35:
+		return fmt.Sprintf("if %s := %s(%s):\n    global %s\n    %s = [*%s, *%s]", n, n2, n3, n, n, n2, n3)
+	case 36:
+		return fmt.Sprintf("import sys\nif sys.version_info >= (3, 11):\n    from %s import %s\nelse:\n    %s = %s", m, n, n, n2)
 	default:
 		return fmt.Sprintf("%s = %s", n, n2)
 	}
@@ -104,14 +124,23 @@ func randomWorkspace(r *rand.Rand) map[string]string {
 // edits files and compares the relinked index with a full link. A name
 // that star imports made an alias of itself overflowed the stack of the
 // whole server at the first build before (TestStarImportAliasCycle);
-// this looks for the next such case. PYWS_RANDOM_WORKSPACES=n runs n
-// workspaces instead of the few `make test` runs.
+// this looks for the next such case. PYWS_RANDOM_WORKSPACES=n (or
+// first:n) runs n workspaces instead of the few `make test` runs.
 func TestRandomWorkspaces(t *testing.T) {
 	n := 30
 	if testing.Short() {
 		n = 3
 	}
-	if v := os.Getenv("PYWS_RANDOM_WORKSPACES"); v != "" {
+	first, campaign := 0, os.Getenv("PYWS_RANDOM_WORKSPACES") != ""
+	if campaign {
+		// PYWS_RANDOM_WORKSPACES=n or first:n; the seed goes to stderr
+		// before each workspace, as a stack overflow ends the process
+		// before the test can report it.
+		v := os.Getenv("PYWS_RANDOM_WORKSPACES")
+		if a, b, ok := strings.Cut(v, ":"); ok {
+			fmt.Sscan(a, &first)
+			v = b
+		}
 		fmt.Sscan(v, &n)
 	}
 	ctx := context.Background()
@@ -119,7 +148,10 @@ func TestRandomWorkspaces(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for seed := range n {
+	for seed := first; seed < first+n; seed++ {
+		if campaign {
+			fmt.Fprintf(os.Stderr, "random workspace, seed %d\n", seed)
+		}
 		r := rand.New(rand.NewSource(int64(seed)))
 		files := randomWorkspace(r)
 		root, cache := t.TempDir(), t.TempDir()
