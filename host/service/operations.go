@@ -33,6 +33,14 @@ var (
 		{Name: "character", Type: toolspec.TypeInteger, Min: toolspec.Bound(0), Doc: "0-indexed character, in UTF-16 code units"},
 		{Name: "symbol", Type: toolspec.TypeString, Doc: "dotted name instead of a position: package.module.Class.method, or a name relative to uri's module"},
 	}
+	// atPosition is a position alone, for the tools whose answer depends
+	// on the text around it (what may be written there, the call it is in):
+	// a symbol's declaration is not such a place.
+	atPosition = []toolspec.Param{
+		uriParam,
+		{Name: "line", Type: toolspec.TypeInteger, Required: true, Min: toolspec.Bound(0), Doc: "0-indexed line"},
+		{Name: "character", Type: toolspec.TypeInteger, Required: true, Min: toolspec.Bound(0), Doc: "0-indexed character, in UTF-16 code units"},
+	}
 	positionOrSymbol  = []toolspec.Choice{{Params: []string{"line", "character"}, Needs: []string{"uri"}}, {Params: []string{"symbol"}}}
 	contextLinesParam = toolspec.Param{Name: "contextLines", Type: toolspec.TypeInteger, Default: 0, Min: toolspec.Bound(0), Max: toolspec.Bound(maxContextLines),
 		Doc: "source lines to return around each location (context: the lines before, the location's own, the lines after)"}
@@ -105,7 +113,7 @@ func Operations() []Operation {
 		{Spec: toolspec.Spec{
 			Name: "get_completions", Kind: toolspec.KindTool, Family: tiers.FamilyAnalysis,
 			Description: "Names that may be written at a position, best first: members after `x.`, names in scope, modules after import; works while the file does not parse.",
-			Params: withPosition(toolspec.Param{Name: "limit", Type: toolspec.TypeInteger, Default: defaultCompletions,
+			Params: append(slices.Clip(atPosition), toolspec.Param{Name: "limit", Type: toolspec.TypeInteger, Default: defaultCompletions,
 				Min: toolspec.Bound(1), Max: toolspec.Bound(maxCompletions), Doc: "most items returned"}),
 			Result: reflect.TypeFor[CompletionsResult](),
 			Faults: faults(positionFaults, []string{fault.WorkspaceNotLoaded, fault.Timeout}),
@@ -123,7 +131,7 @@ func Operations() []Operation {
 		{Spec: toolspec.Spec{
 			Name: "get_signature_help", Kind: toolspec.KindTool, Family: tiers.FamilyAnalysis,
 			Description: "Signatures of the call whose arguments hold a position, with the active signature and parameter.",
-			Params:      withPosition(),
+			Params:      atPosition,
 			Result:      reflect.TypeFor[SignatureHelpResult](),
 			Faults:      faults(positionFaults, []string{fault.WorkspaceNotLoaded, fault.Timeout}),
 			Plugin:      IndexTool, Health: true,
