@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -43,22 +44,23 @@ func TestHostileArguments(t *testing.T) {
 	if doc.Status != 200 {
 		t.Fatalf("openapi: %d", doc.Status)
 	}
+	type operation struct {
+		RequestBody struct {
+			Content map[string]struct {
+				Schema struct {
+					Properties map[string]struct {
+						Type string `json:"type"`
+					} `json:"properties"`
+					Required []string `json:"required"`
+				} `json:"schema"`
+			} `json:"content"`
+		} `json:"requestBody"`
+		Responses map[string]struct {
+			Description string `json:"description"`
+		} `json:"responses"`
+	}
 	var spec struct {
-		Paths map[string]map[string]struct {
-			RequestBody struct {
-				Content map[string]struct {
-					Schema struct {
-						Properties map[string]struct {
-							Type string `json:"type"`
-						} `json:"properties"`
-						Required []string `json:"required"`
-					} `json:"schema"`
-				} `json:"content"`
-			} `json:"requestBody"`
-			Responses map[string]struct {
-				Description string `json:"description"`
-			} `json:"responses"`
-		} `json:"paths"`
+		Paths map[string]map[string]operation `json:"paths"`
 	}
 	if err := json.Unmarshal(doc.Raw, &spec); err != nil {
 		t.Fatal(err)
@@ -77,6 +79,33 @@ func TestHostileArguments(t *testing.T) {
 		"object":  {"x", 1, nil, []any{}, map[string]any{"changes": map[string]any{"file://" + secret: []any{map[string]any{"range": map[string]any{"start": map[string]any{"line": 0, "character": 0}, "end": map[string]any{"line": 0, "character": 0}}, "newText": "pwned = 1\n"}}}}, map[string]any{"../" + filepath.Base(outside) + "/secret.py": []any{map[string]any{"range": map[string]any{"start": map[string]any{"line": 0, "character": 0}, "end": map[string]any{"line": 0, "character": 0}}, "newText": "x"}}}, map[string]any{"link/secret.py": []any{map[string]any{"range": map[string]any{"start": map[string]any{"line": 0, "character": 0}, "end": map[string]any{"line": 0, "character": 0}}, "newText": "x"}}}, json.RawMessage(`{"a":` + deep[:2000] + deep[5000:7000] + `}`)},
 	}
 	sent := 0
+	// judge sends one request and holds its answer to what the document
+	// declares; no answer may carry the secret's text.
+	judge := func(what, method, path string, body any, allowed map[int][]string) {
+		t.Helper()
+		r, err := s.try(method, path, key, body)
+		sent++
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		codes, declared := allowed[r.Status]
+		switch {
+		case r.Status == 500 || !declared:
+			t.Errorf("%s: status %d not declared: %.300s", what, r.Status, r.Raw)
+		case r.Status != 200 && !slices.Contains(codes, r.ErrCode()):
+			t.Errorf("%s: %d %s, not among the codes declared for %d (%v): %.300s", what, r.Status, r.ErrCode(), r.Status, codes, r.Raw)
+		case strings.Contains(string(r.Raw), "do not touch"):
+			t.Errorf("%s: the answer shows a file outside the workspace: %.300s", what, r.Raw)
+		}
+	}
+	declaredBy := func(op operation) map[int][]string {
+		allowed := map[int][]string{}
+		for status, r := range op.Responses {
+			n, _ := strconv.Atoi(status)
+			allowed[n] = codesRe.FindAllString(r.Description, -1)
+		}
+		return allowed
+	}
 	names := slices.Sorted(func(yield func(string) bool) {
 		for p := range spec.Paths {
 			if !yield(p) {
@@ -90,11 +119,7 @@ func TestHostileArguments(t *testing.T) {
 		if !ok || !isTool || name == "call" || name == "health_check" {
 			continue
 		}
-		allowed := map[int][]string{}
-		for status, r := range op.Responses {
-			n, _ := strconv.Atoi(status)
-			allowed[n] = codesRe.FindAllString(r.Description, -1)
-		}
+		allowed := declaredBy(op)
 		schema := op.RequestBody.Content["application/json"].Schema
 		base := map[string]any{}
 		for param, ps := range schema.Properties {
@@ -117,18 +142,7 @@ func TestHostileArguments(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r, err := s.try("POST", p, key, body)
-			sent++
-			if err != nil {
-				t.Fatalf("%s %s: %v", name, what, err)
-			}
-			codes, declared := allowed[r.Status]
-			switch {
-			case r.Status == 500 || !declared:
-				t.Errorf("%s %s: status %d not declared for the tool: %.300s", name, what, r.Status, r.Raw)
-			case r.Status != 200 && !slices.Contains(codes, r.ErrCode()):
-				t.Errorf("%s %s: %d %s, not among the codes declared for %d (%v): %.300s", name, what, r.Status, r.ErrCode(), r.Status, codes, r.Raw)
-			}
+			judge(name+" "+what, "POST", p, body, allowed)
 		}
 		for param, ps := range schema.Properties {
 			for i, v := range hostile[ps.Type] {
@@ -149,6 +163,27 @@ func TestHostileArguments(t *testing.T) {
 			delete(args, req)
 			check("without "+req, args)
 		}
+	}
+	// The resources: a file by path (in the route, and through the generic
+	// read), line ranges, and the listings' globs.
+	for i, v := range paths {
+		p, ok := v.(string)
+		if !ok || p == "" {
+			continue
+		}
+		judge(fmt.Sprintf("file resource path[%d]", i), "GET", "/v1/resources/file/"+url.PathEscape(p), nil, declaredBy(spec.Paths["/v1/resources/file/{path}"]["get"]))
+		judge(fmt.Sprintf("read svc://file/ path[%d]", i), "POST", "/v1/resources/read", map[string]any{"uri": "svc://file/" + p}, declaredBy(spec.Paths["/v1/resources/read"]["post"]))
+	}
+	for i, q := range []string{"lineRange=" + url.QueryEscape(`{"start":-1,"end":5}`), "lineRange=" + url.QueryEscape(`{"start":9,"end":2}`),
+		"lineRange=" + url.QueryEscape(`{"start":0,"end":9007199254740993}`), "lineRange=x", "encoding=ebcdic", "encoding=" + url.QueryEscape(huge[:5000]), "includeMetadata=maybe"} {
+		judge(fmt.Sprintf("file resource query[%d]", i), "GET", "/v1/resources/file/a.py?"+q, nil, declaredBy(spec.Paths["/v1/resources/file/{path}"]["get"]))
+	}
+	for i, glob := range []string{"[", "{a,b", "***", "!", "!**", strings.Repeat("**/", 2000) + "*.py", "../**", "/etc/*", "link/**", "a\\", "\x00"} {
+		judge(fmt.Sprintf("files filter[%d]", i), "GET", "/v1/resources/files?filter="+url.QueryEscape(glob), nil, declaredBy(spec.Paths["/v1/resources/files"]["get"]))
+		judge(fmt.Sprintf("structure exclude[%d]", i), "GET", "/v1/resources/structure?excludePatterns="+url.QueryEscape(glob), nil, declaredBy(spec.Paths["/v1/resources/structure"]["get"]))
+	}
+	for i, q := range []string{"maxDepth=0", "maxDepth=21", "maxDepth=-1", "maxDepth=1e9", "includeHidden=2", "excludePatterns=" + url.QueryEscape("[1,2]")} {
+		judge(fmt.Sprintf("structure query[%d]", i), "GET", "/v1/resources/structure?"+q, nil, declaredBy(spec.Paths["/v1/resources/structure"]["get"]))
 	}
 	t.Logf("%d hostile calls", sent)
 	mustStatus(t, s.do("GET", "/v1/tools/health_check", key, nil), 200, "")
