@@ -35,7 +35,7 @@ package navindex
 
 // Version is the layout version; the kernel discards cached summaries of
 // another version.
-const Version = 14 // 11: a try statement's normal end joins before its handlers' (union order); 13: ReturnValues in binder order (a try's else before its handlers); 14: DefRaisesNotImplemented; returns and yields in branches that never run are not the def's; a lambda's parameter names
+const Version = 15 // 11: a try statement's normal end joins before its handlers' (union order); 13: ReturnValues in binder order (a try's else before its handlers); 14: DefRaisesNotImplemented; returns and yields in branches that never run are not the def's; a lambda's parameter names; 15: DefYieldResultUsed
 
 // SymKind says what a symbol is.
 type SymKind uint8
@@ -312,6 +312,7 @@ const (
 	DefDeprecated                    // @deprecated
 	DefClassVar                      // a ClassVar annotation, or a value assigned in a class body
 	DefRaisesNotImplemented          // DefNeverReturns by pyright's idiom of an unimplemented method: simple statements only, and every raise is `raise E` or `raise E(...)` of a NotImplementedError, without `from`
+	DefYieldResultUsed               // a generator some reachable yield of which is a `yield from` or is not a statement by itself (`x = yield`): its send type is Unknown, not Any
 )
 
 // ParamKind says how a parameter takes its argument.

@@ -792,7 +792,8 @@ func (q *query) inferredReturn(u Unit, d *navindex.Def) Type {
 	}
 	if d.Flags&navindex.DefGenerator != 0 {
 		// Yielded: the union of the values yields give (pyright's
-		// inferred Generator[Y, Any, R]).
+		// inferred Generator[Y, Any, R], Unknown for what is sent
+		// when a yield's result may be used).
 		var ys []Type
 		for _, v := range d.YieldValues {
 			ys = append(ys, q.expr(u, v))
@@ -801,10 +802,14 @@ func (q *query) inferredReturn(u Unit, d *navindex.Def) Type {
 		if len(ys) > 0 {
 			y = Union(ys...)
 		}
-		if d.Flags&navindex.DefAsync != 0 {
-			return q.typingInstance("AsyncGenerator", y, anyType)
+		sent := anyType
+		if d.Flags&navindex.DefYieldResultUsed != 0 {
+			sent = unknownType
 		}
-		return q.typingInstance("Generator", y, anyType, r)
+		if d.Flags&navindex.DefAsync != 0 {
+			return q.typingInstance("AsyncGenerator", y, sent)
+		}
+		return q.typingInstance("Generator", y, sent, r)
 	}
 	return r
 }

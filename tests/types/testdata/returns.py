@@ -78,3 +78,20 @@ if sys.platform == "win32":
     def proxy_bypass(host):
         return 1
 bypassed = proxy_bypass("a")  #@hover (variable) bypassed: Any
+
+
+# A generator's send type is Unknown once a yield's result may be used
+# (a `yield from`, or a yield inside an expression), else Any (pyright's
+# isYieldResultUsed).
+def yields_from(it):  #@hover (function) def yields_from(it: Unknown) -> Generator[Unknown, Unknown, None]
+    yield from it
+def yield_assigned(n):  #@hover (function) def yield_assigned(n: Unknown) -> Generator[Unknown, Unknown, Unknown]
+    x = yield n
+    return x
+def yield_statement(n):  #@hover (function) def yield_statement(n: Unknown) -> Generator[Unknown, Any, None]
+    yield n
+
+
+# A union subscripted member by member in its order, None left out.
+def union_slice(x: bool | bytes | None):  #@hover (function) def union_slice(x: bool | bytes | None) -> (Unknown | bytes)
+    return x[0:1]
