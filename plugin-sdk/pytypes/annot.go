@@ -333,7 +333,9 @@ func (q *query) typeVarDecl(u Unit, v int32, fallback string) string {
 }
 
 // calleeName is the name call expression v calls by (`TypeVar` of
-// `TypeVar(...)` and `typing.TypeVar(...)`).
+// `TypeVar(...)` and `typing.TypeVar(...)`); a name an import binds
+// under another is called by the imported one (ast.pyi's `TypeVar as
+// _TypeVar`).
 func calleeName(u Unit, v int32) string {
 	x := &u.Summary().Exprs[v]
 	if x.Op != navindex.ExprCall || !validExpr(u, x.A) {
@@ -341,7 +343,13 @@ func calleeName(u Unit, v int32) string {
 	}
 	callee := &u.Summary().Exprs[x.A]
 	if callee.Op == navindex.ExprSym && validSym(u, callee.A) {
-		return u.Summary().Syms[callee.A].Name
+		sy := &u.Summary().Syms[callee.A]
+		if sy.Kind == navindex.SymLocal && validSym(u, sy.Target) {
+			if imp := &u.Summary().Syms[sy.Target]; imp.Kind == navindex.SymImport && imp.Name != "" {
+				return imp.Name
+			}
+		}
+		return sy.Name
 	}
 	return callee.Name
 }
