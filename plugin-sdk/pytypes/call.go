@@ -814,9 +814,22 @@ var numericPromotions = map[string][]string{"int": {"float", "complex"}, "float"
 // assignable is a lenient check that a value of type src may go where
 // dst is declared: unknowns, type variables and protocols accept
 // anything, classes by MRO, one level of type arguments checked.
+// maxBoundDepth bounds the type variable bounds checked inside one
+// another; deeper, a bound takes anything.
+const maxBoundDepth = 2
+
 func (q *query) assignable(src, dst Type) bool {
 	switch dst.Kind() {
-	case KindUnknown, KindAny, KindTypeVar, KindSelf:
+	case KindTypeVar:
+		// Within its bound (pyright's assignTypeVar): a str is no
+		// `_T bound=AST`, so ast.parse(str) takes its str overload.
+		if b := dst.d.bound; b != nil && !isGradual(src) && src.Kind() != KindTypeVar && q.bounds < maxBoundDepth {
+			q.bounds++
+			defer func() { q.bounds-- }()
+			return q.assignable(src, q.annot(b.unit, b.expr, tvScope{}))
+		}
+		return true
+	case KindUnknown, KindAny, KindSelf:
 		return true
 	case KindUnion:
 		if src.Kind() == KindUnion {

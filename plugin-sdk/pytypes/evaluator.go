@@ -87,6 +87,10 @@ type query struct {
 	// protocols counts the protocol matches under way (solveProtocol):
 	// a protocol's method returning another protocol nests them.
 	protocols int
+	// bounds counts the type variable bounds being checked (assignable):
+	// a bound naming its own variable (`T bound=Comparable[T]`) nests
+	// them.
+	bounds int
 	// cut, when set, keeps for this query the results a bound cut short
 	// (Check's one query over a whole file: a value read at many sites
 	// is computed once, not once per site).

@@ -11,7 +11,15 @@ import (
 // overloadsSource has overloaded functions called with known and
 // unknown arguments (pyright 1.1.414's hovers in the cases below).
 const overloadsSource = `import ast
-from typing import overload
+from typing import TypeVar, overload
+
+T = TypeVar("T", bound=int)
+
+@overload
+def g(x: T) -> T: ...
+@overload
+def g(x: str) -> bytes: ...
+def g(x): return x
 
 @overload
 def f(x: int, y: int) -> int: ...
@@ -37,11 +45,15 @@ def use(a, b, c: C):
     c.m(a, 1)
     c.m(a)
     ast.parse(a, mode="eval")
+    g("s")
+    g(True)
+    ast.parse("s")
 `
 
 // TestOverloadsAtCalls: hovered at a call, an overloaded name shows the
 // overload the call uses, or the overloads it may use when an unknown
-// argument makes the choice ambiguous (pyright's overloadsUsedForCall).
+// argument makes the choice ambiguous (pyright's overloadsUsedForCall);
+// an argument outside a type variable's bound does not match it.
 func TestOverloadsAtCalls(t *testing.T) {
 	p := newProgram(t, map[string]string{"ovl": overloadsSource})
 	ev := pytypes.New(p, pytypes.Options{})
@@ -62,6 +74,10 @@ func TestOverloadsAtCalls(t *testing.T) {
 			`def parse(source: _T@parse, filename: str | bytes | PathLike[Any] = "<unknown>", mode: Literal['exec', 'eval', 'func_type', 'single'] = "exec", *, type_comments: bool = False, feature_version: int | tuple[int, int] | None = None, optimize: Literal[-1, 0, 1, 2] = -1) -> _T@parse: ...` + "\n\n" +
 			`def parse(source: str | ReadableBuffer, *, mode: Literal['eval'], type_comments: bool = False, feature_version: int | tuple[int, int] | None = None, optimize: Literal[-1, 0, 1, 2] = -1) -> Expression: ...` + "\n\n" +
 			`def parse(source: str | ReadableBuffer, filename: str | bytes | PathLike[Any] = "<unknown>", mode: str = "exec", *, type_comments: bool = False, feature_version: int | tuple[int, int] | None = None, optimize: Literal[-1, 0, 1, 2] = -1) -> mod: ...`},
+		// A type variable's bound takes only what it names.
+		{`    g("s")`, "g", "(function) def g(x: str) -> bytes"},
+		{`    g(True)`, "g", "(function) def g(x: T@g) -> T@g"},
+		{`    ast.parse("s")`, "parse", `(function) def parse(source: str | ReadableBuffer, filename: str | bytes | PathLike[Any] = "<unknown>", mode: Literal['exec'] = "exec", *, type_comments: bool = False, feature_version: int | tuple[int, int] | None = None, optimize: Literal[-1, 0, 1, 2] = -1) -> Module`},
 	} {
 		line := int32(-1)
 		for i, l := range lines {
