@@ -255,6 +255,7 @@ type unitIndex struct {
 	scopeDef  []int32   // the def whose body is the scope, -1
 	scopeSyms [][]int32 // the SymLocals of each scope
 	membersOf map[int32][]int32
+	exits     map[int32][]int32 // the FlowExit nodes of each function scope
 
 	callsOnce sync.Once
 	// methodCalls are the calls of attribute (receiver, name), for the
@@ -334,6 +335,14 @@ func (e *Evaluator) index(u Unit) *unitIndex {
 		}
 		if d.Body >= 0 && int(d.Body) < len(s.Scopes) && (d.Kind == navindex.KindClass || d.Kind == navindex.KindFunction || d.Kind == navindex.KindMethod || d.Kind == navindex.KindProperty) {
 			ix.scopeDef[d.Body] = int32(i)
+		}
+	}
+	for i, f := range s.Flow {
+		if f.Kind == navindex.FlowExit {
+			if ix.exits == nil {
+				ix.exits = map[int32][]int32{}
+			}
+			ix.exits[f.A] = append(ix.exits[f.A], int32(i))
 		}
 	}
 	for i, sy := range s.Syms {

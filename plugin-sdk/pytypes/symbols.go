@@ -769,21 +769,30 @@ func (q *query) plainReturnType(u Unit, di int32) Type {
 			// def whose every path raises is NoReturn.
 			return unknownType
 		default:
-			r = q.inferredReturn(u, d)
+			r = q.inferredReturn(u, di)
 		}
 		return q.wrapAsync(d, r)
 	})
 }
 
-func (q *query) inferredReturn(u Unit, d *navindex.Def) Type {
+func (q *query) inferredReturn(u Unit, di int32) Type {
+	d := &u.Summary().Defs[di]
+	ways := q.waysOut(u, d)
 	var ts []Type
 	for _, v := range d.ReturnValues {
+		if !ways.value(v) {
+			continue // every return of it comes after a call that never returns
+		}
 		// pyright's inferred return keeps the return statements' empty
 		// displays in order (`return {}` then `return x` is
 		// `dict[Unknown, Unknown] | Unknown`).
 		ts = append(ts, withoutEmptyContainer(q.expr(u, v)))
 	}
-	if d.Flags&navindex.DefReturnsNone != 0 || (len(ts) == 0 && d.Flags&navindex.DefNeverReturns == 0) {
+	switch {
+	case !ways.none && ways.known:
+		// No bare return or end of the body is reached: NoReturn when
+		// no return is either (sys.exit() at the end).
+	case d.Flags&navindex.DefReturnsNone != 0 || (len(ts) == 0 && d.Flags&navindex.DefNeverReturns == 0):
 		ts = append(ts, noneType)
 	}
 	r := noReturn

@@ -478,8 +478,10 @@ func (b *builder) ownReturns(body tree.Node) (values []int32, nodes []tree.Node,
 			if v.IsNull() {
 				bare = true
 			} else {
-				values = append(values, b.val(v))
+				x := b.val(v)
+				values = append(values, x)
 				nodes = append(nodes, v)
+				b.returnAt[v.StartByte()] = x
 			}
 		case 2:
 			gen = true
