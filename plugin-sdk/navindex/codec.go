@@ -689,7 +689,7 @@ func (s *Summary) check() error {
 	}
 	nf := int32(len(s.Flow))
 	for k, f := range s.Flow {
-		ok := f.Kind <= FlowStore && opt(f.Prev, nf)
+		ok := f.Kind <= FlowExit && opt(f.Prev, nf)
 		switch f.Kind {
 		case FlowStart:
 			ok = ok && opt(f.A, nsc)
@@ -703,6 +703,10 @@ func (s *Summary) check() error {
 			ok = ok && f.A >= 0 && f.A < ns && opt(f.B, ne)
 		case FlowStore:
 			ok = ok && f.A >= 0 && f.A < ne && opt(f.B, ne)
+		case FlowCall:
+			ok = ok && opt(f.A, ne)
+		case FlowExit:
+			ok = ok && f.A >= 0 && f.A < nsc && opt(f.B, ne)
 		}
 		if !ok {
 			return fmt.Errorf("%w: flow node %d out of range", ErrMalformed, k)

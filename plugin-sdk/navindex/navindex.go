@@ -35,7 +35,7 @@ package navindex
 
 // Version is the layout version; the kernel discards cached summaries of
 // another version.
-const Version = 14 // 11: a try statement's normal end joins before its handlers' (union order); 13: ReturnValues in binder order (a try's else before its handlers); 14: DefRaisesNotImplemented; returns and yields in branches that never run are not the def's; a lambda's parameter names
+const Version = 15 // 11: a try statement's normal end joins before its handlers' (union order); 13: ReturnValues in binder order (a try's else before its handlers); 14: DefRaisesNotImplemented; returns and yields in branches that never run are not the def's; a lambda's parameter names; 15: DefYieldResultUsed, FlowCall and FlowExit nodes
 
 // SymKind says what a symbol is.
 type SymKind uint8
@@ -312,6 +312,7 @@ const (
 	DefDeprecated                    // @deprecated
 	DefClassVar                      // a ClassVar annotation, or a value assigned in a class body
 	DefRaisesNotImplemented          // DefNeverReturns by pyright's idiom of an unimplemented method: simple statements only, and every raise is `raise E` or `raise E(...)` of a NotImplementedError, without `from`
+	DefYieldResultUsed               // a generator some reachable yield of which is a `yield from` or is not a statement by itself (`x = yield`): its send type is Unknown, not Any
 )
 
 // ParamKind says how a parameter takes its argument.
@@ -479,6 +480,8 @@ const (
 	FlowJoin                      // the paths FlowPreds[A:A+B] meet (after an if, at a loop's head, at an except)
 	FlowAugAssign                 // symbol A bound by an augmented assignment, to expression B (`x += 1` is x + 1), after Prev
 	FlowStore                     // attribute A (an ExprAttr of a name: self.x) assigned expression B (-1 unknown), after Prev
+	FlowCall                      // version 15: call expression A (-1 not described) run as a statement of a function body, after Prev: a callee that never returns ends the path (outside a with block)
+	FlowExit                      // version 15: a way out of the function of scope A after Prev: a return of expression B (one of the def's ReturnValues), -1 a bare return or the end of the body; nothing follows it
 )
 
 // FlowNode is one node of the control flow graph a scope's code runs

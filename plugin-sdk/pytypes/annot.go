@@ -253,7 +253,7 @@ func (q *query) refAsType(r Ref, s tvScope, args []int32, au Unit) Type {
 		if calleeName(r.Unit, d.Value) == "ParamSpec" {
 			return paramSpecVar(tv, q.scopeFor(s, tv), q.typeVarDefault(r.Unit, d.Value))
 		}
-		return typeVarWithDefault(tv, q.scopeFor(s, tv), q.typeVarDefault(r.Unit, d.Value), q.typeVarConstraints(r.Unit, d.Value))
+		return typeVarWithDefault(tv, q.scopeFor(s, tv), q.typeVarDefault(r.Unit, d.Value), q.typeVarConstraints(r.Unit, d.Value), typeVarBoundOf(r.Unit, d.Value))
 	}
 	// A type alias, explicit or not: its value read as a type, printed
 	// by its name.
@@ -340,7 +340,9 @@ func (q *query) typeVarDecl(u Unit, v int32, fallback string) string {
 }
 
 // calleeName is the name call expression v calls by (`TypeVar` of
-// `TypeVar(...)` and `typing.TypeVar(...)`).
+// `TypeVar(...)` and `typing.TypeVar(...)`); a name an import binds
+// under another is called by the imported one (ast.pyi's `TypeVar as
+// _TypeVar`).
 func calleeName(u Unit, v int32) string {
 	x := &u.Summary().Exprs[v]
 	if x.Op != navindex.ExprCall || !validExpr(u, x.A) {
@@ -348,9 +350,28 @@ func calleeName(u Unit, v int32) string {
 	}
 	callee := &u.Summary().Exprs[x.A]
 	if callee.Op == navindex.ExprSym && validSym(u, callee.A) {
-		return u.Summary().Syms[callee.A].Name
+		sy := &u.Summary().Syms[callee.A]
+		if sy.Kind == navindex.SymLocal && validSym(u, sy.Target) {
+			if imp := &u.Summary().Syms[sy.Target]; imp.Kind == navindex.SymImport && imp.Name != "" {
+				return imp.Name
+			}
+		}
+		return sy.Name
 	}
 	return callee.Name
+}
+
+// typeVarBoundOf is where the bound= of a TypeVar call v is written,
+// nil when it has none.
+func typeVarBoundOf(u Unit, v int32) *typeVarBound {
+	x := &u.Summary().Exprs[v]
+	npos := len(x.Args) - len(x.Keys)
+	for i, k := range x.Keys {
+		if k == "bound" && npos+i >= 0 && validExpr(u, x.Args[npos+i]) {
+			return &typeVarBound{unit: u, expr: x.Args[npos+i]}
+		}
+	}
+	return nil
 }
 
 // typeVarDefault is the default= of a TypeVar call v (PEP 696), Unknown

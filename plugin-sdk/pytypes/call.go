@@ -186,48 +186,17 @@ func (q *query) selectOverload(callee Type, args []argument) (*Function, map[str
 }
 
 // callOverloads is the result of calling overloaded callee, as pyright
-// evaluates an overloaded call: the first overload that matches decides,
-// unless it matched through an Any or Unknown argument; then every later
-// overload that matches is possible too, and when an Any or Unknown
-// argument goes to parameters of different types among them and their
-// results differ (none subsuming the others), the call is Unknown (Any
-// when one of them has Any). ok false when no overload matches.
+// evaluates an overloaded call (overloadMatches): the first overload
+// that matches decides, unless the choice is ambiguous; then the call is
+// Unknown (Any when one of the results has Any), or the one result left
+// when the others subsume one another. ok false when no overload
+// matches.
 func (q *query) callOverloads(callee Type, args []argument) (Type, bool) {
-	var possible []*Function
-	var results []Type
-	for _, ft := range callee.Args() {
-		f := ft.Func()
-		if f == nil || !validDef(f.Unit, f.Def) {
-			continue
-		}
-		sol, ok := q.match(f, args)
-		if !ok {
-			continue
-		}
-		r := q.returnOf(f, sol)
-		if len(possible) == 0 && !gradualArgument(args) {
-			return r, true
-		}
-		possible, results = append(possible, f), append(results, r)
-	}
+	_, results, ambiguous := q.overloadMatches(callee, args)
 	switch {
-	case len(possible) == 0:
+	case len(results) == 0:
 		return Type{}, false
-	case len(possible) == 1 || sameGradually(results):
-		return results[0], true
-	}
-	// pyright's filterOverloadMatchesForAnyArgs: ambiguous only when a
-	// gradual argument goes to parameters of different types (or an
-	// unpacked one to who knows which).
-	ambiguous := false
-	for i, a := range args {
-		if a.key == "*" || a.key == "**" {
-			ambiguous = true
-			break
-		}
-		ambiguous = ambiguous || isGradual(a.t) && !q.sameParam(possible, args, i)
-	}
-	if !ambiguous {
+	case !ambiguous:
 		return results[0], true
 	}
 	kept, withAny := q.dedupeResults(results)
@@ -238,6 +207,44 @@ func (q *query) callOverloads(callee Type, args []argument) (Type, bool) {
 		return anyType, true
 	}
 	return possiblyUnknown(results[0]), true
+}
+
+// overloadMatches are the overloads of callee a call with args may
+// use, with their results (pyright's validateOverloadsWithExpandedTypes
+// and its overloadsUsedForCall): the first that matches, when it matched
+// without an Any or Unknown argument; else every one that matches, and
+// the choice among them is ambiguous when such an argument goes to
+// parameters of different types (or an unpacked one to who knows which)
+// and their results differ (filterOverloadMatchesForAnyArgs); when it
+// is not, the first of them alone.
+func (q *query) overloadMatches(callee Type, args []argument) (fs []*Function, results []Type, ambiguous bool) {
+	for _, ft := range callee.Args() {
+		f := ft.Func()
+		if f == nil || !validDef(f.Unit, f.Def) {
+			continue
+		}
+		sol, ok := q.match(f, args)
+		if !ok {
+			continue
+		}
+		r := q.returnOf(f, sol)
+		if len(fs) == 0 && !gradualArgument(args) {
+			return []*Function{f}, []Type{r}, false
+		}
+		fs, results = append(fs, f), append(results, r)
+	}
+	if len(fs) <= 1 || sameGradually(results) {
+		return fs[:min(len(fs), 1)], results[:min(len(results), 1)], false
+	}
+	for i, a := range args {
+		if a.key == "*" || a.key == "**" {
+			return fs, results, true
+		}
+		if isGradual(a.t) && !q.sameParam(fs, args, i) {
+			return fs, results, true
+		}
+	}
+	return fs[:1], results[:1], false
 }
 
 // sameGradually reports that ts are one type, Any and Unknown alike.
@@ -807,9 +814,22 @@ var numericPromotions = map[string][]string{"int": {"float", "complex"}, "float"
 // assignable is a lenient check that a value of type src may go where
 // dst is declared: unknowns, type variables and protocols accept
 // anything, classes by MRO, one level of type arguments checked.
+// maxBoundDepth bounds the type variable bounds checked inside one
+// another; deeper, a bound takes anything.
+const maxBoundDepth = 2
+
 func (q *query) assignable(src, dst Type) bool {
 	switch dst.Kind() {
-	case KindUnknown, KindAny, KindTypeVar, KindSelf:
+	case KindTypeVar:
+		// Within its bound (pyright's assignTypeVar): a str is no
+		// `_T bound=AST`, so ast.parse(str) takes its str overload.
+		if b := dst.d.bound; b != nil && !isGradual(src) && src.Kind() != KindTypeVar && q.bounds < maxBoundDepth {
+			q.bounds++
+			defer func() { q.bounds-- }()
+			return q.assignable(src, q.annot(b.unit, b.expr, tvScope{}))
+		}
+		return true
+	case KindUnknown, KindAny, KindSelf:
 		return true
 	case KindUnion:
 		if src.Kind() == KindUnion {

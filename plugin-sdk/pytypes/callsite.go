@@ -111,7 +111,7 @@ func (q *query) callSiteReturn(f *Function, args []argument) (Type, bool) {
 		id = q.localFrame
 	}
 	q.frames = append(q.frames, callFrame{unit: u, def: f.Def, params: got, id: id})
-	r := q.memoised(memoKey{what: memoReturn, unit: u, idx: f.Def}, func() Type { return q.inferredReturn(u, d) })
+	r := q.memoised(memoKey{what: memoReturn, unit: u, idx: f.Def}, func() Type { return q.inferredReturn(u, f.Def) })
 	q.frames = q.frames[:len(q.frames)-1]
 	self, has := f.selfType()
 	r = substitute(r, f.Subst, self, has)

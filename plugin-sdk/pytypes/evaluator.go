@@ -87,6 +87,10 @@ type query struct {
 	// protocols counts the protocol matches under way (solveProtocol):
 	// a protocol's method returning another protocol nests them.
 	protocols int
+	// bounds counts the type variable bounds being checked (assignable):
+	// a bound naming its own variable (`T bound=Comparable[T]`) nests
+	// them.
+	bounds int
 	// cut, when set, keeps for this query the results a bound cut short
 	// (Check's one query over a whole file: a value read at many sites
 	// is computed once, not once per site).
@@ -251,6 +255,7 @@ type unitIndex struct {
 	scopeDef  []int32   // the def whose body is the scope, -1
 	scopeSyms [][]int32 // the SymLocals of each scope
 	membersOf map[int32][]int32
+	exits     map[int32][]int32 // the FlowExit nodes of each function scope
 
 	callsOnce sync.Once
 	// methodCalls are the calls of attribute (receiver, name), for the
@@ -330,6 +335,14 @@ func (e *Evaluator) index(u Unit) *unitIndex {
 		}
 		if d.Body >= 0 && int(d.Body) < len(s.Scopes) && (d.Kind == navindex.KindClass || d.Kind == navindex.KindFunction || d.Kind == navindex.KindMethod || d.Kind == navindex.KindProperty) {
 			ix.scopeDef[d.Body] = int32(i)
+		}
+	}
+	for i, f := range s.Flow {
+		if f.Kind == navindex.FlowExit {
+			if ix.exits == nil {
+				ix.exits = map[int32][]int32{}
+			}
+			ix.exits[f.A] = append(ix.exits[f.A], int32(i))
 		}
 	}
 	for i, sy := range s.Syms {

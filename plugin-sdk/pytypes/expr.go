@@ -176,6 +176,21 @@ func (q *query) subscript(u Unit, x *navindex.Expr) Type {
 		}
 		index = TupleType(q.builtinClass("tuple"), elems...)
 	}
+	if base.Kind() == KindUnion {
+		// Each member subscripted in the union's order, a None member
+		// left out (pyright's reportOptionalSubscript): `x[0:1]` of a
+		// `bool | bytes | None` is `Unknown | bytes`, not the order of
+		// a union called as one.
+		var ts []Type
+		for _, m := range base.Args() {
+			if m.Kind() != KindNone {
+				ts = append(ts, q.callMethod(m, "__getitem__", index))
+			}
+		}
+		if len(ts) > 0 {
+			return Union(ts...)
+		}
+	}
 	return q.callMethod(base, "__getitem__", index)
 }
 

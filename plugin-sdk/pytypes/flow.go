@@ -187,6 +187,11 @@ func (w *flowWalk) at(node int32) flowResult {
 				return flowResult{t: v, reached: true}
 			}
 			return flowResult{t: w.q.narrowToDeclared(v, w.declared), reached: true}
+		case navindex.FlowCall, navindex.FlowExit:
+			// What a call ends does not narrow here (returns.go's
+			// exits read it).
+			node = n.Prev
+			continue
 		case navindex.FlowCond:
 			ref, ok := w.condRef(n.A)
 			if !ok {

@@ -94,8 +94,14 @@ func (e *Evaluator) hoverLine(u Unit, sym int32, def int32, at *navindex.Occ) st
 					if m.Kind() != KindOverloaded {
 						continue
 					}
-					if f, _ := q.selectOverload(m, args); f != nil {
-						ms[i] = FunctionType(q.receiverSolved(*f))
+					fs, _, ambiguous := q.overloadMatches(m, args)
+					switch {
+					case len(fs) == 0:
+					case !ambiguous:
+						ms[i] = FunctionType(q.receiverSolved(*fs[0]))
+					case len(ms) == 1:
+						// The overloads an ambiguous call may use.
+						return q.overloadsHover(q.declKind(r), name, shownOverloads(fs))
 					}
 				}
 				t = Union(ms...)
@@ -151,9 +157,12 @@ func (e *Evaluator) hoverLine(u Unit, sym int32, def int32, at *navindex.Occ) st
 		return "(property) " + name + ": property"
 	}
 	if t.Kind() == KindOverloaded && sy.Kind != navindex.SymAttr && (lastDef.Kind == navindex.KindFunction || lastDef.Kind == navindex.KindMethod) {
-		if f := q.overloadShown(u, sym, at, t); f != nil {
-			t = FunctionType(*f)
-		} else {
+		switch shown := q.overloadShown(u, sym, at, t); shown.Kind() {
+		case KindFunction:
+			t = shown
+		case KindOverloaded:
+			return q.overloadsHover(lastDef.Kind, name, shown)
+		default:
 			return q.overloadsHover(lastDef.Kind, name, t)
 		}
 	}
@@ -398,24 +407,21 @@ func (q *query) keyword(u Unit, sy *navindex.Sym, at *navindex.Occ) (t Type, nam
 	return Type{}, named, false
 }
 
-// overloadShown is the overload pyright shows for name sym of u used
-// at o (nil: all of them). Imported or applied as a decorator, the name
-// shows them all. Called, the first call the summary records picks:
-// with every argument's type known, the first overload that matches
-// (or the first of all); with an unknown argument, the only one that
-// matches, else all. A use the summary records no call for shows the
-// first.
-func (q *query) overloadShown(u Unit, sym int32, o *navindex.Occ, t Type) *Function {
-	first := t.Args()[0].Func()
+// overloadShown is what pyright shows for overloaded name sym of u
+// used at o: one overload, or several (an Overloaded type; zero: all of
+// them). Imported or applied as a decorator, the name shows them all.
+// Called, the first call the summary records decides (shownAtCall). A
+// use the summary records no call for shows the first.
+func (q *query) overloadShown(u Unit, sym int32, o *navindex.Occ, t Type) Type {
 	if o != nil && o.Flags&navindex.OccImport != 0 {
-		return nil
+		return Type{}
 	}
 	exprs := u.Summary().Exprs
 	named := func(e int32) bool { return validExpr(u, e) && exprs[e].Op == navindex.ExprSym && exprs[e].A == sym }
 	for _, d := range u.Summary().Defs {
 		for _, dec := range d.Decorators {
 			if named(dec) {
-				return nil
+				return Type{}
 			}
 		}
 	}
@@ -426,28 +432,53 @@ func (q *query) overloadShown(u Unit, sym int32, o *navindex.Occ, t Type) *Funct
 		if at >= 0 && int32(i) != at || x.Op != navindex.ExprCall || !named(x.A) {
 			continue
 		}
-		args := q.arguments(u, x)
-		var matched []*Function
-		for _, ot := range t.Args() {
-			if f := ot.Func(); f != nil && validDef(f.Unit, f.Def) {
-				if _, ok := q.match(f, args); ok {
-					matched = append(matched, f)
-				}
+		return q.shownAtCall(t, q.arguments(u, x))
+	}
+	return t.Args()[0]
+}
+
+// shownAtCall is what pyright's hover shows of overloaded t called with
+// args (its overloadsUsedForCall): the overload the call uses, or, when
+// the choice among those that match is ambiguous (overloadMatches),
+// those overloads (`ast.parse(unknown)`: the three of its six that take
+// one argument). When none matches: the first overload with every
+// argument's type known, else all of them (zero).
+func (q *query) shownAtCall(t Type, args []argument) Type {
+	fs, _, ambiguous := q.overloadMatches(t, args)
+	switch {
+	case len(fs) == 0:
+		for _, a := range args {
+			if a.t.IsUnknown() {
+				return Type{}
 			}
 		}
-		known := true
-		for i, a := range args {
-			known = known && (!a.t.IsUnknown() || q.sameParam(matched, args, i))
-		}
-		switch {
-		case len(matched) > 0 && (known || len(matched) == 1):
-			return matched[0]
-		case known:
-			return first
-		}
-		return nil
+		return t.Args()[0]
+	case !ambiguous:
+		return FunctionType(*fs[0])
 	}
-	return first
+	return shownOverloads(fs)
+}
+
+// shownOverloads are fs as one Overloaded type.
+func shownOverloads(fs []*Function) Type {
+	ts := make([]Type, len(fs))
+	for i, f := range fs {
+		ts[i] = FunctionType(*f)
+	}
+	return OverloadedType(ts...)
+}
+
+// declKind is the kind of r's first declaration that is not a variable
+// (a function's when none is).
+func (q *query) declKind(r Ref) navindex.DefKind {
+	if r.Unit != nil {
+		for _, d := range q.liveDefs(r.Unit, r.Sym) {
+			if k := r.Unit.Summary().Defs[d].Kind; k != navindex.KindVariable {
+				return k
+			}
+		}
+	}
+	return navindex.KindFunction
 }
 
 // sameParam: argument i of args goes to parameters of one type in every

@@ -769,21 +769,30 @@ func (q *query) plainReturnType(u Unit, di int32) Type {
 			// def whose every path raises is NoReturn.
 			return unknownType
 		default:
-			r = q.inferredReturn(u, d)
+			r = q.inferredReturn(u, di)
 		}
 		return q.wrapAsync(d, r)
 	})
 }
 
-func (q *query) inferredReturn(u Unit, d *navindex.Def) Type {
+func (q *query) inferredReturn(u Unit, di int32) Type {
+	d := &u.Summary().Defs[di]
+	ways := q.waysOut(u, d)
 	var ts []Type
 	for _, v := range d.ReturnValues {
+		if !ways.value(v) {
+			continue // every return of it comes after a call that never returns
+		}
 		// pyright's inferred return keeps the return statements' empty
 		// displays in order (`return {}` then `return x` is
 		// `dict[Unknown, Unknown] | Unknown`).
 		ts = append(ts, withoutEmptyContainer(q.expr(u, v)))
 	}
-	if d.Flags&navindex.DefReturnsNone != 0 || (len(ts) == 0 && d.Flags&navindex.DefNeverReturns == 0) {
+	switch {
+	case !ways.none && ways.known:
+		// No bare return or end of the body is reached: NoReturn when
+		// no return is either (sys.exit() at the end).
+	case d.Flags&navindex.DefReturnsNone != 0 || (len(ts) == 0 && d.Flags&navindex.DefNeverReturns == 0):
 		ts = append(ts, noneType)
 	}
 	r := noReturn
@@ -792,7 +801,8 @@ func (q *query) inferredReturn(u Unit, d *navindex.Def) Type {
 	}
 	if d.Flags&navindex.DefGenerator != 0 {
 		// Yielded: the union of the values yields give (pyright's
-		// inferred Generator[Y, Any, R]).
+		// inferred Generator[Y, Any, R], Unknown for what is sent
+		// when a yield's result may be used).
 		var ys []Type
 		for _, v := range d.YieldValues {
 			ys = append(ys, q.expr(u, v))
@@ -801,10 +811,14 @@ func (q *query) inferredReturn(u Unit, d *navindex.Def) Type {
 		if len(ys) > 0 {
 			y = Union(ys...)
 		}
-		if d.Flags&navindex.DefAsync != 0 {
-			return q.typingInstance("AsyncGenerator", y, anyType)
+		sent := anyType
+		if d.Flags&navindex.DefYieldResultUsed != 0 {
+			sent = unknownType
 		}
-		return q.typingInstance("Generator", y, anyType, r)
+		if d.Flags&navindex.DefAsync != 0 {
+			return q.typingInstance("AsyncGenerator", y, sent)
+		}
+		return q.typingInstance("Generator", y, sent, r)
 	}
 	return r
 }

@@ -79,6 +79,9 @@ type typeData struct {
 	// partial is what a functools.partial instance binds (partial.go);
 	// Equal ignores it.
 	partial *partialCall
+	// bound is where a type variable's bound= is written (nil: none),
+	// read when an argument is matched to it; Equal ignores it.
+	bound *typeVarBound
 	// size counts the nodes of the type (saturating at maxTypeSize), so
 	// comparing, substituting and printing one is bounded.
 	size int32
@@ -187,8 +190,15 @@ func TypeVarType(name, scope string) Type {
 // typeVarWithDefault is a type variable whose PEP 696 default (what a
 // bare generic class is specialised with) is def, kept as its ret, and
 // whose constraints (AnyStr's str and bytes), if any, are its args.
-func typeVarWithDefault(name, scope string, def Type, constraints []Type) Type {
-	return build(&typeData{kind: KindTypeVar, text: name, scope: scope, ret: def, args: constraints})
+func typeVarWithDefault(name, scope string, def Type, constraints []Type, bound *typeVarBound) Type {
+	return build(&typeData{kind: KindTypeVar, text: name, scope: scope, ret: def, args: constraints, bound: bound})
+}
+
+// typeVarBound is the bound= expression of a TypeVar call, evaluated
+// when needed (a bound may name classes that name the type variable).
+type typeVarBound struct {
+	unit Unit
+	expr int32
 }
 
 // paramSpecVar is ParamSpec name of scope, with its default.

@@ -262,10 +262,13 @@ func (b *builder) funcFacts(bd *pysem.Binding, d *navindex.Def) {
 	if body.IsNull() {
 		return
 	}
-	returns, nodes, bare, yields, gen := b.ownReturns(body)
+	returns, nodes, bare, yields, gen, sent := b.ownReturns(body)
 	d.ReturnValues, d.YieldValues = b.inBinderOrder(body, returns, nodes), yields
 	if gen {
 		d.Flags |= navindex.DefGenerator
+	}
+	if sent {
+		d.Flags |= navindex.DefYieldResultUsed
 	}
 	b.returnSites(d, returns, nodes)
 	ends := b.ends(body)
@@ -448,8 +451,10 @@ var ownBodyKinds = tree.NewKindClasses(map[string]uint8{"return_statement": 1, "
 
 // ownReturns lists the values of the `return X` statements of a def's
 // own body (and their nodes), whether it has a bare return, the values
-// it yields and whether it yields.
-func (b *builder) ownReturns(body tree.Node) (values []int32, nodes []tree.Node, bare bool, yields []int32, gen bool) {
+// it yields, whether it yields, and whether a yield's result may be
+// used: a `yield from`, or a yield that is not a statement by itself
+// (pyright's isYieldResultUsed, which makes the send type Unknown).
+func (b *builder) ownReturns(body tree.Node) (values []int32, nodes []tree.Node, bare bool, yields []int32, gen, sent bool) {
 	t := body.Tree()
 	kt := ownBodyKinds.Table(t)
 	for i, end := kt.Scan(body.Index(), body.SubtreeEnd(), 0), body.SubtreeEnd(); i < end; i = kt.Scan(i+1, end, 0) {
@@ -473,19 +478,22 @@ func (b *builder) ownReturns(body tree.Node) (values []int32, nodes []tree.Node,
 			if v.IsNull() {
 				bare = true
 			} else {
-				values = append(values, b.val(v))
+				x := b.val(v)
+				values = append(values, x)
 				nodes = append(nodes, v)
+				b.returnAt[v.StartByte()] = x
 			}
 		case 2:
 			gen = true
 			if n.IsNamed() { // not the keyword token, also a "yield"
 				yields = append(yields, b.yieldValue(n))
+				sent = sent || b.kt.Of(n.Parent()) != kExprStatement || b.yieldsFrom(n)
 			}
 		case 3:
 			i = n.SubtreeEnd() - 1
 		}
 	}
-	return values, nodes, bare, yields, gen
+	return values, nodes, bare, yields, gen, sent
 }
 
 // inBinderOrder is values (of return statements nodes, in source order)
@@ -536,15 +544,22 @@ func (b *builder) inBinderOrder(body tree.Node, values []int32, nodes []tree.Nod
 	return out
 }
 
+// yieldsFrom reports `yield from x`.
+func (b *builder) yieldsFrom(n tree.Node) bool {
+	for c := n.FirstChild(); !c.IsNull(); c = c.NextSibling() {
+		if !c.IsNamed() && string(c.Text()) == "from" {
+			return true
+		}
+	}
+	return false
+}
+
 // yieldValue is what yield n yields: its value, None for a bare
 // `yield`, an ExprIter of x for `yield from x` (-1 when not described).
 func (b *builder) yieldValue(n tree.Node) int32 {
-	from := false
+	from := b.yieldsFrom(n)
 	for c := n.FirstChild(); !c.IsNull(); c = c.NextSibling() {
-		switch {
-		case !c.IsNamed():
-			from = from || string(c.Text()) == "from"
-		case b.kt.Of(c) != kComment:
+		if c.IsNamed() && b.kt.Of(c) != kComment {
 			v := b.val(c)
 			if from && v >= 0 {
 				v = b.addExpr(navindex.Expr{Op: navindex.ExprIter, A: v, B: -1})

@@ -75,6 +75,20 @@ type flowBuilder struct {
 	// augRead is the node (+1) after the augmented assignment each
 	// reference (by index in m.Refs) is the target of.
 	augRead map[int32]int32
+	// fn is the function scope being walked (-1 the module's code);
+	// withs counts the with blocks around the statement walked, whose
+	// context manager may swallow what a call raises.
+	fn    int32
+	withs int
+	// exits are the ways out of the functions (FlowExit).
+	exits []flowExit
+}
+
+// flowExit is a return (value its returned value, null for a bare
+// return) or the end of function fn's body, reached after node.
+type flowExit struct {
+	fn, node int32
+	value    tree.Node
 }
 
 func (b *builder) flow() {
@@ -120,8 +134,12 @@ func (b *builder) flow() {
 		for _, p := range params[sc.Index] {
 			fb.assign(p)
 		}
-		fb.loops, fb.tries = nil, nil
+		fb.loops, fb.tries, fb.fn, fb.withs = nil, nil, -1, 0
+		if sc.Kind == pysem.ScopeFunction {
+			fb.fn = int32(sc.Index)
+		}
 		fb.block(body)
+		fb.exit(tree.Node{})
 	}
 	b.flowBindAt = fb.binding
 	fb.finish()
@@ -210,8 +228,24 @@ func (fb *flowBuilder) statement(n tree.Node) {
 	case kExprStatement:
 		for c := firstNamed(n); !c.IsNull(); c = nextNamed(c) {
 			fb.expr(c)
+			if b.kt.Of(c) == kCall && fb.cur >= 0 && fb.fn >= 0 && fb.withs == 0 {
+				// pyright's call node: a callee that never returns
+				// ends the path here.
+				fb.cur = fb.add(flowNode{kind: navindex.FlowCall, prev: fb.cur, cond: c})
+			}
 		}
-	case kReturn, kRaise:
+	case kReturn:
+		fb.expr(n)
+		v := tree.Node{}
+		for c := firstNamed(n); !c.IsNull(); c = nextNamed(c) {
+			if b.kt.Of(c) != kComment {
+				v = c
+				break
+			}
+		}
+		fb.exit(v)
+		fb.cur = -1
+	case kRaise:
 		fb.expr(n)
 		fb.cur = -1
 	case kContinue:
@@ -240,7 +274,9 @@ func (fb *flowBuilder) statement(n tree.Node) {
 	case kMatch:
 		fb.matchStatement(n)
 	case kWith:
+		fb.withs++
 		fb.clause(n)
+		fb.withs--
 	default:
 		fb.expr(n)
 	}
@@ -285,6 +321,14 @@ func (fb *flowBuilder) clause(n tree.Node) {
 		} else {
 			fb.expr(c)
 		}
+	}
+}
+
+// exit records a way out of the function walked, when it is reached:
+// a return of value (null: bare), or the end of its body.
+func (fb *flowBuilder) exit(value tree.Node) {
+	if fb.fn >= 0 && fb.cur >= 0 {
+		fb.exits = append(fb.exits, flowExit{fn: fb.fn, node: fb.cur, value: value})
 	}
 }
 
@@ -827,6 +871,15 @@ func (fb *flowBuilder) finish() {
 			fn.B = int32(len(preds)) - fn.A
 		}
 	}
+	for _, x := range fb.exits {
+		// B is the returned value's offset (+1; 0 none) until the
+		// def's return values are made (fixFlowDefs).
+		fn := navindex.FlowNode{Kind: navindex.FlowExit, A: x.fn, B: 0, Prev: final(x.node)}
+		if !x.value.IsNull() {
+			fn.B = int32(x.value.StartByte()) + 1
+		}
+		flow = append(flow, fn)
+	}
 	b.s.Flow, b.s.FlowPreds = flow, preds
 	b.readFlow = make([]int32, len(fb.readNode))
 	for r, n := range fb.readNode {
@@ -878,6 +931,11 @@ func (fb *flowBuilder) finish() {
 				flow[out[i]].B = b.val(fb.stored[n.b])
 			}
 		}
+		if kept[i] && n.kind == navindex.FlowCall {
+			// A is the call's end offset (+1) until its expression is
+			// made (fixFlowCalls: the one the call site records).
+			flow[out[i]].A = int32(n.cond.EndByte()) + 1
+		}
 		if kept[i] && n.kind == navindex.FlowAugAssign {
 			op := strings.TrimSuffix(b.opText(n.cond.ChildByFieldID(b.f.operator)), "=")
 			left := n.cond.ChildByFieldID(b.f.left)
@@ -925,8 +983,37 @@ func (b *builder) boundNameExpr(n tree.Node) int32 {
 // defs, once defs are made.
 func (b *builder) fixFlowDefs() {
 	for i := range b.s.Flow {
-		if f := &b.s.Flow[i]; f.Kind == navindex.FlowAssign {
+		switch f := &b.s.Flow[i]; f.Kind {
+		case navindex.FlowAssign:
 			f.B = b.defOf[f.B] - 1
+		case navindex.FlowExit:
+			if f.B > 0 {
+				v, ok := b.returnAt[int(f.B)-1]
+				if !ok || v < 0 {
+					// A return the def does not list (in a branch
+					// that never runs) or whose value is not
+					// described: no way out.
+					f.Kind, f.A, f.B = navindex.FlowCond, -1, 0
+					continue
+				}
+				f.B = v
+			} else {
+				f.B = -1
+			}
+		}
+	}
+}
+
+// fixFlowCalls turns the offsets of the call nodes into the calls'
+// expressions, once the call sites are made.
+func (b *builder) fixFlowCalls() {
+	for i := range b.s.Flow {
+		if f := &b.s.Flow[i]; f.Kind == navindex.FlowCall {
+			x, ok := b.callAt[int(f.A)-1]
+			if !ok || x < 0 || b.s.Exprs[x].Op != navindex.ExprCall {
+				x = -1
+			}
+			f.A = x
 		}
 	}
 }

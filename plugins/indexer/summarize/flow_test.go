@@ -1,6 +1,7 @@
 package summarize
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -54,15 +55,68 @@ func TestFlowReads(t *testing.T) {
 }
 
 // TestFlowKeepsWhatNarrows: a name assigned once and named by no
-// condition has no flow read, nor its assignment a node.
+// condition has no flow read, nor its assignment a node (the call
+// statement and the end of the body are nodes of their own).
 func TestFlowKeepsWhatNarrows(t *testing.T) {
 	s := Summarize(parsertest.Tree(t, []byte("def f():\n    y = 1\n    print(y)\n")), Options{})
 	if len(s.Reads) != 0 {
 		t.Errorf("reads %+v, want none", s.Reads)
 	}
 	for _, n := range s.Flow {
-		if n.Kind != navindex.FlowStart {
-			t.Errorf("node %+v, want only starts", n)
+		if n.Kind != navindex.FlowStart && n.Kind != navindex.FlowCall && n.Kind != navindex.FlowExit {
+			t.Errorf("node %+v, want only starts, calls and exits", n)
+		}
+	}
+}
+
+// TestFlowCallsAndExits: a function body's call statements (outside
+// with blocks) are call nodes, and its returns and the end of its body
+// exits after the node they are reached through; the module's code has
+// neither.
+func TestFlowCallsAndExits(t *testing.T) {
+	for _, c := range []struct {
+		src  string
+		want []string // the calls' callees and the exits' values, in order
+	}{
+		{"def f(a):\n    if a:\n        return 1\n    g()\n", []string{"call g", "exit 1", "exit end"}},
+		{"def f():\n    g()\n    return\n", []string{"call g", "exit end"}},
+		{"def f():\n    raise E\n", nil},
+		{"def f(x):\n    with x:\n        g()\n    x = g()\n", []string{"exit end"}},
+		{"g()\ndef f():\n    return g\n", []string{"exit g"}},
+	} {
+		s := Summarize(parsertest.Tree(t, []byte(c.src)), Options{})
+		var got []string
+		for _, n := range s.Flow {
+			switch n.Kind {
+			case navindex.FlowCall:
+				callee := "?"
+				if n.A >= 0 && s.Exprs[n.A].Op == navindex.ExprCall {
+					if x := s.Exprs[s.Exprs[n.A].A]; x.Op == navindex.ExprSym || x.Op == navindex.ExprAttr {
+						callee = x.Name
+						if x.Op == navindex.ExprSym && x.A >= 0 {
+							callee = s.Syms[x.A].Name
+						}
+					}
+				}
+				got = append(got, "call "+callee)
+			case navindex.FlowExit:
+				v := "end"
+				if n.B >= 0 {
+					switch x := s.Exprs[n.B]; x.Op {
+					case navindex.ExprLit:
+						v = x.Text
+					case navindex.ExprSym:
+						v = s.Syms[x.A].Name
+					}
+				}
+				if n.Prev < 0 {
+					v += " (unreached)"
+				}
+				got = append(got, "exit "+v)
+			}
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%q:\n got %q\nwant %q", c.src, got, c.want)
 		}
 	}
 }

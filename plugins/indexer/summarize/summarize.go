@@ -76,6 +76,9 @@ type builder struct {
 	// callAt is the expression of each call described, by the end of its
 	// node (no two calls end at one byte).
 	callAt map[int]int32
+	// returnAt is the expression of each return statement's value of a
+	// def, by its offset (FlowExit).
+	returnAt map[int]int32
 
 	// refIdx is the index+1 in m.Refs of the reference read at each
 	// source offset (see indexRefs).
@@ -150,7 +153,7 @@ func FromModule(m *pysem.Module, platform string) *navindex.Summary {
 		kt: kinds.Table(m.Tree), f: fieldsOf(m.Tree),
 		local: make([]int32, len(m.Bindings)), implicit: map[string]int32{}, quals: make([]qual, len(m.Scopes)), childrenDisjoint: make([]int8, len(m.Scopes)),
 		imports: map[impKey]int32{}, attrs: map[attrKey]int32{}, kwargs: map[attrKey]int32{},
-		builtins: map[string]int32{}, unres: map[string]int32{}, builtinByName: make([]int32, m.NameCount()), unresByName: make([]int32, m.NameCount()), attrExprs: map[attrKey]int32{}, callAt: map[int]int32{},
+		builtins: map[string]int32{}, unres: map[string]int32{}, builtinByName: make([]int32, m.NameCount()), unresByName: make([]int32, m.NameCount()), attrExprs: map[attrKey]int32{}, callAt: map[int]int32{}, returnAt: map[int]int32{},
 		occs: make([]occ, 0, len(m.Bindings)+len(m.Refs)+len(m.Attrs)), occAt: make([]int32, len(src)+1), occBits: make([]uint64, len(src)/64+1)}
 	b.s.Lines = int32(b.pos.LineCount())
 	b.minor, b.platform = m.Opts.PythonMinor, platform
@@ -182,6 +185,7 @@ func FromModule(m *pysem.Module, platform string) *navindex.Summary {
 	if m.Tree != nil {
 		b.callSites(m.Tree)
 	}
+	b.fixFlowCalls()
 	slices.SortStableFunc(b.s.Sites, func(p, q navindex.Site) int {
 		return cmp.Or(cmp.Compare(p.Span.Line, q.Span.Line), cmp.Compare(p.Span.Col, q.Span.Col))
 	})

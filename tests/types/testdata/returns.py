@@ -78,3 +78,58 @@ if sys.platform == "win32":
     def proxy_bypass(host):
         return 1
 bypassed = proxy_bypass("a")  #@hover (variable) bypassed: Any
+
+
+# A generator's send type is Unknown once a yield's result may be used
+# (a `yield from`, or a yield inside an expression), else Any (pyright's
+# isYieldResultUsed).
+def yields_from(it):  #@hover (function) def yields_from(it: Unknown) -> Generator[Unknown, Unknown, None]
+    yield from it
+def yield_assigned(n):  #@hover (function) def yield_assigned(n: Unknown) -> Generator[Unknown, Unknown, Unknown]
+    x = yield n
+    return x
+def yield_statement(n):  #@hover (function) def yield_statement(n: Unknown) -> Generator[Unknown, Any, None]
+    yield n
+
+
+# A union subscripted member by member in its order, None left out.
+def union_slice(x: bool | bytes | None):  #@hover (function) def union_slice(x: bool | bytes | None) -> (Unknown | bytes)
+    return x[0:1]
+
+
+import contextlib
+
+
+# A call to a function that never returns ends the path (pyright's call
+# nodes): declared NoReturn (sys.exit) or raising on every path; a def
+# that never returns only through such a call does not end its caller's.
+def exits(msg):  #@hover (function) def exits(msg: Unknown) -> NoReturn
+    print(msg)
+    sys.exit(1)
+def after_exit(a):  #@hover (function) def after_exit(a: Unknown) -> Literal[1]
+    if a:
+        return 1
+    sys.exit(1)
+    return 2
+def through_exits(msg):  #@hover (function) def through_exits(msg: Unknown) -> None
+    exits(msg)
+def exit_in_handler(x):  #@hover (function) def exit_in_handler(x: Unknown) -> int
+    try:
+        return int(x)
+    except ValueError:
+        sys.exit(2)
+class Checks:
+    def fail(self, msg):  #@hover (method) def fail(self: Self@Checks, msg: Unknown) -> NoReturn
+        raise AssertionError(msg)
+    def check(self, x):  #@hover (method) def check(self: Self@Checks, x: Unknown) -> Literal[1]
+        if x:
+            return 1
+        self.fail("no")
+    # Inside a with block the call ends nothing here: a context manager
+    # may swallow the exception (pyright asks its __exit__; pyws does
+    # not, so `with open(x): self.fail()` differs).
+    def suppressed(self, x):  #@hover (method) def suppressed(self: Self@Checks, x: Unknown) -> (Literal[1] | None)
+        if x:
+            return 1
+        with contextlib.suppress(ValueError):
+            self.fail("no")
