@@ -47,11 +47,13 @@ func New() *Cache {
 	return &Cache{answers: newBounded(256, 0), facts: newBounded(0, 32<<20)}
 }
 
-// AnswerKey names the answer to a call with args about files.
-func AnswerKey(args any, files []Source) Key {
+// AnswerKey names the answer to a call of tool with args (encoded, as
+// the plugin is sent them) about files.
+func AnswerKey(tool string, args []byte, files []Source) Key {
 	h := sha256.New()
-	b, _ := json.Marshal(args)
-	h.Write(b)
+	h.Write([]byte(tool))
+	h.Write([]byte{0})
+	h.Write(args)
 	for _, f := range files {
 		h.Write([]byte{0})
 		h.Write([]byte(f.Path))

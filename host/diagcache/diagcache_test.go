@@ -32,16 +32,21 @@ func TestFactsKey(t *testing.T) {
 
 func TestAnswerKey(t *testing.T) {
 	files := []Source{{Path: "a.py", Text: []byte("x")}, {Path: "b.py", Text: []byte("y")}}
-	base := AnswerKey(map[string]any{"uri": "a.py"}, files)
+	args := []byte(`{"uri":"a.py"}`)
+	base := AnswerKey("get_diagnostics", args, files)
 	for name, k := range map[string]Key{
-		"arguments": AnswerKey(map[string]any{"uri": "b.py"}, files),
-		"text":      AnswerKey(map[string]any{"uri": "a.py"}, []Source{files[0], {Path: "b.py", Text: []byte("z")}}),
-		"path":      AnswerKey(map[string]any{"uri": "a.py"}, []Source{files[0], {Path: "c.py", Text: []byte("y")}}),
-		"files":     AnswerKey(map[string]any{"uri": "a.py"}, files[:1]),
+		"tool":      AnswerKey("get_code_actions", args, files),
+		"arguments": AnswerKey("get_diagnostics", []byte(`{"uri":"b.py"}`), files),
+		"text":      AnswerKey("get_diagnostics", args, []Source{files[0], {Path: "b.py", Text: []byte("z")}}),
+		"path":      AnswerKey("get_diagnostics", args, []Source{files[0], {Path: "c.py", Text: []byte("y")}}),
+		"files":     AnswerKey("get_diagnostics", args, files[:1]),
 	} {
 		if k == base {
 			t.Errorf("a different %s gives the same answer key", name)
 		}
+	}
+	if AnswerKey("get_diagnostics", args, files) != base {
+		t.Error("the key is not deterministic")
 	}
 }
 

@@ -202,6 +202,17 @@ type callError struct {
 }
 
 // call runs one request through guest i and returns its response message.
+// load instantiates guest i ahead of its first call (Runtime.Load).
+func (e *engine) load(ctx context.Context, i int) *callError {
+	if i < 0 || i >= len(e.guests) {
+		return &callError{fault: unavailable("", "no such plugin index %d", i)}
+	}
+	if _, err := e.guests[i].instantiate(ctx); err != nil {
+		return &callError{fault: unavailable(e.guests[i].spec.Name, "instantiate: %v", err)}
+	}
+	return nil
+}
+
 func (e *engine) call(ctx context.Context, i int, msg []byte, budget time.Duration) ([]byte, *callError) {
 	if i < 0 || i >= len(e.guests) {
 		return nil, &callError{fault: unavailable("", "no such plugin index %d", i)}

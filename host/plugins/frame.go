@@ -16,6 +16,7 @@ const (
 	frameReady  byte = 'R' // worker -> kernel: empty, or an error message
 	frameCall   byte = 'C' // kernel -> worker: u32 guest index, u32 budget ms, request message
 	frameResult byte = 'A' // worker -> kernel: status byte, then response message or JSON fault
+	frameLoad   byte = 'L' // kernel -> worker: u32 guest index; loaded, the worker answers a result frame (no message)
 )
 
 // Result statuses.

@@ -280,6 +280,20 @@ func (p *workerPool) takeIdle(w *worker, d time.Duration) bool {
 	return false
 }
 
+// takeIdleWhere removes and returns the worker idle longest for which ok
+// holds, nil when none is idle.
+func (p *workerPool) takeIdleWhere(ok func(*worker) bool) *worker {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for i, w := range p.idle {
+		if ok(w) {
+			p.idle = append(p.idle[:i], p.idle[i+1:]...)
+			return w
+		}
+	}
+	return nil
+}
+
 // idleLongerThan returns the workers idle for at least d now.
 func (p *workerPool) idleLongerThan(d time.Duration) []*worker {
 	p.mu.Lock()

@@ -320,7 +320,7 @@ func (r *Runtime) Call(ctx context.Context, tool string, req *abi.Request) (json
 		return nil, fault.New(fault.ServerUnavailable, fault.Details{"tool": tool, "reason": "no plugin serves this tool"}, "no plugin serves tool %q", tool)
 	}
 	r.calls.Add(1)
-	p.called.Store(true)
+	first := !p.called.Swap(true)
 	deadline := arrival.Add(p.timeout)
 	if dl, ok := ctx.Deadline(); ok && dl.Before(deadline) {
 		deadline = dl
@@ -354,6 +354,11 @@ func (r *Runtime) Call(ctx context.Context, tool string, req *abi.Request) (json
 		if w, ferr = r.acquire(ctx, callCtx, p, file, inForce); ferr != nil {
 			return nil, ferr
 		}
+		if first {
+			first = false
+			w.loaded[p.index].Store(true)
+			r.loadElsewhere(p)
+		}
 		budget := time.Until(deadline)
 		if budget <= 0 || callCtx.Err() != nil {
 			r.release(p, w)
@@ -374,6 +379,9 @@ func (r *Runtime) Call(ctx context.Context, tool string, req *abi.Request) (json
 		}
 		overrun := r.watchOverrun(p, w)
 		status, payload, err = w.roundTrip(p.index, budget-margin, msg)
+		if err == nil {
+			w.loaded[p.index].Store(true)
+		}
 		killed = !stopKill()
 		spared = overrun.end()
 		if attempt == 0 && err != nil && !killed && !spared && r.ctx.Err() == nil && callCtx.Err() == nil {
@@ -674,8 +682,9 @@ type worker struct {
 	outBuf    *bufio.Reader
 	exited    chan struct{}
 	waitErr   error
-	idleSince time.Time // when it last went idle; guarded by the pool's mu
-	readyRSS  int64     // resident bytes when it reported ready
+	idleSince time.Time     // when it last went idle; guarded by the pool's mu
+	readyRSS  int64         // resident bytes when it reported ready
+	loaded    []atomic.Bool // by plugin index: the worker has loaded it (at start, by a call, or by loadElsewhere)
 	killOnce  sync.Once
 	closeOnce sync.Once
 }
@@ -748,7 +757,12 @@ func (r *Runtime) startWorker(ctx context.Context) (*worker, error) {
 	defer stop()
 	timer := time.AfterFunc(2*time.Minute, w.kill)
 	defer timer.Stop()
-	if err := writeFrame(w.inBuf, frameInit, r.initFrame()); err != nil {
+	init, warm := r.initFrame()
+	w.loaded = make([]atomic.Bool, len(r.plugins))
+	for _, i := range warm {
+		w.loaded[i].Store(true)
+	}
+	if err := writeFrame(w.inBuf, frameInit, init); err != nil {
 		w.retire()
 		return nil, fmt.Errorf("plugin worker %d: send init: %w", w.pid, err)
 	}
@@ -772,7 +786,7 @@ func (r *Runtime) startWorker(ctx context.Context) (*worker, error) {
 // initFrame is a new worker's init payload: every plugin, those called
 // already loaded before the worker says ready (a replacement serves them
 // at full speed), the others at their first call.
-func (r *Runtime) initFrame() []byte {
+func (r *Runtime) initFrame() ([]byte, []int) {
 	init := workerInit{CacheDir: r.cfg.CacheDir}
 	for _, p := range r.plugins {
 		init.Guests = append(init.Guests, p.spec)
@@ -781,7 +795,60 @@ func (r *Runtime) initFrame() []byte {
 		}
 	}
 	b, _ := json.Marshal(init)
-	return b
+	return b, init.Warm
+}
+
+// loadElsewhere has the idle workers that have not loaded p load it, in
+// the background, when p is first called. The first call loads p in its
+// own worker (about 80 ms for a Go plugin, decoding, validating and
+// instantiating its module); without this every other worker would load
+// it inside a later call too, in turn, as the first get_diagnostics after
+// an index build did on each worker. Loading waits for that first call
+// rather than the end of the build: a loaded Go plugin is about 40 MiB of
+// a worker's resident memory, too much to spend on every workspace for a
+// tool it may never call. A worker busy now loads p at its first call of
+// p, as before.
+func (r *Runtime) loadElsewhere(p *plugin) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.ctx.Err() != nil {
+		return
+	}
+	r.wg.Add(1)
+	go func() {
+		defer r.wg.Done()
+		for r.ctx.Err() == nil {
+			w := r.pool.takeIdleWhere(func(w *worker) bool { return !w.loaded[p.index].Load() })
+			if w == nil {
+				return
+			}
+			r.loadIn(p, w)
+		}
+	}()
+}
+
+// loadIn has idle worker w, taken from the pool, load p, and gives it
+// back (or replaces it, when it died meanwhile). A call that arrives
+// meanwhile waits for it no longer than it would load p itself.
+func (r *Runtime) loadIn(p *plugin, w *worker) {
+	var idx [4]byte
+	binary.LittleEndian.PutUint32(idx[:], uint32(p.index))
+	stopKill := context.AfterFunc(r.ctx, w.kill)
+	timer := time.AfterFunc(p.timeout, w.kill)
+	status, payload, err := w.exchange(frameLoad, idx[:])
+	timer.Stop()
+	stopKill()
+	w.loaded[p.index].Store(true) // once, loaded or not: a failure shows at the plugin's calls
+	if err != nil {
+		r.restarts.Add(1)
+		r.log.Error("plugin worker died loading a plugin", "plugin", p.manifest.Name, "pid", w.pid, "reason", w.exitReason())
+		r.respawn(w, "")
+		return
+	}
+	if status != resultOK {
+		r.log.Warn("plugin failed to load ahead of its calls", "plugin", p.manifest.Name, "pid", w.pid, "error", string(payload))
+	}
+	r.pool.put(w)
 }
 
 func (w *worker) kill() {
@@ -805,7 +872,12 @@ func (w *worker) roundTrip(idx int, budget time.Duration, msg []byte) (byte, []b
 	var hdr [8]byte
 	binary.LittleEndian.PutUint32(hdr[:], uint32(idx))
 	binary.LittleEndian.PutUint32(hdr[4:], uint32(min(budget.Milliseconds(), 1<<32-1)))
-	if err := writeFrame(w.inBuf, frameCall, hdr[:], msg); err != nil {
+	return w.exchange(frameCall, hdr[:], msg)
+}
+
+// exchange sends a frame of kind and reads the result frame.
+func (w *worker) exchange(kind byte, parts ...[]byte) (byte, []byte, error) {
+	if err := writeFrame(w.inBuf, kind, parts...); err != nil {
 		return 0, nil, err
 	}
 	kind, payload, err := readFrame(w.outBuf)

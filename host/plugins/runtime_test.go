@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -115,7 +116,8 @@ func TestWorkersLoadPluginsInUse(t *testing.T) {
 	r := startRuntime(t, 1, "echo", "loop")
 	warm := func() []int {
 		var init workerInit
-		if err := json.Unmarshal(r.initFrame(), &init); err != nil {
+		b, _ := r.initFrame()
+		if err := json.Unmarshal(b, &init); err != nil {
 			t.Fatal(err)
 		}
 		return init.Warm
@@ -140,5 +142,50 @@ func TestWorkersLoadPluginsInUse(t *testing.T) {
 	r = startRuntimeDirs(t, Config{Dirs: []string{builtPluginDir(t, "echo"), builtPluginDir(t, "loop")}, Workers: 1, Warm: []string{"loop", "nosuchtool"}})
 	if got := warm(); len(got) != 1 || got[0] != r.tools["loop"].index {
 		t.Fatalf("warm with Config.Warm [loop] = %v, want [%d]", got, r.tools["loop"].index)
+	}
+}
+
+// A plugin's first call has the other idle workers load it meanwhile, so
+// their first calls of it do not; the plugin's other worker serves calls
+// afterwards as before.
+func TestFirstCallLoadsPluginElsewhere(t *testing.T) {
+	r := startRuntime(t, 2, "echo", "loop")
+	echo, loop := r.tools["echo"].index, r.tools["loop"].index
+	if _, err := r.Call(context.Background(), "echo", &abi.Request{}); err != nil {
+		t.Fatal(err)
+	}
+	loadedEverywhere := func() bool {
+		r.pool.mu.Lock()
+		defer r.pool.mu.Unlock()
+		if len(r.pool.idle) != 2 { // one may be away loading
+			return false
+		}
+		for _, w := range r.pool.idle {
+			if !w.loaded[echo].Load() || w.loaded[loop].Load() {
+				return false
+			}
+		}
+		return true
+	}
+	deadline := time.Now().Add(time.Minute)
+	for !loadedEverywhere() {
+		if time.Now().After(deadline) {
+			t.Fatal("the idle worker did not load echo after its first call (or loaded loop, never called)")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, err := r.Call(context.Background(), "echo", &abi.Request{}); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	if st := r.Stats(); st.Restarts != 0 {
+		t.Errorf("restarts = %d, want 0", st.Restarts)
 	}
 }

@@ -102,6 +102,13 @@ func serveWorker(in io.Reader, out, errw io.Writer) int {
 			logger.Error("worker read", "error", err)
 			return 1
 		}
+		if kind == frameLoad && len(payload) == 4 {
+			ce := eng.load(ctx, int(binary.LittleEndian.Uint32(payload)))
+			if err := writeResult(w, nil, ce); err != nil {
+				return 1
+			}
+			continue
+		}
 		if kind != frameCall || len(payload) < 8 {
 			logger.Error("worker got a bad frame", "kind", kind, "len", len(payload))
 			return 1
@@ -109,20 +116,23 @@ func serveWorker(in io.Reader, out, errw io.Writer) int {
 		idx := int(binary.LittleEndian.Uint32(payload))
 		budget := time.Duration(binary.LittleEndian.Uint32(payload[4:])) * time.Millisecond
 		resp, ce := eng.call(ctx, idx, payload[8:], budget)
-		if ce == nil {
-			err = writeFrame(w, frameResult, []byte{resultOK}, resp)
-		} else {
-			status := resultFault
-			if ce.trapped {
-				status = resultTrapped
-			}
-			b, _ := json.Marshal(faultJSON{Code: ce.fault.Code, Message: ce.fault.Message, Details: ce.fault.Details})
-			err = writeFrame(w, frameResult, []byte{status}, b)
-		}
-		if err != nil {
+		if err := writeResult(w, resp, ce); err != nil {
 			return 1
 		}
 	}
+}
+
+// writeResult answers a frame: the response, or the kernel error.
+func writeResult(w *bufio.Writer, resp []byte, ce *callError) error {
+	if ce == nil {
+		return writeFrame(w, frameResult, []byte{resultOK}, resp)
+	}
+	status := resultFault
+	if ce.trapped {
+		status = resultTrapped
+	}
+	b, _ := json.Marshal(faultJSON{Code: ce.fault.Code, Message: ce.fault.Message, Details: ce.fault.Details})
+	return writeFrame(w, frameResult, []byte{status}, b)
 }
 
 func startEngine(ctx context.Context, logger *slog.Logger, r *bufio.Reader) (*engine, error) {

@@ -70,6 +70,11 @@ func (s *Session) callPlugin(ctx context.Context, tool string, a toolspec.Args, 
 	if err != nil {
 		return nil, err
 	}
+	return s.callPluginEncoded(ctx, tool, argJSON, files...)
+}
+
+// callPluginEncoded is callPlugin with the arguments already encoded.
+func (s *Session) callPluginEncoded(ctx context.Context, tool string, argJSON json.RawMessage, files ...*sourceFile) (json.RawMessage, error) {
 	req := &abi.Request{Tool: tool, Arguments: argJSON}
 	for _, f := range files {
 		req.Files = append(req.Files, abi.File{URI: f.uri, Path: filepath.ToSlash(f.rel), Source: f.text})

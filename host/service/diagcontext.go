@@ -69,13 +69,19 @@ func (st *workspaceState) warmDiagnostics() {
 	st.diag.interpreter(st.ws.Root(), st.diag.config.Config())
 }
 
-// diagnosticsArgs gathers the "pyws" argument and the context files for f.
-func (s *Session) diagnosticsArgs(ctx context.Context, f *sourceFile) (*abi.DiagnosticsContext, []*sourceFile) {
+// diagnosticsArgs gathers the "pyws" argument and the context files for
+// f. The type findings come last: findings fills them in a.TypeFindings
+// once the check, started here in the background, is done. It is the
+// largest part of a first call's work in the kernel (about 0.6 ms of 2 a
+// call on Django), and needs nothing the rest reads, so it overlaps
+// reading the context modules and asking the plugin for their facts.
+func (s *Session) diagnosticsArgs(ctx context.Context, f *sourceFile) (a *abi.DiagnosticsContext, context []*sourceFile, findings func()) {
 	d, root := s.ws.diag, s.ws.ws.Root()
 	cfg := d.config.Config()
 	tool := cfg.PywsTable()
 	rel := filepath.ToSlash(f.rel)
-	a := &abi.DiagnosticsContext{Config: tool, Imports: map[string]int{},
+	findings = func() {}
+	a = &abi.DiagnosticsContext{Config: tool, Imports: map[string]int{},
 		IsPackageInit: strings.HasPrefix(path.Base(rel), "__init__.")}
 	interp := d.interpreter(root, cfg)
 	version := ""
@@ -91,18 +97,24 @@ func (s *Session) diagnosticsArgs(ctx context.Context, f *sourceFile) (*abi.Diag
 
 	x := s.ws.idx.Load()
 	if x == nil {
-		return a, nil // no index (no indexer plugin): no import is judged
+		return a, nil, findings // no index (no indexer plugin): no import is judged
 	}
 	imps, err := x.Imports(ctx, f.abs, f.text)
 	if err != nil {
 		s.svc.cfg.Logger.Warn("imports unknown to get_diagnostics", "file", rel, "err", err)
-		return a, nil
+		return a, nil, findings
 	}
 	a.Module = imps.Module
-	for _, tf := range x.TypeFindings(f.abs) {
-		a.TypeFindings = append(a.TypeFindings, abi.TypeFinding{Line: int(tf.Span.Line), Character: int(tf.Span.Col),
-			EndCharacter: int(tf.Span.End), Code: tf.Code, Message: tf.Message})
-	}
+	checked := make(chan []abi.TypeFinding, 1)
+	go func() { // after Imports: the index has these bytes of f
+		var out []abi.TypeFinding
+		for _, tf := range x.TypeFindings(f.abs) {
+			out = append(out, abi.TypeFinding{Line: int(tf.Span.Line), Character: int(tf.Span.Col),
+				EndCharacter: int(tf.Span.End), Code: tf.Code, Message: tf.Message})
+		}
+		checked <- out
+	}()
+	findings = func() { a.TypeFindings = <-checked }
 	var files []*sourceFile
 	sent := map[string]bool{rel: true}
 	for _, im := range imps.Imports {
@@ -119,5 +131,5 @@ func (s *Session) diagnosticsArgs(ctx context.Context, f *sourceFile) (*abi.Diag
 		files = append(files, cf)
 		a.Context = append(a.Context, abi.DiagnosticsContextFile{Path: im.Rel, Module: im.Name, IsPackageInit: im.RelIsInit})
 	}
-	return a, files
+	return a, files, findings
 }

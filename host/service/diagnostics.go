@@ -72,22 +72,27 @@ type diagnosticsAnswer struct {
 // plugin already answered the same question. uri is the caller's
 // spelling of the file.
 func (s *Session) askDiagnosticsPlugin(ctx context.Context, tool, uri string, f *sourceFile) (diagnosticsAnswer, error) {
-	pyws, context := s.diagnosticsArgs(ctx, f)
+	pyws, context, findings := s.diagnosticsArgs(ctx, f)
 	s.fetchContextFacts(ctx, pyws, context)
+	findings()
 	files, pending := s.useContextFacts(pyws, f, context)
 	// The kernel filters by severity or range: the plugin's answer (and
-	// the cache) does not depend on them.
-	pa := toolspec.Args{"uri": uri, "pyws": pyws}
+	// the cache) does not depend on them. The arguments are encoded once,
+	// for the key and the call.
+	args, err := json.Marshal(toolspec.Args{"uri": uri, "pyws": pyws})
+	if err != nil {
+		return diagnosticsAnswer{}, err
+	}
 	sources := make([]diagcache.Source, len(files))
 	for i, sf := range files {
 		sources[i] = diagcache.Source{Path: sf.rel, Text: sf.text}
 	}
-	ans := diagnosticsAnswer{key: diagcache.AnswerKey(map[string]any{"tool": tool, "arguments": pa}, sources), pending: pending}
+	ans := diagnosticsAnswer{key: diagcache.AnswerKey(tool, args, sources), pending: pending}
 	var hit bool
 	if ans.raw, hit = s.ws.diag.cache.Answer(ans.key); hit {
 		return ans, nil
 	}
-	raw, err := s.callPlugin(ctx, tool, pa, files...)
+	raw, err := s.callPluginEncoded(ctx, tool, args, files...)
 	ans.raw, ans.fresh = raw, true
 	return ans, err
 }
