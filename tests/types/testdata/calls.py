@@ -101,3 +101,15 @@ def pick_hash(alg):
 # The three-argument type() with an Unknown name is Any (pyright 1.1.414).
 def make_class(name):  #@hover (function) def make_class(name: Unknown) -> Any
     return type(name, (object,), {})
+# A keyword argument of a callee bound more than once is found at its
+# call as the call reads the callee (through the flow): requests'
+# SOCKSProxyManager(proxy, password=password), a class or a def.
+class Socks:
+    def __init__(self, url, username=None, password=None): ...
+def no_socks(*args, **kwargs):
+    raise ValueError("socks")
+def socks_proxy(url: str, user: str):
+    m = Socks
+    if url:
+        m = no_socks
+    m(url, password=user)  #@read password (function) password: str
