@@ -936,7 +936,11 @@ func (e *Evaluator) TypeAt(u Unit, o navindex.Occ) Type {
 	}
 	q := e.query()
 	if sy := &u.Summary().Syms[o.Sym]; sy.Kind == navindex.SymAttr && validExpr(u, sy.Recv) {
-		return q.storedMember(u, sy, o, q.member(q.expr(u, sy.Recv), sy.Name), q.sym(u, o.Sym))
+		m := q.member(q.expr(u, sy.Recv), sy.Name)
+		if v, ok := q.undeclaredStore(u, o, m); ok {
+			return v
+		}
+		return q.storedMember(u, sy, o, m, q.sym(u, o.Sym))
 	}
 	if n := flowAt(u, navindex.Pos{Line: o.Line, Col: o.Col}); n >= 0 {
 		return q.symAt(u, o.Sym, n)

@@ -71,6 +71,11 @@ func (e *Evaluator) hoverLine(u Unit, sym int32, def int32, at *navindex.Occ) st
 		if recv.Kind() == KindAny {
 			t = anyType
 		}
+		if at != nil {
+			if v, ok := q.undeclaredStore(u, *at, m); ok {
+				t = v
+			}
+		}
 		if r.Unit == nil && r.Module == "" && !t.IsUnknown() && t.Kind() != KindModule {
 			// An attribute no declaration names (of Any, through
 			// __getattr__): pyright's fallback label.
@@ -158,6 +163,40 @@ func (e *Evaluator) hoverLine(u Unit, sym int32, def int32, at *navindex.Occ) st
 		}
 	}
 	return q.hoverDef(r.Unit, last, name, t, true)
+}
+
+// undeclaredStore is what a store at occurrence o puts in member m
+// when nothing declares m (an attribute of Any or Unknown, one
+// __getattr__ gives): the value stored, as pyright caches the assigned
+// type at the member's name (`self._local.calls = 1` is Literal[1]);
+// ok false elsewhere.
+func (q *query) undeclaredStore(u Unit, o navindex.Occ, m MemberInfo) (Type, bool) {
+	if m.Ref.Unit != nil || m.Ref.Module != "" || o.Flags&navindex.OccStore == 0 {
+		return Type{}, false
+	}
+	return q.storedValue(u, o)
+}
+
+// storedValue is the type of the value a plain assignment stores to
+// the attribute at occurrence o of u (`a.b.c = v`); ok false when the
+// summary records no such store there.
+func (q *query) storedValue(u Unit, o navindex.Occ) (Type, bool) {
+	at := navindex.Pos{Line: o.Line, Col: o.End}
+	best := -1
+	for i := range u.Summary().Sites {
+		st := &u.Summary().Sites[i]
+		p := navindex.Pos{Line: st.Span.Line, Col: st.Span.Col}
+		if st.Kind != navindex.SiteAttribute || st.Sym != o.Sym || p.Less(at) {
+			continue
+		}
+		if b := u.Summary().Sites[max(best, 0)].Span; best < 0 || p.Less(navindex.Pos{Line: b.Line, Col: b.Col}) {
+			best = i
+		}
+	}
+	if best < 0 || !validExpr(u, u.Summary().Sites[best].Value) {
+		return Type{}, false
+	}
+	return q.expr(u, u.Summary().Sites[best].Value), true
 }
 
 // hoverDef is the hover of binding di of u named name, holding t; use

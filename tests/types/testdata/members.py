@@ -41,3 +41,14 @@ class Body:
         got = self.content  #@hover (variable) got: bool | bytes | None
         n = self.count  #@hover (variable) n: int
         return got
+# A store to an attribute nothing declares (of threading.local, whose
+# __getattribute__ gives Any; of an Unknown) holds the value stored at
+# the member's name (pyright 1.1.414: requests' num_401_calls).
+class Throttle:
+    def __init__(self, remote):
+        self._local = threading.local()
+        self.remote = remote
+    def reset(self, x):
+        self._local.calls = 1  #@read calls (function) calls: Literal[1]
+        self.remote.field.related = "+"  #@read related (function) related: Literal['+']
+        x.ratio = 2.5  #@read ratio (function) ratio: float
