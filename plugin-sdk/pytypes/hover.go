@@ -39,6 +39,10 @@ func (e *Evaluator) hoverLine(u Unit, sym int32, def int32, at *navindex.Occ) st
 			// what is assigned (narrowed to its declared type).
 			return "(parameter) " + name + ": " + q.text(q.assigned(u, sym, def), 0)
 		}
+		if moduleImplicit(u, sym) {
+			// pyright's intrinsic declaration is the primary one: no label.
+			return name + ": " + q.text(q.assigned(u, sym, def), 0)
+		}
 		if d.Kind != navindex.KindModule && !d.Import { // `from m import x` binds what m's x is
 			t := q.def(u, def)
 			if (d.Kind == navindex.KindFunction || d.Kind == navindex.KindMethod) && len(d.Decorators) > 0 &&
@@ -136,6 +140,9 @@ func (e *Evaluator) hoverLine(u Unit, sym int32, def int32, at *navindex.Occ) st
 			return ""
 		}
 		return "(variable) " + name + ": " + q.text(t, 0)
+	}
+	if moduleImplicit(r.Unit, r.Sym) {
+		return name + ": " + q.text(t, 0) // pyright's intrinsic declaration: no label
 	}
 	defs := q.liveDefs(r.Unit, r.Sym)
 	if len(defs) == 0 {
