@@ -383,6 +383,60 @@ func (q *query) keyword(u Unit, sy *navindex.Sym, at *navindex.Occ) (t Type, nam
 		return Type{}, false, false
 	}
 	callee := q.expr(u, sy.Recv)
+	if callee.Kind() == KindUnion {
+		// No parameter declares it: pyright's fallback label, with the
+		// type the last member it checks the call against gives.
+		t, _, ok := q.keywordOf(u, sy, at, q.lastValidated(callee))
+		return t, false, ok
+	}
+	return q.keywordOf(u, sy, at, callee)
+}
+
+// lastValidated is the member of union callee pyright checks a call's
+// arguments against last, which gives a keyword argument its type:
+// it sorts the members by category, classes and instances first, then
+// overloads, functions (the most parameters first; among equals in
+// order), Never, Any and
+// Unknown.
+func (q *query) lastValidated(callee Type) Type {
+	rank := func(m Type) (int, int) {
+		switch m.Kind() {
+		case KindUnknown:
+			return 1, 0
+		case KindAny:
+			return 2, 0
+		case KindNever:
+			return 3, 0
+		case KindFunction:
+			f := m.Func()
+			return 4, -len(f.Unit.Summary().Defs[f.Def].Params)
+		case KindCallable:
+			return 4, 0
+		case KindOverloaded:
+			return 5, 0
+		case KindModule:
+			return 7, 0
+		case KindTypeVar:
+			return 8, 0
+		}
+		return 6, 0
+	}
+	var last Type
+	lr, lp := 99, 0
+	for _, m := range callee.Args() {
+		if m.Kind() == KindNone {
+			continue // pyright calls a union without its None
+		}
+		r, p := rank(m)
+		if r < lr || r == lr && p >= lp {
+			last, lr, lp = m, r, p
+		}
+	}
+	return last
+}
+
+// keywordOf is keyword for a callee of type callee.
+func (q *query) keywordOf(u Unit, sy *navindex.Sym, at *navindex.Occ, callee Type) (t Type, named, ok bool) {
 	if callee.IsUnknown() || callee.Kind() == KindAny {
 		return anyType, false, true
 	}

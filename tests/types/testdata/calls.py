@@ -113,3 +113,24 @@ def socks_proxy(url: str, user: str):
     if url:
         m = no_socks
     m(url, password=user)  #@read password (function) password: str
+# A keyword argument of a union callee has no parameter declaring it:
+# its type is what the member pyright checks the call against last
+# gives (members sorted: classes, overloads, functions with the most
+# parameters first, Any, Unknown; None left out): django's
+# `obj.query.clear_ordering(clear_default=False)` of an `Unknown | Query`.
+class Ordering:
+    def clear(self, force=False, clear_default=True) -> None: ...
+class Holder:
+    def __init__(self, q=None):
+        self._q = q or Ordering()
+    def run(self):
+        self._q.clear(force=True, clear_default=False)  #@read clear_default (function) clear_default: Any
+def kw_long(a: int, b: str = "", c: int = 0): ...
+def kw_short(a: int, b: bytes = b""): ...
+class KwClass:
+    def __init__(self, b: float = 1.0): ...
+def kw_pick(x: bool):
+    g = kw_long if x else kw_short
+    g(1, b="s")  #@read b (function) b: bytes
+    k = KwClass if x else None
+    k(b=3)  #@read b (function) b: float
