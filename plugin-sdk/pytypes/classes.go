@@ -415,6 +415,12 @@ func (q *query) member(t Type, name string) MemberInfo {
 				}
 				return MemberInfo{}
 			}
+			if len(t.Args()) == 1 && t.Args()[0].IsUnknown() {
+				// type[Unknown]: what its metaclass, type, has.
+				if tc := q.builtinClass("type"); tc.Valid() {
+					return q.classMember(t, tc, nil, name, false)
+				}
+			}
 			return MemberInfo{}
 		}
 		if m := q.classMember(t, c, t.Args(), name, true); m.Found() {
@@ -424,6 +430,8 @@ func (q *query) member(t Type, name string) MemberInfo {
 		if tc := q.builtinClass("type"); tc.Valid() {
 			return q.classMember(t, tc, nil, name, false)
 		}
+	case KindFunction, KindOverloaded, KindCallable:
+		return q.functionMember(t, name)
 	case KindUnion:
 		var out MemberInfo
 		var ts []Type
@@ -443,6 +451,29 @@ func (q *query) member(t Type, name string) MemberInfo {
 		return out
 	}
 	return MemberInfo{}
+}
+
+// functionMember is attribute name of function t: types.FunctionType's,
+// a bound method's types.MethodType's (its __self__ the receiver), as
+// pyright reads them; declared by nothing its hover names (`(function)
+// __name__: str`).
+func (q *query) functionMember(t Type, name string) MemberInfo {
+	f := t.Func()
+	if t.Kind() == KindOverloaded && len(t.Args()) > 0 {
+		f = t.Args()[0].Func()
+	}
+	cls := "FunctionType"
+	if f != nil && f.BoundSet {
+		if name == "__self__" {
+			return MemberInfo{Type: f.Bound}
+		}
+		cls = "MethodType"
+	}
+	c := q.moduleClass("types", cls)
+	if !c.Valid() {
+		return MemberInfo{}
+	}
+	return MemberInfo{Type: q.classMember(Instance(c), c, nil, name, false).Type}
 }
 
 // classMember looks name up through the MRO of class c (with type

@@ -82,7 +82,10 @@ func (e *Evaluator) hoverLine(u Unit, sym int32, def int32, at *navindex.Occ) st
 		}
 		if r.Unit == nil && r.Module == "" && !t.IsUnknown() && t.Kind() != KindModule {
 			// An attribute no declaration names (of Any, through
-			// __getattr__): pyright's fallback label.
+			// __getattr__, a function's): pyright's fallback label.
+			if t.Kind() == KindCallable {
+				return "(function) def " + name + q.text(t, 0)
+			}
 			return "(function) " + name + ": " + q.text(t, 0)
 		}
 		// At a call, an overloaded method shows the overload it picks
@@ -141,8 +144,10 @@ func (e *Evaluator) hoverLine(u Unit, sym int32, def int32, at *navindex.Occ) st
 		}
 		return "(variable) " + name + ": " + q.text(t, 0)
 	}
-	if moduleImplicit(r.Unit, r.Sym) {
-		return name + ": " + q.text(t, 0) // pyright's intrinsic declaration: no label
+	if moduleImplicit(r.Unit, r.Sym) || sy.Kind == navindex.SymAttr && classImplicit[name] {
+		// pyright's intrinsic declaration, the first of a module's
+		// names or a class's (__doc__, __module__, __qualname__): no label.
+		return name + ": " + q.text(t, 0)
 	}
 	defs := q.liveDefs(r.Unit, r.Sym)
 	if len(defs) == 0 {
@@ -183,6 +188,10 @@ func (q *query) undeclaredStore(u Unit, o navindex.Occ, m MemberInfo) (Type, boo
 	}
 	return q.storedValue(u, o)
 }
+
+// classImplicit are the names pyright's binder declares in every class
+// body before its statements.
+var classImplicit = map[string]bool{"__doc__": true, "__module__": true, "__qualname__": true}
 
 // storedValue is the type of the value a plain assignment stores to
 // the attribute at occurrence o of u (`a.b.c = v`); ok false when the

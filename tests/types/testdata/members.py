@@ -52,3 +52,19 @@ class Throttle:
         self._local.calls = 1  #@read calls (function) calls: Literal[1]
         self.remote.field.related = "+"  #@read related (function) related: Literal['+']
         x.ratio = 2.5  #@read ratio (function) ratio: float
+# A function's attributes are types.FunctionType's, a bound method's
+# types.MethodType's, declared by nothing pyright's hover names; type()
+# of an Unknown is type[Unknown], with type's attributes; a class's
+# __doc__, __module__ and __qualname__ are its body's intrinsic
+# declarations, shown without a label (pyright 1.1.414).
+def plain(a: int) -> str: ...
+class Described:
+    def m(self, x):
+        return x
+    def attrs(self, loader):
+        print(plain.__code__)  #@read __code__ (function) __code__: CodeType
+        print(plain.__defaults__)  #@read __defaults__ (function) __defaults__: tuple[Any, ...] | None
+        print(self.m.__func__)  #@read __func__ (function) def __func__(...) -> Any
+        print(type(loader).__name__)  #@read __name__ (variable) __name__: str
+        print(type(loader).__module__)  #@read __module__ __module__: str
+        print(Described.__doc__)  #@read __doc__ __doc__: str | None
