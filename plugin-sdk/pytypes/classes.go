@@ -553,7 +553,30 @@ func (q *query) bindMember(recv Type, mi *classInfo, sym int32, sub map[string]T
 	if mi.enum && !viaClass && u.Summary().Syms[sym].Name == "value" {
 		return t
 	}
+	if f := t.Func(); f != nil && !viaClass && !f.BoundSet && last.Annot < 0 && (recv.Kind() == KindInstance || recv.Kind() == KindSelf) && takesReceiver(f) {
+		// A def stored in a class variable is a method to the
+		// interpreter: read through an instance it is bound (django's
+		// `run_subsuite = _run_subsuite`, whose __func__ pyright reads).
+		b := *f
+		b.Bound, b.BoundSet = recv, true
+		return FunctionType(b)
+	}
 	return substitute(t, sub, self, true)
+}
+
+// takesReceiver reports a plain def (not a lambda, a static or class
+// method) whose first parameter is positional and unannotated: one a
+// receiver binds without a type error.
+func takesReceiver(f *Function) bool {
+	if !validDef(f.Unit, f.Def) {
+		return false
+	}
+	d := &f.Unit.Summary().Defs[f.Def]
+	if d.Kind != navindex.KindFunction || d.Flags&(navindex.DefStaticMethod|navindex.DefClassMethod) != 0 || len(d.Params) == 0 {
+		return false
+	}
+	p := d.Params[0]
+	return p.Annot < 0 && (p.Kind == navindex.ParamPosOnly || p.Kind == navindex.ParamNormal)
 }
 
 // workspaceDescriptor is what reading property-like def d of u through

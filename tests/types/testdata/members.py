@@ -68,3 +68,12 @@ class Described:
         print(type(loader).__name__)  #@read __name__ (variable) __name__: str
         print(type(loader).__module__)  #@read __module__ __module__: str
         print(Described.__doc__)  #@read __doc__ __doc__: str | None
+# A def stored in a class variable is bound when read through an
+# instance, as a method (django's `run_subsuite = _run_subsuite`).
+def _run_sub(args):
+    return args, 1
+class Runner:
+    run_sub = _run_sub
+    def go(self):
+        r = self.run_sub  #@hover (variable) def r() -> tuple[Unknown, Literal[1]]
+        print(self.run_sub.__func__)  #@read __func__ (function) def __func__(...) -> Any
