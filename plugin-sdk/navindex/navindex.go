@@ -35,7 +35,7 @@ package navindex
 
 // Version is the layout version; the kernel discards cached summaries of
 // another version.
-const Version = 15 // 11: a try statement's normal end joins before its handlers' (union order); 13: ReturnValues in binder order (a try's else before its handlers); 14: DefRaisesNotImplemented; returns and yields in branches that never run are not the def's; a lambda's parameter names; 15: DefYieldResultUsed, FlowCall and FlowExit nodes
+const Version = 16 // 11: a try statement's normal end joins before its handlers' (union order); 13: ReturnValues in binder order (a try's else before its handlers); 14: DefRaisesNotImplemented; returns and yields in branches that never run are not the def's; a lambda's parameter names; 15: DefYieldResultUsed, FlowCall and FlowExit nodes; 16: a keyword argument names the callee as its call reads it (through the flow); len(x) == n conditions narrow x
 
 // SymKind says what a symbol is.
 type SymKind uint8

@@ -90,6 +90,11 @@ func (q *query) construct(t Type, args []argument) Type {
 		return instanceOfClassObject(t)
 	}
 	if c.Name() == "type" && c.Unit.ModuleName() == "builtins" && len(args) == 1 && args[0].key == "" {
+		if args[0].t.IsUnknown() {
+			// pyright's type[Unknown]: its attributes are type's
+			// (`type(loader).__name__` is str).
+			return ClassObject(Class{}, unknownType)
+		}
 		return classObjectOf(args[0].t)
 	}
 	if c.Name() == "type" && c.Unit.ModuleName() == "builtins" && len(args) == 3 && args[0].key == "" && args[0].t.IsUnknown() {

@@ -415,6 +415,12 @@ func (q *query) member(t Type, name string) MemberInfo {
 				}
 				return MemberInfo{}
 			}
+			if len(t.Args()) == 1 && t.Args()[0].IsUnknown() {
+				// type[Unknown]: what its metaclass, type, has.
+				if tc := q.builtinClass("type"); tc.Valid() {
+					return q.classMember(t, tc, nil, name, false)
+				}
+			}
 			return MemberInfo{}
 		}
 		if m := q.classMember(t, c, t.Args(), name, true); m.Found() {
@@ -424,6 +430,8 @@ func (q *query) member(t Type, name string) MemberInfo {
 		if tc := q.builtinClass("type"); tc.Valid() {
 			return q.classMember(t, tc, nil, name, false)
 		}
+	case KindFunction, KindOverloaded, KindCallable:
+		return q.functionMember(t, name)
 	case KindUnion:
 		var out MemberInfo
 		var ts []Type
@@ -443,6 +451,29 @@ func (q *query) member(t Type, name string) MemberInfo {
 		return out
 	}
 	return MemberInfo{}
+}
+
+// functionMember is attribute name of function t: types.FunctionType's,
+// a bound method's types.MethodType's (its __self__ the receiver), as
+// pyright reads them; declared by nothing its hover names (`(function)
+// __name__: str`).
+func (q *query) functionMember(t Type, name string) MemberInfo {
+	f := t.Func()
+	if t.Kind() == KindOverloaded && len(t.Args()) > 0 {
+		f = t.Args()[0].Func()
+	}
+	cls := "FunctionType"
+	if f != nil && f.BoundSet {
+		if name == "__self__" {
+			return MemberInfo{Type: f.Bound}
+		}
+		cls = "MethodType"
+	}
+	c := q.moduleClass("types", cls)
+	if !c.Valid() {
+		return MemberInfo{}
+	}
+	return MemberInfo{Type: q.classMember(Instance(c), c, nil, name, false).Type}
 }
 
 // classMember looks name up through the MRO of class c (with type
@@ -522,7 +553,30 @@ func (q *query) bindMember(recv Type, mi *classInfo, sym int32, sub map[string]T
 	if mi.enum && !viaClass && u.Summary().Syms[sym].Name == "value" {
 		return t
 	}
+	if f := t.Func(); f != nil && !viaClass && !f.BoundSet && last.Annot < 0 && (recv.Kind() == KindInstance || recv.Kind() == KindSelf) && takesReceiver(f) {
+		// A def stored in a class variable is a method to the
+		// interpreter: read through an instance it is bound (django's
+		// `run_subsuite = _run_subsuite`, whose __func__ pyright reads).
+		b := *f
+		b.Bound, b.BoundSet = recv, true
+		return FunctionType(b)
+	}
 	return substitute(t, sub, self, true)
+}
+
+// takesReceiver reports a plain def (not a lambda, a static or class
+// method) whose first parameter is positional and unannotated: one a
+// receiver binds without a type error.
+func takesReceiver(f *Function) bool {
+	if !validDef(f.Unit, f.Def) {
+		return false
+	}
+	d := &f.Unit.Summary().Defs[f.Def]
+	if d.Kind != navindex.KindFunction || d.Flags&(navindex.DefStaticMethod|navindex.DefClassMethod) != 0 || len(d.Params) == 0 {
+		return false
+	}
+	p := d.Params[0]
+	return p.Annot < 0 && (p.Kind == navindex.ParamPosOnly || p.Kind == navindex.ParamNormal)
 }
 
 // workspaceDescriptor is what reading property-like def d of u through

@@ -2,6 +2,7 @@ package pytypes
 
 import (
 	"sort"
+	"strconv"
 
 	"github.com/pyws/pyws/plugin-sdk/navindex"
 )
@@ -277,6 +278,9 @@ func (w *flowWalk) condRef(cond int32) (int32, bool) {
 				if arg := w.typeOf(side); arg >= 0 {
 					return arg, true
 				}
+				if arg := builtinCallArg(w.q, w.u, side, "len"); arg >= 0 && w.names(arg) {
+					return arg, true
+				}
 			}
 		case "in", "not in":
 			if w.names(x.A) {
@@ -303,11 +307,17 @@ func (w *flowWalk) typeOf(e int32) int32 {
 // typeCallArg is the argument of e when e is a call of the builtin type
 // with one argument, else -1.
 func typeCallArg(q *query, u Unit, e int32) int32 {
+	return builtinCallArg(q, u, e, "type")
+}
+
+// builtinCallArg is the argument of e when e calls builtin name with
+// one positional argument, else -1.
+func builtinCallArg(q *query, u Unit, e int32, name string) int32 {
 	if !validExpr(u, e) {
 		return -1
 	}
 	x := &u.Summary().Exprs[e]
-	if x.Op != navindex.ExprCall || len(x.Args) != 1 || len(x.Keys) != 0 || !q.isBuiltinCall(u, x.A, "type") {
+	if x.Op != navindex.ExprCall || len(x.Args) != 1 || len(x.Keys) != 0 || !q.isBuiltinCall(u, x.A, name) {
 		return -1
 	}
 	return x.Args[0]
@@ -485,6 +495,16 @@ func (q *query) narrow(u Unit, t Type, cond int32, neg bool, ref int32) Type {
 		if x.Name == "in" || x.Name == "not in" {
 			return q.narrowContainer(u, t, x.B, (x.Name == "in") != neg)
 		}
+		if lenA, lenB := builtinCallArg(q, u, x.A, "len"), builtinCallArg(q, u, x.B, "len"); (x.Name == "==" || x.Name == "!=") && (lenA == ref || lenB == ref) {
+			other := x.B
+			if lenB == ref {
+				other = x.A
+			}
+			if n, ok := intLiteral(u, other); ok {
+				return q.narrowTupleLength(t, n, (x.Name == "==") != neg)
+			}
+			return t
+		}
 		other := x.B
 		if ref == x.B || typeCallArg(q, u, x.B) == ref {
 			other = x.A
@@ -520,6 +540,53 @@ func (q *query) narrow(u Unit, t Type, cond int32, neg bool, ref int32) Type {
 		}
 	}
 	return t
+}
+
+// intLiteral is the value of e when it is a small non-negative int
+// literal.
+func intLiteral(u Unit, e int32) (int, bool) {
+	if !validExpr(u, e) {
+		return 0, false
+	}
+	x := &u.Summary().Exprs[e]
+	if x.Op != navindex.ExprLit || x.Name != "int" {
+		return 0, false
+	}
+	n, err := strconv.Atoi(x.Text)
+	return n, err == nil && n >= 0
+}
+
+// maxNarrowedTupleLength is the longest tuple pyright makes of
+// `len(x) == n` on a tuple of unknown length.
+const maxNarrowedTupleLength = 64
+
+// narrowTupleLength narrows t by `len(t) == n` (positive) or `!=`, as
+// pyright's narrowTypeForTupleLength: a tuple of known length stays
+// when its length agrees; tuple[X, ...] becomes n X's where the length
+// equals n; other members stay.
+func (q *query) narrowTupleLength(t Type, n int, positive bool) Type {
+	var out []Type
+	for _, m := range t.Members() {
+		switch {
+		case m.Kind() != KindTuple:
+			out = append(out, m)
+		case m.Variadic():
+			if positive && n < maxNarrowedTupleLength && len(m.Args()) == 1 {
+				elems := make([]Type, n)
+				for i := range elems {
+					elems[i] = m.Args()[0]
+				}
+				m = TupleType(m.Class(), elems...)
+			}
+			out = append(out, m)
+		case (len(m.Args()) == n) == positive:
+			out = append(out, m)
+		}
+	}
+	if len(out) == 0 {
+		return neverType
+	}
+	return Union(out...)
 }
 
 // narrowLiteral narrows t by `t == lit` (positive) or `!=`, as
@@ -941,7 +1008,11 @@ func (e *Evaluator) TypeAt(u Unit, o navindex.Occ) Type {
 	}
 	q := e.query()
 	if sy := &u.Summary().Syms[o.Sym]; sy.Kind == navindex.SymAttr && validExpr(u, sy.Recv) {
-		return q.storedMember(u, sy, o, q.member(q.expr(u, sy.Recv), sy.Name), q.sym(u, o.Sym))
+		m := q.member(q.expr(u, sy.Recv), sy.Name)
+		if v, ok := q.undeclaredStore(u, o, m); ok {
+			return v
+		}
+		return q.storedMember(u, sy, o, m, q.sym(u, o.Sym))
 	}
 	if n := flowAt(u, navindex.Pos{Line: o.Line, Col: o.Col}); n >= 0 {
 		return q.symAt(u, o.Sym, n)

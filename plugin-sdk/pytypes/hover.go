@@ -39,6 +39,10 @@ func (e *Evaluator) hoverLine(u Unit, sym int32, def int32, at *navindex.Occ) st
 			// what is assigned (narrowed to its declared type).
 			return "(parameter) " + name + ": " + q.text(q.assigned(u, sym, def), 0)
 		}
+		if moduleImplicit(u, sym) {
+			// pyright's intrinsic declaration is the primary one: no label.
+			return name + ": " + q.text(q.assigned(u, sym, def), 0)
+		}
 		if d.Kind != navindex.KindModule && !d.Import { // `from m import x` binds what m's x is
 			t := q.def(u, def)
 			if (d.Kind == navindex.KindFunction || d.Kind == navindex.KindMethod) && len(d.Decorators) > 0 &&
@@ -71,9 +75,17 @@ func (e *Evaluator) hoverLine(u Unit, sym int32, def int32, at *navindex.Occ) st
 		if recv.Kind() == KindAny {
 			t = anyType
 		}
+		if at != nil {
+			if v, ok := q.undeclaredStore(u, *at, m); ok {
+				t = v
+			}
+		}
 		if r.Unit == nil && r.Module == "" && !t.IsUnknown() && t.Kind() != KindModule {
 			// An attribute no declaration names (of Any, through
-			// __getattr__): pyright's fallback label.
+			// __getattr__, a function's): pyright's fallback label.
+			if t.Kind() == KindCallable {
+				return "(function) def " + name + q.text(t, 0)
+			}
 			return "(function) " + name + ": " + q.text(t, 0)
 		}
 		// At a call, an overloaded method shows the overload it picks
@@ -138,6 +150,11 @@ func (e *Evaluator) hoverLine(u Unit, sym int32, def int32, at *navindex.Occ) st
 		}
 		return "(variable) " + name + ": " + q.text(t, 0)
 	}
+	if moduleImplicit(r.Unit, r.Sym) || sy.Kind == navindex.SymAttr && classImplicit[name] {
+		// pyright's intrinsic declaration, the first of a module's
+		// names or a class's (__doc__, __module__, __qualname__): no label.
+		return name + ": " + q.text(t, 0)
+	}
 	defs := q.liveDefs(r.Unit, r.Sym)
 	if len(defs) == 0 {
 		return "(variable) " + name + ": " + q.text(t, 0)
@@ -167,6 +184,44 @@ func (e *Evaluator) hoverLine(u Unit, sym int32, def int32, at *navindex.Occ) st
 		}
 	}
 	return q.hoverDef(r.Unit, last, name, t, true)
+}
+
+// undeclaredStore is what a store at occurrence o puts in member m
+// when nothing declares m (an attribute of Any or Unknown, one
+// __getattr__ gives): the value stored, as pyright caches the assigned
+// type at the member's name (`self._local.calls = 1` is Literal[1]);
+// ok false elsewhere.
+func (q *query) undeclaredStore(u Unit, o navindex.Occ, m MemberInfo) (Type, bool) {
+	if m.Ref.Unit != nil || m.Ref.Module != "" || o.Flags&navindex.OccStore == 0 {
+		return Type{}, false
+	}
+	return q.storedValue(u, o)
+}
+
+// classImplicit are the names pyright's binder declares in every class
+// body before its statements.
+var classImplicit = map[string]bool{"__doc__": true, "__module__": true, "__qualname__": true}
+
+// storedValue is the type of the value a plain assignment stores to
+// the attribute at occurrence o of u (`a.b.c = v`); ok false when the
+// summary records no such store there.
+func (q *query) storedValue(u Unit, o navindex.Occ) (Type, bool) {
+	at := navindex.Pos{Line: o.Line, Col: o.End}
+	best := -1
+	for i := range u.Summary().Sites {
+		st := &u.Summary().Sites[i]
+		p := navindex.Pos{Line: st.Span.Line, Col: st.Span.Col}
+		if st.Kind != navindex.SiteAttribute || st.Sym != o.Sym || p.Less(at) {
+			continue
+		}
+		if b := u.Summary().Sites[max(best, 0)].Span; best < 0 || p.Less(navindex.Pos{Line: b.Line, Col: b.Col}) {
+			best = i
+		}
+	}
+	if best < 0 || !validExpr(u, u.Summary().Sites[best].Value) {
+		return Type{}, false
+	}
+	return q.expr(u, u.Summary().Sites[best].Value), true
 }
 
 // hoverDef is the hover of binding di of u named name, holding t; use
@@ -346,6 +401,60 @@ func (q *query) keyword(u Unit, sy *navindex.Sym, at *navindex.Occ) (t Type, nam
 		return Type{}, false, false
 	}
 	callee := q.expr(u, sy.Recv)
+	if callee.Kind() == KindUnion {
+		// No parameter declares it: pyright's fallback label, with the
+		// type the last member it checks the call against gives.
+		t, _, ok := q.keywordOf(u, sy, at, q.lastValidated(callee))
+		return t, false, ok
+	}
+	return q.keywordOf(u, sy, at, callee)
+}
+
+// lastValidated is the member of union callee pyright checks a call's
+// arguments against last, which gives a keyword argument its type:
+// it sorts the members by category, classes and instances first, then
+// overloads, functions (the most parameters first; among equals in
+// order), Never, Any and
+// Unknown.
+func (q *query) lastValidated(callee Type) Type {
+	rank := func(m Type) (int, int) {
+		switch m.Kind() {
+		case KindUnknown:
+			return 1, 0
+		case KindAny:
+			return 2, 0
+		case KindNever:
+			return 3, 0
+		case KindFunction:
+			f := m.Func()
+			return 4, -len(f.Unit.Summary().Defs[f.Def].Params)
+		case KindCallable:
+			return 4, 0
+		case KindOverloaded:
+			return 5, 0
+		case KindModule:
+			return 7, 0
+		case KindTypeVar:
+			return 8, 0
+		}
+		return 6, 0
+	}
+	var last Type
+	lr, lp := 99, 0
+	for _, m := range callee.Args() {
+		if m.Kind() == KindNone {
+			continue // pyright calls a union without its None
+		}
+		r, p := rank(m)
+		if r < lr || r == lr && p >= lp {
+			last, lr, lp = m, r, p
+		}
+	}
+	return last
+}
+
+// keywordOf is keyword for a callee of type callee.
+func (q *query) keywordOf(u Unit, sy *navindex.Sym, at *navindex.Occ, callee Type) (t Type, named, ok bool) {
 	if callee.IsUnknown() || callee.Kind() == KindAny {
 		return anyType, false, true
 	}

@@ -1,6 +1,7 @@
 package pytypes
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/pyws/pyws/plugin-sdk/navindex"
@@ -161,7 +162,10 @@ func (q *query) resolve(u Unit, s int32) Ref {
 // values.
 func (q *query) local(u Unit, s int32) Type {
 	defs := q.liveDefs(u, s)
-	if name := u.Summary().Syms[s].Name; strings.HasPrefix(name, "__") && len(q.e.index(u).defsOf[s]) == 0 {
+	if name := u.Summary().Syms[s].Name; strings.HasPrefix(name, "__") && len(q.e.index(u).defsOf[s]) == 0 ||
+		moduleImplicit(u, s) && !q.annotated(u, s) {
+		// The interpreter's declaration, which a module's own
+		// assignments narrow (status_codes' `__doc__ = __doc__ + ...`).
 		return q.implicitName(name)
 	}
 	all := u.Summary().Defs
@@ -304,6 +308,14 @@ func (q *query) implicitName(name string) Type {
 		return anyType
 	}
 	return unknownType
+}
+
+// moduleImplicit reports symbol s of u a name every module binds
+// (__doc__, __name__ ...), bound at u's top level: pyright's intrinsic
+// declaration, which comes before any the module writes.
+func moduleImplicit(u Unit, s int32) bool {
+	sy := &u.Summary().Syms[s]
+	return sy.Kind == navindex.SymLocal && sy.Scope == 0 && !u.IsStub() && slices.Contains(implicitModuleNames, sy.Name)
 }
 
 // keepsLiterals: constants (ALL_CAPS names) and Final variables keep

@@ -545,7 +545,9 @@ func (b *builder) keywordArgs(t *tree.Tree) {
 		if b.kt.Of(name) != kIdentifier {
 			continue
 		}
-		callee := b.valueExpr(al.Parent().ChildByFieldID(b.f.function))
+		// The callee as the call reads it (a name's read through the
+		// flow, when it has one), so the evaluator finds this call by it.
+		callee := b.val(al.Parent().ChildByFieldID(b.f.function))
 		if callee < 0 {
 			continue
 		}

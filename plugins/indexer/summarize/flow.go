@@ -662,7 +662,7 @@ func (fb *flowBuilder) branch(n tree.Node, from int32) (t, f int32) {
 
 // narrows reports a condition that may narrow a reference: a name or
 // attribute chain (truthiness), a walrus, `x is [not] ...`, `x == ...`,
-// `x != ...` (type(x) as either operand), `x [not] in ...`,
+// `x != ...` (type(x) or len(x) as either operand), `x [not] in ...`,
 // isinstance(x, ...), issubclass(x, ...), callable(x). It marks the
 // names.
 func (fb *flowBuilder) narrows(n tree.Node) bool {
@@ -682,7 +682,7 @@ func (fb *flowBuilder) narrows(n tree.Node) bool {
 		case "is", "is not", "==", "!=":
 			l, r := n.NamedChild(0), n.NamedChild(1)
 			// every operand is marked: no short circuit
-			refs := []bool{fb.operandRef(l), fb.operandRef(r), fb.typeOfRef(l), fb.typeOfRef(r)}
+			refs := []bool{fb.operandRef(l), fb.operandRef(r), fb.callOfRef(l, "type"), fb.callOfRef(r, "type"), fb.callOfRef(l, "len"), fb.callOfRef(r, "len")}
 			return slices.Contains(refs, true)
 		case "in", "not in":
 			return fb.operandRef(n.NamedChild(0))
@@ -713,14 +713,14 @@ func (fb *flowBuilder) operandRef(n tree.Node) bool {
 	return fb.reference(n)
 }
 
-// typeOfRef is `type(x)` of a reference x (`type(x) is C`).
-func (fb *flowBuilder) typeOfRef(n tree.Node) bool {
+// callOfRef is `name(x)` of a reference x: `type(x) is C`, `len(x) == 2`.
+func (fb *flowBuilder) callOfRef(n tree.Node, name string) bool {
 	b := fb.b
 	if b.kt.Of(n) != kCall {
 		return false
 	}
 	fn, args := n.ChildByFieldID(b.f.function), n.ChildByFieldID(b.f.arguments)
-	return b.kt.Of(fn) == kIdentifier && string(fn.Text()) == "type" && args.NamedChildCount() == 1 && fb.reference(args.NamedChild(0))
+	return b.kt.Of(fn) == kIdentifier && string(fn.Text()) == name && args.NamedChildCount() == 1 && fb.reference(args.NamedChild(0))
 }
 
 // reference reports a name, or an attribute chain on a name, and marks

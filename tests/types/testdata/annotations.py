@@ -20,3 +20,11 @@ is_callable = callable(1)  #@hover (variable) is_callable: TypeIs[(...) -> objec
 import typing as t
 def classes(a: t.Type["Nope"], b: t.Type[int], c: type["Nope"], d: t.Optional[t.Type["Nope"]] = None, e: t.Type[t.Any] = int):  #@hover (function) def classes(a: Type[Unknown], b: type[int], c: type[Unknown], d: Type[Unknown] | None = None, e: Type[Any] = int) -> Type[Unknown]
     return a
+# A name every module binds is declared by the interpreter: its hover
+# has no label and its assignments are narrowed to the declared type
+# (requests' status_codes rewrites its __doc__ in a function).
+print(__name__)  #@read __name__ __name__: str
+def extend_doc():
+    global __doc__
+    __doc__ = __doc__ + "x" if __doc__ is not None else None  #@read __doc__ __doc__: str
+    return __doc__  #@read __doc__ __doc__: str | None

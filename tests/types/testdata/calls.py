@@ -101,3 +101,36 @@ def pick_hash(alg):
 # The three-argument type() with an Unknown name is Any (pyright 1.1.414).
 def make_class(name):  #@hover (function) def make_class(name: Unknown) -> Any
     return type(name, (object,), {})
+# A keyword argument of a callee bound more than once is found at its
+# call as the call reads the callee (through the flow): requests'
+# SOCKSProxyManager(proxy, password=password), a class or a def.
+class Socks:
+    def __init__(self, url, username=None, password=None): ...
+def no_socks(*args, **kwargs):
+    raise ValueError("socks")
+def socks_proxy(url: str, user: str):
+    m = Socks
+    if url:
+        m = no_socks
+    m(url, password=user)  #@read password (function) password: str
+# A keyword argument of a union callee has no parameter declaring it:
+# its type is what the member pyright checks the call against last
+# gives (members sorted: classes, overloads, functions with the most
+# parameters first, Any, Unknown; None left out): django's
+# `obj.query.clear_ordering(clear_default=False)` of an `Unknown | Query`.
+class Ordering:
+    def clear(self, force=False, clear_default=True) -> None: ...
+class Holder:
+    def __init__(self, q=None):
+        self._q = q or Ordering()
+    def run(self):
+        self._q.clear(force=True, clear_default=False)  #@read clear_default (function) clear_default: Any
+def kw_long(a: int, b: str = "", c: int = 0): ...
+def kw_short(a: int, b: bytes = b""): ...
+class KwClass:
+    def __init__(self, b: float = 1.0): ...
+def kw_pick(x: bool):
+    g = kw_long if x else kw_short
+    g(1, b="s")  #@read b (function) b: bytes
+    k = KwClass if x else None
+    k(b=3)  #@read b (function) b: float

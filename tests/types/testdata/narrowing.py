@@ -308,3 +308,13 @@ def narrowed_callable(value, other):
         return value  #@read value (parameter) value: (...) -> object
     if callable(current):
         return current  #@read current (variable) def current(...) -> object
+# len(x) == n narrows a tuple of unknown length to n elements, and keeps
+# a tuple of known length only when its length agrees (pyright's
+# narrowTypeForTupleLength; flask's make_response(*args)).
+def by_length(*args: int, pair: tuple[int, str] | tuple[int]):
+    if len(args) == 1:
+        print(args)  #@read args (parameter) args: tuple[int]
+    if len(pair) == 2:
+        print(pair)  #@read pair (parameter) pair: tuple[int, str]
+    if len(pair) != 2:
+        print(pair)  #@read pair (parameter) pair: tuple[int]
