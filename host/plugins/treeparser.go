@@ -119,17 +119,25 @@ func isParseTimeout(err error) bool { return errors.Is(err, parser.ErrParseTimeo
 
 // Which files keep their tree in the parser for an incremental parse of
 // their next version: files of at least keepMinBytes (smaller ones parse
-// from scratch in a few ms), at most parser.Slots of them and keepMaxBytes
-// of source in all, least recently parsed out first.
+// from scratch in a few ms) parsed before in another version, at most
+// parser.Slots of them and keepMaxBytes of source in all, least recently
+// parsed out first. A file's first version keeps no tree: an index build
+// parses each file once, and keeping the last 16 of its large files
+// (whose next versions rarely come) held 10-13 MiB of each worker's
+// parser memory at its peak on Django's build (see RATIONALE.md, "Where
+// does the memory go?"); a file being edited keeps its tree from its
+// second version on. keepSeenMax bounds the keys remembered as seen.
 const (
 	keepMinBytes = 8 << 10
 	keepMaxBytes = 4 << 20
+	keepSeenMax  = 1 << 14
 )
 
 // keptTrees maps file keys to the parser's slots and remembers the source
 // each slot's tree was parsed from. Not safe for concurrent use.
 type keptTrees struct {
 	files map[string]*keptTree
+	seen  map[string]struct{} // keys parsed once without a slot
 	tick  uint64
 	bytes int
 }
@@ -145,7 +153,7 @@ func (k *keptTrees) reset() { *k = keptTrees{} }
 // claim picks the slot for key's new version src: the file's own slot
 // with prev, the source of the tree in it, or else a free or the least
 // recently used slot with prev nil. ok is false when src is not worth
-// keeping.
+// keeping, or is the first version of key seen.
 func (k *keptTrees) claim(key string, src []byte) (slot int, prev []byte, ok bool) {
 	if key == "" || len(src) < keepMinBytes || len(src) > keepMaxBytes {
 		if key != "" {
@@ -155,6 +163,15 @@ func (k *keptTrees) claim(key string, src []byte) (slot int, prev []byte, ok boo
 	}
 	if k.files == nil {
 		k.files = map[string]*keptTree{}
+	}
+	if _, kept := k.files[key]; !kept {
+		if _, again := k.seen[key]; !again {
+			if k.seen == nil || len(k.seen) >= keepSeenMax {
+				k.seen = map[string]struct{}{}
+			}
+			k.seen[key] = struct{}{}
+			return 0, nil, false
+		}
 	}
 	k.tick++
 	if f, ok := k.files[key]; ok {

@@ -22,6 +22,17 @@ func TestKeptTrees(t *testing.T) {
 		t.Error("a file without a key was given a slot")
 	}
 	a1, a2 := big("a1", keepMinBytes), big("a2", keepMinBytes)
+	if _, _, ok := k.claim("a.py", a1); ok {
+		t.Error("a file's first version was given a slot")
+	}
+	// seen claims each file's first version, which keeps no tree.
+	seen := func(keys ...string) {
+		for _, key := range keys {
+			if _, _, ok := k.claim(key, big("s", keepMinBytes)); ok {
+				t.Fatalf("%s: a first version was given a slot", key)
+			}
+		}
+	}
 	slotA, prev, ok := k.claim("a.py", a1)
 	if !ok || prev != nil {
 		t.Fatalf("first claim: ok %v prev %v", ok, prev != nil)
@@ -33,10 +44,12 @@ func TestKeptTrees(t *testing.T) {
 	// Fill every other slot; the next new file takes the least recently
 	// used one, a.py's, and a.py starts over.
 	for i := 1; i < parser.Slots; i++ {
+		seen(fmt.Sprintf("f%d.py", i))
 		if s, _, _ := k.claim(fmt.Sprintf("f%d.py", i), big("f", keepMinBytes)); s == slotA {
 			t.Fatalf("f%d.py took a.py's slot while others were free", i)
 		}
 	}
+	seen("new.py")
 	if s, p, _ := k.claim("new.py", big("n", keepMinBytes)); s != slotA || p != nil {
 		t.Fatalf("new.py got slot %d (want a.py's %d), prev %v", s, slotA, p != nil)
 	}
@@ -46,6 +59,7 @@ func TestKeptTrees(t *testing.T) {
 	// The byte budget forgets the oldest files, never the one being parsed.
 	k.reset()
 	huge := big("h", keepMaxBytes/2)
+	seen("h1.py", "h2.py", "h3.py")
 	k.claim("h1.py", huge)
 	k.claim("h2.py", huge)
 	k.claim("h3.py", huge)
