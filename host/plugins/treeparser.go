@@ -126,8 +126,8 @@ func isParseTimeout(err error) bool { return errors.Is(err, parser.ErrParseTimeo
 // parsed out first. A file parsed among others (an index build's batch,
 // a diagnostics call's context modules) keeps no tree for its first
 // version: an index build parses each file once, and keeping the last 16
-// of its large files (whose next versions rarely come) held 10-13 MiB of
-// each worker's peak on Django's build (see RATIONALE.md, "Where does
+// of its large files (whose next versions rarely come) held about 10 MiB
+// of each worker's peak on Django's build (see RATIONALE.md, "Where does
 // the memory go?"). It keeps one from its second version on, and a file
 // parsed alone (a formatting phase, whose next phase parses the next
 // version) from its first. keepSeenMax bounds the keys remembered.
