@@ -313,6 +313,12 @@ func (e *engine) addTrees(ctx context.Context, g *guest, msg []byte, budget time
 	}
 	start := time.Now()
 	changed := false
+	toParse := 0
+	for _, f := range req.Files {
+		if f.Source != nil && f.Tree == nil {
+			toParse++
+		}
+	}
 	for i := range req.Files {
 		f := &req.Files[i]
 		if f.Source == nil || f.Tree != nil {
@@ -329,7 +335,7 @@ func (e *engine) addTrees(ctx context.Context, g *guest, msg []byte, budget time
 		if hit {
 			err = nil // a cached tree needs no time
 		} else if err == nil {
-			if tree, err = e.trees.Parse(ctx, f.URI, f.Source, left); err == nil {
+			if tree, err = e.trees.Parse(ctx, f.URI, toParse == 1, f.Source, left); err == nil {
 				e.cache.put(key, tree)
 			}
 		}

@@ -18,7 +18,9 @@ type treeParser interface {
 	// Parse parses src as the current version of the file named key
 	// (its URI). The parser may keep the tree of a file's last version and
 	// parse the next one incrementally; the blob is the same either way.
-	Parse(ctx context.Context, key string, src []byte, budget time.Duration) ([]byte, error)
+	// alone says the call parses this file alone (a formatting phase, an
+	// edited file indexed again), not among others (see keptTrees).
+	Parse(ctx context.Context, key string, alone bool, src []byte, budget time.Duration) ([]byte, error)
 }
 
 // The worker's parser instance: its own runtime (the parser keeps its own
@@ -55,7 +57,7 @@ var newTreeParser = func(ctx context.Context, cache wazero.CompilationCache) (tr
 	return &workerParser{rt: rt, mod: mod}, nil
 }
 
-func (w *workerParser) Parse(ctx context.Context, key string, src []byte, budget time.Duration) ([]byte, error) {
+func (w *workerParser) Parse(ctx context.Context, key string, alone bool, src []byte, budget time.Duration) ([]byte, error) {
 	if w.p == nil {
 		p, err := w.mod.New(withLinearMemory(ctx))
 		if err != nil {
@@ -66,7 +68,7 @@ func (w *workerParser) Parse(ctx context.Context, key string, src []byte, budget
 	}
 	var blob []byte
 	var err error
-	if slot, prev, ok := w.kept.claim(key, src); ok {
+	if slot, prev, ok := w.kept.claim(key, alone, src); ok {
 		// A slot taken over from another file has that file's tree in it:
 		// ParseSlot without prev replaces it.
 		if blob, err = parseKept(ctx, w.p, slot, prev, src, budget); err != nil {
@@ -119,17 +121,27 @@ func isParseTimeout(err error) bool { return errors.Is(err, parser.ErrParseTimeo
 
 // Which files keep their tree in the parser for an incremental parse of
 // their next version: files of at least keepMinBytes (smaller ones parse
-// from scratch in a few ms), at most parser.Slots of them and keepMaxBytes
-// of source in all, least recently parsed out first.
+// from scratch in a few ms) parsed before in another version, at most
+// parser.Slots of them and keepMaxBytes of source in all, least recently
+// parsed out first. A file parsed among others (an index build's batch,
+// a diagnostics call's context modules) keeps no tree for its first
+// version: an index build parses each file once, and keeping the last 16
+// of its large files (whose next versions rarely come) held about 10 MiB
+// of each worker's peak on Django's build (see RATIONALE.md, "Where does
+// the memory go?"). It keeps one from its second version on, and a file
+// parsed alone (a formatting phase, whose next phase parses the next
+// version) from its first. keepSeenMax bounds the keys remembered.
 const (
 	keepMinBytes = 8 << 10
 	keepMaxBytes = 4 << 20
+	keepSeenMax  = 1 << 14
 )
 
 // keptTrees maps file keys to the parser's slots and remembers the source
 // each slot's tree was parsed from. Not safe for concurrent use.
 type keptTrees struct {
 	files map[string]*keptTree
+	seen  map[string]struct{} // keys parsed once without a slot
 	tick  uint64
 	bytes int
 }
@@ -145,8 +157,8 @@ func (k *keptTrees) reset() { *k = keptTrees{} }
 // claim picks the slot for key's new version src: the file's own slot
 // with prev, the source of the tree in it, or else a free or the least
 // recently used slot with prev nil. ok is false when src is not worth
-// keeping.
-func (k *keptTrees) claim(key string, src []byte) (slot int, prev []byte, ok bool) {
+// keeping, or is the first version of key seen and not parsed alone.
+func (k *keptTrees) claim(key string, alone bool, src []byte) (slot int, prev []byte, ok bool) {
 	if key == "" || len(src) < keepMinBytes || len(src) > keepMaxBytes {
 		if key != "" {
 			k.forget(key) // its slot's tree is of an older version
@@ -155,6 +167,15 @@ func (k *keptTrees) claim(key string, src []byte) (slot int, prev []byte, ok boo
 	}
 	if k.files == nil {
 		k.files = map[string]*keptTree{}
+	}
+	if _, kept := k.files[key]; !kept {
+		if _, again := k.seen[key]; !again && !alone {
+			if k.seen == nil || len(k.seen) >= keepSeenMax {
+				k.seen = map[string]struct{}{}
+			}
+			k.seen[key] = struct{}{}
+			return 0, nil, false
+		}
 	}
 	k.tick++
 	if f, ok := k.files[key]; ok {

@@ -15,40 +15,58 @@ import (
 func TestKeptTrees(t *testing.T) {
 	big := func(tag string, n int) []byte { return append([]byte(tag), bytes.Repeat([]byte("x"), n)...) }
 	var k keptTrees
-	if _, _, ok := k.claim("small.py", []byte("x = 1\n")); ok {
+	if _, _, ok := k.claim("small.py", false, []byte("x = 1\n")); ok {
 		t.Error("a small file was given a slot")
 	}
-	if _, _, ok := k.claim("", big("a", keepMinBytes)); ok {
+	if _, _, ok := k.claim("", false, big("a", keepMinBytes)); ok {
 		t.Error("a file without a key was given a slot")
 	}
 	a1, a2 := big("a1", keepMinBytes), big("a2", keepMinBytes)
-	slotA, prev, ok := k.claim("a.py", a1)
+	if _, _, ok := k.claim("alone.py", true, a1); !ok {
+		t.Error("a file parsed alone was given no slot for its first version")
+	}
+	k.reset()
+	if _, _, ok := k.claim("a.py", false, a1); ok {
+		t.Error("a file's first version, parsed among others, was given a slot")
+	}
+	// seen claims each file's first version, which keeps no tree.
+	seen := func(keys ...string) {
+		for _, key := range keys {
+			if _, _, ok := k.claim(key, false, big("s", keepMinBytes)); ok {
+				t.Fatalf("%s: a first version was given a slot", key)
+			}
+		}
+	}
+	slotA, prev, ok := k.claim("a.py", false, a1)
 	if !ok || prev != nil {
 		t.Fatalf("first claim: ok %v prev %v", ok, prev != nil)
 	}
-	slot, prev, _ := k.claim("a.py", a2)
+	slot, prev, _ := k.claim("a.py", false, a2)
 	if slot != slotA || !bytes.Equal(prev, a1) {
 		t.Fatalf("second claim: slot %d (want %d), prev is the first version: %v", slot, slotA, bytes.Equal(prev, a1))
 	}
 	// Fill every other slot; the next new file takes the least recently
 	// used one, a.py's, and a.py starts over.
 	for i := 1; i < parser.Slots; i++ {
-		if s, _, _ := k.claim(fmt.Sprintf("f%d.py", i), big("f", keepMinBytes)); s == slotA {
+		seen(fmt.Sprintf("f%d.py", i))
+		if s, _, _ := k.claim(fmt.Sprintf("f%d.py", i), false, big("f", keepMinBytes)); s == slotA {
 			t.Fatalf("f%d.py took a.py's slot while others were free", i)
 		}
 	}
-	if s, p, _ := k.claim("new.py", big("n", keepMinBytes)); s != slotA || p != nil {
+	seen("new.py")
+	if s, p, _ := k.claim("new.py", false, big("n", keepMinBytes)); s != slotA || p != nil {
 		t.Fatalf("new.py got slot %d (want a.py's %d), prev %v", s, slotA, p != nil)
 	}
-	if _, p, _ := k.claim("a.py", a2); p != nil {
+	if _, p, _ := k.claim("a.py", false, a2); p != nil {
 		t.Error("a.py kept a prev after its slot was taken")
 	}
 	// The byte budget forgets the oldest files, never the one being parsed.
 	k.reset()
 	huge := big("h", keepMaxBytes/2)
-	k.claim("h1.py", huge)
-	k.claim("h2.py", huge)
-	k.claim("h3.py", huge)
+	seen("h1.py", "h2.py", "h3.py")
+	k.claim("h1.py", false, huge)
+	k.claim("h2.py", false, huge)
+	k.claim("h3.py", false, huge)
 	if k.bytes > keepMaxBytes {
 		t.Errorf("%d bytes kept, budget %d", k.bytes, keepMaxBytes)
 	}
@@ -59,8 +77,8 @@ func TestKeptTrees(t *testing.T) {
 		t.Error("the oldest file was kept over budget")
 	}
 	// Forgetting after a failure, and a file that shrank below the minimum.
-	k.claim("s.py", big("s", keepMinBytes))
-	k.claim("s.py", []byte("tiny\n"))
+	k.claim("s.py", false, big("s", keepMinBytes))
+	k.claim("s.py", false, []byte("tiny\n"))
 	if _, ok := k.files["s.py"]; ok {
 		t.Error("a file that became small kept its stale slot")
 	}
@@ -92,11 +110,11 @@ func TestWorkerParserIncremental(t *testing.T) {
 	for round := range 2 {
 		for i, v := range versions {
 			for _, key := range []string{"file:///w/a.py", "file:///w/b.py"} {
-				got, err := w.Parse(ctx, key, v, 0)
+				got, err := w.Parse(ctx, key, false, v, 0)
 				if err != nil {
 					t.Fatal(err)
 				}
-				want, err := fresh.Parse(ctx, "", v, 0)
+				want, err := fresh.Parse(ctx, "", true, v, 0)
 				if err != nil {
 					t.Fatal(err)
 				}
