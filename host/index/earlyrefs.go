@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -36,11 +37,15 @@ import (
 // module lookups as the complete index's. A name most files hold (`get`)
 // would need most of the workspace: past 1/earlyRefsShare of its files
 // the query waits for the build instead.
-const earlyRefsShare = 2
+// A small workspace answers whatever the name (earlyRefsSmall files).
+const (
+	earlyRefsShare = 2
+	earlyRefsSmall = 64
+)
 
-// earlyRefsMost bounds the early set of a references query: 3/4 of the
-// workspace's files (past it, the build is about as near).
-func earlyRefsMost(files int) int { return files * 3 / 4 }
+// earlyRefsMost bounds the files a references query adds to the early
+// set: 3/4 of the workspace's (past it, the build is about as near).
+func earlyRefsMost(files int) int { return max(files*3/4, earlyRefsSmall) }
 
 // EarlyComplete runs query on an early index holding every file its
 // answer at abs:line:char depends on (h is the occurrence there, nil
@@ -64,30 +69,44 @@ func (x *Index) EarlyComplete(ctx context.Context, abs string, line, char int, q
 	most := earlyRefsMost(len(e.byRel))
 	// A later definition query may still follow its imports.
 	defer func() { e.most = max(e.most, len(e.set)+earlyFiles) }()
+	// What a query that gives up added and did not link is dropped: the
+	// set is left to the queries it answers.
+	linked := len(e.set)
+	held := linked // what this query adds is bounded, not what earlier ones did
+	giveUp := func() (bool, error) {
+		for _, abs := range e.set[linked:] {
+			delete(e.has, abs)
+		}
+		e.set, e.staged = e.set[:linked], nil
+		return false, nil
+	}
 	var added []string
 	for round := 0; ; round++ {
 		h := e.idx.At(abs, line, char)
 		var names []string
 		if h != nil {
 			if names = e.idx.refNames(h); len(names) == 0 {
-				return false, nil
+				return giveUp()
 			}
 		}
-		cands, ok := e.containing(x, names, len(e.byRel)/earlyRefsShare)
+		cands, ok := e.containing(x, names, max(len(e.byRel)/earlyRefsShare, earlyRefsSmall))
 		if !ok {
 			x.log.Debug("early answer waits for the build", "file", x.rel(abs), "names", names, "reason", "the name is in most files")
-			return false, nil
+			return giveUp()
 		}
 		if h != nil && !slices.Contains(cands, abs) {
 			cands = append(cands, abs)
 		}
-		added = append(added, e.unheld(cands)...)
+		// Every candidate, also one held but not linked yet (a query
+		// that gave up after adding it): stage takes what is summarized.
+		e.unheld(cands)
+		added = append(added, cands...)
 		// Summarize what was added and resolve the candidates'
 		// occurrences over it, adding what that looks up, until nothing.
 		for len(added) > 0 {
-			if len(e.set) > most {
+			if len(e.set)-held > most {
 				x.log.Debug("early answer waits for the build", "file", x.rel(abs), "names", names, "reason", "its files are most of the workspace", "files", len(e.set))
-				return false, nil
+				return giveUp()
 			}
 			if err := e.stage(ctx, added); err != nil {
 				return false, err
@@ -98,7 +117,7 @@ func (x *Index) EarlyComplete(ctx context.Context, abs string, line, char int, q
 			if err := e.idx.Rescan(ctx); err != nil {
 				return false, err
 			}
-			e.staged = nil
+			e.staged, linked = nil, len(e.set)
 			e.idx.takeMissed() // the link's: what the answer needs is the probe's and the query's
 			if round < 8 {
 				continue // the hit and its names again, from the new link
@@ -312,6 +331,9 @@ func (x *Index) refNames(h *Hit) []string {
 		return nil
 	}
 	names := []string{h.f.S.Syms[h.o.Sym].Name, targetName(h.t)}
+	if h.t.kind == tModule { // `import a.b`, `from . import b`: spelled b
+		names = append(names, h.t.name[strings.LastIndexByte(h.t.name, '.')+1:])
+	}
 	if h.t.kind == tSym {
 		if src, ok := x.stubSource(h.t); ok {
 			names = append(names, targetName(src))

@@ -100,7 +100,7 @@ func TestEarlyReferencesComplete(t *testing.T) {
 			}
 			answered++
 			if got != want {
-				t.Errorf("%s:%d:%d (%s): the early answer differs from the complete index's\nearly:    %s\ncomplete: %s", smp.Rel, smp.Line, smp.Char, smp.Name, got, want)
+				t.Errorf("%s:%d:%d (%s): the early answer differs from the complete index's\n%s", smp.Rel, smp.Line, smp.Char, smp.Name, tokenDiff(got, want))
 			}
 		}
 	}
@@ -108,4 +108,27 @@ func TestEarlyReferencesComplete(t *testing.T) {
 	if answered < len(samples)/2 {
 		t.Errorf("only %d of %d queries answered early", answered, len(samples))
 	}
+}
+
+// tokenDiff shows what an early answer lacks (-) and adds (+) against
+// the complete one, word by word.
+func tokenDiff(early, complete string) string {
+	count := map[string]int{}
+	for _, w := range strings.Fields(complete) {
+		count[w]++
+	}
+	for _, w := range strings.Fields(early) {
+		count[w]--
+	}
+	var out []string
+	for _, w := range strings.Fields(complete + " " + early) {
+		switch n := count[w]; {
+		case n > 0:
+			out = append(out, "-"+w)
+		case n < 0:
+			out = append(out, "+"+w)
+		}
+		count[w] = 0
+	}
+	return strings.Join(out, " ")
 }
