@@ -51,6 +51,8 @@ type early struct {
 	staged map[string]*File
 	// texts are the listed files' bytes, read once for the name scans.
 	texts map[string][]byte
+	// batchBytes is the build's summarizer batch bound (stage's).
+	batchBytes int
 }
 
 type earlyKey struct{}
@@ -129,6 +131,7 @@ func (x *Index) earlyAt(ctx context.Context, e *early, abs string, line, char in
 		cfg := x.cfg
 		cfg.Files = func(context.Context) ([]string, error) { return slices.Clone(e.set), nil }
 		// Small batches, so both workers share each level's few files.
+		e.batchBytes = cfg.BatchBytes
 		cfg.BatchBytes = min(cfg.BatchBytes, earlyBatchBytes)
 		e.idx = New(cfg)
 		// Imports resolve as in the complete index, and a module the

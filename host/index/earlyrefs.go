@@ -198,6 +198,9 @@ func (e *early) probe(names []string, cands []string) []string {
 // yet, without linking them: their imports are followed next, and the
 // link after (Rescan) finds their summaries in the index's cache.
 func (e *early) stage(ctx context.Context, paths []string) error {
+	if e.batchBytes == 0 {
+		e.batchBytes = earlyBatchBytes
+	}
 	var todo []string
 	e.idx.mu.RLock()
 	for _, abs := range paths {
@@ -211,7 +214,12 @@ func (e *early) stage(ctx context.Context, paths []string) error {
 		return nil
 	}
 	e.idx.refreshMu.Lock()
+	// The build's batches: a candidate set is hundreds of files, not a
+	// level's few (cfg is read by load only, under refreshMu).
+	small := e.idx.cfg.BatchBytes
+	e.idx.cfg.BatchBytes = max(small, e.batchBytes)
 	files, err := e.idx.load(ctx, todo, nil, "", nil)
+	e.idx.cfg.BatchBytes = small
 	e.idx.refreshMu.Unlock()
 	if err != nil {
 		return err

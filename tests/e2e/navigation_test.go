@@ -549,15 +549,18 @@ func TestNavigationWhileIndexing(t *testing.T) {
 	// Item (a re-export: its references are in three files), label (an
 	// attribute through item's type), and a rename of each.
 	asks := []map[string]any{at(ws, "app.py", 4, 8), at(ws, "app.py", 5, 11), at(ws, "app.py", 4, 8, "newName", "Article"), at(ws, "app.py", 5, 11, "newName", "title")}
-	during := make([]string, len(asks))
-	for i, args := range asks {
+	ask := func(args map[string]any) string {
 		tool := "get_references"
 		if args["newName"] != nil {
 			tool = "rename_symbol"
 		}
 		r := s.tool(key, tool, args)
 		mustStatus(t, r, 200, "")
-		during[i] = string(r.Raw)
+		return string(r.Raw)
+	}
+	during := make([]string, len(asks))
+	for i, args := range asks {
+		during[i] = ask(args)
 	}
 	if s.tool(key, "health_check", map[string]any{"includeWorkspace": true}).Body["status"] != "degraded" {
 		t.Log("the build ended before the references were asked: the early answers were not exercised")
@@ -568,14 +571,8 @@ func TestNavigationWhileIndexing(t *testing.T) {
 		t.Fatalf("health after indexing: %s", h.Raw)
 	}
 	for i, args := range asks {
-		tool := "get_references"
-		if args["newName"] != nil {
-			tool = "rename_symbol"
-		}
-		r := s.tool(key, tool, args)
-		mustStatus(t, r, 200, "")
-		if string(r.Raw) != during[i] {
-			t.Errorf("%s %v during the build:\n%s\nafter it:\n%s", tool, args, during[i], r.Raw)
+		if after := ask(args); after != during[i] {
+			t.Errorf("%v during the build:\n%s\nafter it:\n%s", args, during[i], after)
 		}
 	}
 }
