@@ -18,8 +18,9 @@ import (
 // imports from them (earlyDepth levels, at most earlyFiles files),
 // summarized in a lane ahead of the build's batches (WithEarly), linked
 // with the same stubs. Summaries land in the same disk cache, so the
-// build reuses them. References and rename still wait for the whole
-// workspace: a partial list would be silently wrong.
+// build reuses them. References and rename grow it to the files holding
+// the name (EarlyComplete, earlyrefs.go): a partial list would be
+// silently wrong, so they answer only once theirs is the complete one.
 const (
 	earlyDepth      = 2
 	earlyFiles      = 96

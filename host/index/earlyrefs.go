@@ -20,24 +20,21 @@ import (
 // y), so only a file whose text holds the word n can hold one: pyright
 // parses no other file for a references query either. The early index
 // answers such a query during the first build once it holds, besides the
-// queried file, every listed file containing the word and everything
-// linking them reads:
-//
-//   - the candidates' imports, all of them, followed to the end (their
-//     summaries staged, unlinked, level by level), then one link;
-//   - the modules that link (or the query itself: the evaluator's
-//     receivers, rename's conflict checks) looked up and the early index
-//     lacks: its module map is part of the whole listing's (partOf), so
-//     an import resolves as in the complete index, and every lookup of
-//     a module it does not hold is recorded (moduleMap.modules). Those
-//     files are added and the link and query run again, until a round
-//     looks up nothing the early index lacks.
-//
-// The answer is then computed from the same summaries and the same
-// module lookups as the complete index's. A name most files hold (`get`)
-// would need most of the workspace: past 1/earlyRefsShare of its files
-// the query waits for the build instead.
-// A small workspace answers whatever the name (earlyRefsSmall files).
+// queried file, every listed file containing the word and what resolving
+// those occurrences reads. Its module map is part of the whole
+// listing's (partOf), so an import resolves as in the complete index,
+// and every lookup of a module it does not hold is recorded
+// (moduleMap.modules). A probe, a link of the candidates' occurrences
+// spelled so (and their module imports) in a memo of its own, lazy as
+// the complete index's answer is, records what they need; those files
+// are summarized and probed again until nothing is missing, then linked;
+// the query runs, and what it looked up besides (the evaluator's
+// receivers, rename's checks) is added the same way, until a run looks
+// up nothing the early index lacks. The answer is then computed from the
+// same summaries and the same module lookups as the complete index's.
+// A name most files hold (`get`) would need most of the workspace: past
+// 1/earlyRefsShare of its files the query waits for the build instead;
+// a small workspace answers whatever the name (earlyRefsSmall files).
 const (
 	earlyRefsShare = 2
 	earlyRefsSmall = 64
