@@ -441,6 +441,11 @@ func earlyComplete(ctx context.Context, s *Session, a toolspec.Args, query func(
 	})
 	if err != nil {
 		if _, isFault := fault.As(err); !isFault {
+			if ctx.Err() != nil {
+				// Out of time growing the early index (what it summarized
+				// stays cached for the build): answer as without it.
+				return false, nil
+			}
 			err = indexError(ctx, err)
 		}
 		return true, err
