@@ -387,7 +387,7 @@ func BenchmarkFindSymbols(b *testing.B) {
 func BenchmarkEarlyAnswer(b *testing.B) {
 	queried := map[string]string{"django": "django/db/models/query.py", "stdlib": "json/decoder.py"}
 	for _, w := range benchWorkspaces {
-		for _, at := range []string{"file", "imported-name"} {
+		for _, at := range []string{"file", "imported-name", "references"} {
 			b.Run(w.name+"/"+at, func(b *testing.B) {
 				w.skipIfMissing(b)
 				s := pluginSummarizer{rt: indexerRuntime(b)}
@@ -396,6 +396,9 @@ func BenchmarkEarlyAnswer(b *testing.B) {
 				if at == "imported-name" {
 					line, char = lastImportedName(b, abs)
 				}
+				if at == "references" {
+					abs, line, char = filepath.Join(w.root, w.sub, refsQueried[w.name].rel), refsQueried[w.name].line, refsQueried[w.name].char
+				}
 				var early, build time.Duration
 				for b.Loop() {
 					ctx := context.Background()
@@ -403,6 +406,25 @@ func BenchmarkEarlyAnswer(b *testing.B) {
 					start := time.Now()
 					built := make(chan error, 1)
 					go func() { built <- x.Build(ctx) }()
+					if at == "references" {
+						var refs int
+						ok, err := x.EarlyComplete(ctx, abs, line, char, func(e *Index, h *Hit) error {
+							locs, err := e.References(ctx, h, true)
+							refs = len(locs)
+							b.ReportMetric(float64(e.FileCount()), "early-files")
+							return err
+						})
+						if err != nil || !ok {
+							b.Fatalf("no early references: %v, %v", ok, err)
+						}
+						early = time.Since(start)
+						b.ReportMetric(float64(refs), "refs")
+						if err := <-built; err != nil {
+							b.Fatal(err)
+						}
+						build = time.Since(start)
+						continue
+					}
 					e, err := x.EarlyAt(ctx, abs, line, char)
 					if err != nil {
 						b.Fatal(err)
@@ -428,6 +450,13 @@ func BenchmarkEarlyAnswer(b *testing.B) {
 		}
 	}
 }
+
+// refsQueried is tests/bench's references symbol (pyright.Corpora's,
+// under the workspace's sub directory): class Model, def join.
+var refsQueried = map[string]struct {
+	rel        string
+	line, char int
+}{"django": {"db/models/base.py", 403, 6}, "stdlib": {"posixpath.py", 70, 4}}
 
 // lastImportedName is tests/bench's importedName: the first name of the
 // last one-line `from m import n` before the first class or def.

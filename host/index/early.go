@@ -18,8 +18,9 @@ import (
 // imports from them (earlyDepth levels, at most earlyFiles files),
 // summarized in a lane ahead of the build's batches (WithEarly), linked
 // with the same stubs. Summaries land in the same disk cache, so the
-// build reuses them. References and rename still wait for the whole
-// workspace: a partial list would be silently wrong.
+// build reuses them. References and rename grow it to the files holding
+// the name (EarlyComplete, earlyrefs.go): a partial list would be
+// silently wrong, so they answer only once theirs is the complete one.
 const (
 	earlyDepth      = 2
 	earlyFiles      = 96
@@ -41,6 +42,18 @@ type early struct {
 	// absolute path), or all of them.
 	asked    map[string]map[string]bool
 	askedAll map[string]bool
+	// most is how many files imports may grow the set to (earlyFiles;
+	// a references query's share of the workspace while it follows its
+	// candidates' imports).
+	most int
+	// staged are files summarized but not yet linked (by Rel): a
+	// references query follows its candidates' imports through them and
+	// links once (earlyrefs.go).
+	staged map[string]*File
+	// texts are the listed files' bytes, read once for the name scans.
+	texts map[string][]byte
+	// batchBytes is the build's summarizer batch bound (stage's).
+	batchBytes int
 }
 
 type earlyKey struct{}
@@ -65,27 +78,44 @@ func (x *Index) Early(ctx context.Context, abs string) (*Index, error) {
 // of them large); anything else needs them all (a local's value, an
 // attribute's receiver may be typed through any of them).
 func (x *Index) EarlyAt(ctx context.Context, abs string, line, char int) (*Index, error) {
+	e, done := x.enterEarly()
+	if e == nil {
+		return nil, nil
+	}
+	defer done()
+	return x.earlyAt(WithEarly(ctx), e, abs, line, char)
+}
+
+// enterEarly returns the early index's state, locked and with the
+// build's next batches held (its calls in flight finish, then both
+// workers are the query's), and the func releasing both; nil once the
+// build is done.
+func (x *Index) enterEarly() (*early, func()) {
 	if x.built.Load() {
 		return nil, nil
 	}
 	x.earlyMu.Lock()
 	e := x.early
 	if e == nil {
-		e = &early{has: map[string]bool{}, followed: map[string]map[int32]bool{}}
+		e = &early{has: map[string]bool{}, followed: map[string]map[int32]bool{}, most: earlyFiles}
 		x.early = e
 	}
 	x.earlyMu.Unlock()
 	e.mu.Lock()
-	defer e.mu.Unlock()
 	if x.built.Load() {
+		e.mu.Unlock()
 		return nil, nil
 	}
-	ctx = WithEarly(ctx)
-	// The build's next batches wait: its calls in flight finish, then
-	// both workers are this query's.
 	x.earlyGate.hold()
-	defer x.earlyGate.release()
 	x.earlyRan.Store(true)
+	return e, func() {
+		x.earlyGate.release()
+		e.mu.Unlock()
+	}
+}
+
+// earlyAt is EarlyAt with e entered.
+func (x *Index) earlyAt(ctx context.Context, e *early, abs string, line, char int) (*Index, error) {
 	if e.idx == nil {
 		start := time.Now()
 		paths, err := x.cfg.Files(ctx)
@@ -102,8 +132,12 @@ func (x *Index) EarlyAt(ctx context.Context, abs string, line, char int) (*Index
 		cfg := x.cfg
 		cfg.Files = func(context.Context) ([]string, error) { return slices.Clone(e.set), nil }
 		// Small batches, so both workers share each level's few files.
+		e.batchBytes = cfg.BatchBytes
 		cfg.BatchBytes = min(cfg.BatchBytes, earlyBatchBytes)
 		e.idx = New(cfg)
+		// Imports resolve as in the complete index, and a module the
+		// early index lacks is recorded when a link looks it up.
+		e.idx.whole = e.all
 	}
 	// level summarizes what was added and links it.
 	level := func(depth int) error {
@@ -225,7 +259,7 @@ func (e *early) imports(x *Index, frontier []string, reexports bool, only map[in
 				if ask && p == name && g.IsInit {
 					e.ask(g.Abs, member)
 				}
-				if len(e.set) >= earlyFiles || e.has[g.Abs] {
+				if len(e.set) >= e.most || e.has[g.Abs] {
 					continue
 				}
 				if p == name || g.IsInit {
@@ -245,6 +279,9 @@ func (e *early) imports(x *Index, frontier []string, reexports bool, only map[in
 	for _, abs := range frontier {
 		rel := x.rel(abs)
 		f, lf := e.idx.files[rel], e.byRel[rel]
+		if f == nil {
+			f = e.staged[rel]
+		}
 		if f == nil || lf == nil || f.S == nil {
 			continue
 		}

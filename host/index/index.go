@@ -179,6 +179,9 @@ type Index struct {
 	early     *early
 	earlyGate gate // held while an early query summarizes
 	earlyRan  atomic.Bool
+	// whole, in an early index, maps every listed file (its module map
+	// is part of it: moduleMap).
+	whole *moduleMap
 
 	refreshMu sync.Mutex // one Refresh at a time
 	// target and stubs are decided by the first Build, under refreshMu,
@@ -242,6 +245,15 @@ func batchDefaults(parallel, batchBytes *int, log **slog.Logger) {
 func New(cfg Config) *Index {
 	batchDefaults(&cfg.Parallel, &cfg.BatchBytes, &cfg.Logger)
 	return &Index{cfg: cfg, log: cfg.Logger, files: map[string]*File{}, cache: map[string]*navindex.Summary{}, mods: newModuleMap(nil)}
+}
+
+// moduleMap maps the current files' modules; an early index's is part
+// of the whole workspace's (partOf). mu held for writing.
+func (x *Index) moduleMap() *moduleMap {
+	if x.whole != nil {
+		return partOf(x.whole, x.files)
+	}
+	return newModuleMap(x.files)
 }
 
 // Progress is the first build's progress, 0..100.

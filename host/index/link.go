@@ -419,7 +419,7 @@ func (l *linker) moduleTarget(mod string, inStubs bool) target {
 // modFiles are the files of module mod: the workspace's, or the stub's.
 func (l *linker) modFiles(mod string, inStubs bool) []*File {
 	if !inStubs {
-		fs := l.mods.byName[mod]
+		fs := l.mods.modules(mod)
 		for _, g := range fs {
 			l.dependsOn(g)
 		}
@@ -877,7 +877,7 @@ func (x *Index) keyString(t target) string {
 		}
 		return t.f.Rel + "#" + strconv.Itoa(int(t.sym))
 	case tModule:
-		if fs := x.mods.byName[t.name]; len(fs) > 0 {
+		if fs := x.mods.modules(t.name); len(fs) > 0 {
 			return "m:" + fs[0].Module
 		}
 		return "m:" + t.name
@@ -919,7 +919,7 @@ func (x *Index) relinkLocked(stubs map[string]*File) {
 	for i, f := range x.sorted {
 		f.order = i
 	}
-	x.mods = newModuleMap(x.files)
+	x.mods = x.moduleMap()
 	x.mods.stubs = stubs
 	l := &linker{mods: x.mods, st: make(map[*File]*linkState, len(x.files)), deps: map[*File]map[*File]struct{}{}, cuts: map[memoEntry]int{}}
 	x.memo = l

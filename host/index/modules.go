@@ -4,6 +4,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -25,6 +26,17 @@ type moduleMap struct {
 	// a module the workspace does not have links into. Never part of
 	// exists: the workspace's answers (imports, diagnostics) are its own.
 	stubs map[string]*File
+
+	// An early index's map holds some of the workspace's files
+	// (partOf): exists and pkgs answer as the whole workspace's map
+	// does, so every import resolves as in the complete index, and a
+	// module some of whose files are not held is lacking: looking it up
+	// (modules) records it in missed, the files the early index must add
+	// before its answer can be the complete index's.
+	lacking map[string]bool
+	whole   *moduleMap
+	missMu  sync.Mutex
+	missed  map[string]bool
 }
 
 func isIdent(s string) bool {
@@ -128,7 +140,57 @@ func newModuleMap(files map[string]*File) *moduleMap {
 
 // exists reports whether name is a module or package of the workspace.
 func (m *moduleMap) exists(name string) bool {
+	if m.whole != nil {
+		return m.whole.exists(name)
+	}
 	return len(m.byName[name]) > 0 || m.pkgs[name]
+}
+
+// modules are the files of module name (.py before .pyi); in a part of
+// the workspace's map, a lookup of a module it lacks files of is
+// recorded.
+func (m *moduleMap) modules(name string) []*File {
+	if m.lacking[name] {
+		m.missMu.Lock()
+		if m.missed == nil {
+			m.missed = map[string]bool{}
+		}
+		m.missed[name] = true
+		m.missMu.Unlock()
+	}
+	return m.byName[name]
+}
+
+// takeMissed returns the lacking modules looked up since the last call.
+func (m *moduleMap) takeMissed() []string {
+	m.missMu.Lock()
+	defer m.missMu.Unlock()
+	out := make([]string, 0, len(m.missed))
+	for name := range m.missed {
+		out = append(out, name)
+	}
+	m.missed = nil
+	sort.Strings(out)
+	return out
+}
+
+// partOf is whole's map restricted to files, a subset of the files it
+// maps (by Rel; others are left out): each file keeps the module name
+// it has in whole (a package's __init__ left out would otherwise rename
+// the modules below it), and exists and pkgs answer as whole does.
+func partOf(whole *moduleMap, files map[string]*File) *moduleMap {
+	m := &moduleMap{byName: map[string][]*File{}, pkgs: whole.pkgs, lacking: map[string]bool{}, whole: whole}
+	for name, fs := range whole.byName {
+		for _, g := range fs {
+			if f := files[g.Rel]; f != nil {
+				f.Module = g.Module
+				m.byName[name] = append(m.byName[name], f)
+			} else {
+				m.lacking[name] = true
+			}
+		}
+	}
+	return m
 }
 
 // absolute resolves an import's module as written in file f (level dots,

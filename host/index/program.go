@@ -88,7 +88,7 @@ func (p *Program) ModuleMember(mod, name string) pytypes.Ref {
 // stub first), else the typeshed unit, else nil.
 func (p *Program) Module(mod string) []pytypes.Unit {
 	var out []pytypes.Unit
-	for _, f := range p.mods.byName[mod] {
+	for _, f := range p.mods.modules(mod) {
 		out = append(out, f)
 	}
 	if len(out) == 0 {

@@ -217,7 +217,7 @@ func (x *Index) realDefs(f *File, sym int32) []Location {
 }
 
 func (x *Index) moduleFile(name string) *File {
-	if fs := x.mods.byName[name]; len(fs) > 0 {
+	if fs := x.mods.modules(name); len(fs) > 0 {
 		return fs[0]
 	}
 	return nil
@@ -238,7 +238,7 @@ func (x *Index) Definition(h *Hit) ([]Location, error) {
 			return locs, nil
 		}
 	case tModule:
-		fs := x.mods.byName[h.t.name]
+		fs := x.mods.modules(h.t.name)
 		var locs []Location
 		for i := len(fs) - 1; i >= 0; i-- { // source, then stub
 			locs = append(locs, Location{Abs: fs[i].Abs, Rel: fs[i].Rel})

@@ -95,7 +95,7 @@ func (x *Index) relinkChanged(stubs map[string]*File) bool {
 			l.guard[f] = true
 		}
 	}
-	x.mods = newModuleMap(x.files)
+	x.mods = x.moduleMap()
 	x.mods.stubs = stubs
 	l.mods = x.mods
 	l.unsafe = false

@@ -230,8 +230,9 @@ func (s *Service) newIndex(st *workspaceState) *index.Index {
 //
 // Before the first build is done, a tool that answers from one file and
 // its imports (notReady is WORKSPACE_NOT_LOADED: definition, hover, type
-// definition) asks the index's early view (index.Early); the others
-// (WORKSPACE_NOT_INDEXED: references, rename) need every file and refuse.
+// definition) asks the index's early view (index.Early); references and
+// rename at a position asked it first (earlyComplete), and the others
+// (WORKSPACE_NOT_INDEXED) need every file and refuse.
 func navQuery(ctx context.Context, s *Session, a toolspec.Args, notReady string) (*sourceFile, *index.Index, *index.Hit, error) {
 	x := s.ws.idx.Load()
 	bySymbol := a.Has("symbol")
@@ -383,15 +384,23 @@ type TypeDefinitionResult struct {
 func runReferences(ctx context.Context, s *Session, a toolspec.Args) (any, error) {
 	ctx, cancel := withNavDeadline(ctx)
 	defer cancel()
-	_, x, h, err := symbolQuery(ctx, s, a, fault.WorkspaceNotIndexed, fault.NoSymbolFound)
-	if err != nil {
-		return nil, err
-	}
 	include := true
 	if a.Has("includeDeclaration") {
 		include = a.Bool("includeDeclaration")
 	}
-	locs, err := x.References(ctx, h, include)
+	var locs []index.Location
+	early, err := earlyComplete(ctx, s, a, func(x *index.Index, h *index.Hit) (err error) {
+		locs, err = x.References(ctx, h, include)
+		return err
+	})
+	if !early {
+		var x *index.Index
+		var h *index.Hit
+		if _, x, h, err = symbolQuery(ctx, s, a, fault.WorkspaceNotIndexed, fault.NoSymbolFound); err != nil {
+			return nil, err
+		}
+		locs, err = x.References(ctx, h, include)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -400,6 +409,48 @@ func runReferences(ctx context.Context, s *Session, a toolspec.Args) (any, error
 		locs = locs[:max]
 	}
 	return LocationsResult{Locations: s.withContext(locs, a.Int("contextLines")), TotalCount: &total, Truncated: total > len(locs)}, nil
+}
+
+// earlyComplete answers a references or rename query at a position
+// during the first build from the index's early view
+// (index.EarlyComplete: the files holding the name and what resolving
+// them needs), whose answer is the complete index's; query runs with
+// the symbol there (NO_SYMBOL_FOUND where there is none). false: the
+// build is done, or the name is in too many files; ask the whole index
+// (WORKSPACE_NOT_INDEXED until it is built).
+func earlyComplete(ctx context.Context, s *Session, a toolspec.Args, query func(x *index.Index, h *index.Hit) error) (bool, error) {
+	x := s.ws.idx.Load()
+	if x == nil || s.ws.loaded.Load() || a.Has("symbol") || !a.Has("uri") {
+		return false, nil
+	}
+	f, err := s.readPython(a.String("uri"), s.Limits.MaxReadFileBytes)
+	if err != nil {
+		return true, err
+	}
+	if _, err := checkPosition(f, a); err != nil {
+		return true, err
+	}
+	ok, err := x.EarlyComplete(ctx, f.abs, a.Int("line"), a.Int("character"), func(e *index.Index, h *index.Hit) error {
+		if h == nil {
+			if kw := keywordAt(f, a); kw != nil && a.Has("newName") {
+				return kw
+			}
+			return noSymbol(fault.NoSymbolFound, a)
+		}
+		return query(e, h)
+	})
+	if err != nil {
+		if _, isFault := fault.As(err); !isFault {
+			if ctx.Err() != nil {
+				// Out of time growing the early index (what it summarized
+				// stays cached for the build): answer as without it.
+				return false, nil
+			}
+			err = indexError(ctx, err)
+		}
+		return true, err
+	}
+	return ok, nil
 }
 
 // RenameResult is rename_symbol's result.
@@ -412,16 +463,23 @@ type RenameResult struct {
 func runRename(ctx context.Context, s *Session, a toolspec.Args) (any, error) {
 	ctx, cancel := withNavDeadline(ctx)
 	defer cancel()
-	f, x, h, err := symbolQuery(ctx, s, a, fault.WorkspaceNotIndexed, fault.NoSymbolFound)
-	if fault.CodeOf(err) == fault.NoSymbolFound && !a.Has("symbol") {
-		if kw := keywordAt(f, a); kw != nil {
-			return nil, kw
+	var edits []index.Edit
+	early, err := earlyComplete(ctx, s, a, func(x *index.Index, h *index.Hit) (err error) {
+		edits, err = x.Rename(ctx, h, a.String("newName"))
+		return err
+	})
+	if !early {
+		f, x, h, qerr := symbolQuery(ctx, s, a, fault.WorkspaceNotIndexed, fault.NoSymbolFound)
+		if fault.CodeOf(qerr) == fault.NoSymbolFound && !a.Has("symbol") {
+			if kw := keywordAt(f, a); kw != nil {
+				return nil, kw
+			}
 		}
+		if qerr != nil {
+			return nil, qerr
+		}
+		edits, err = x.Rename(ctx, h, a.String("newName"))
 	}
-	if err != nil {
-		return nil, err
-	}
-	edits, err := x.Rename(ctx, h, a.String("newName"))
 	if err != nil {
 		return nil, err
 	}

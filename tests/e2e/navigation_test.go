@@ -510,7 +510,9 @@ func TestNavigationFreshness(t *testing.T) {
 // TestNavigationWhileIndexing holds the first index build back
 // (--index-delay) to observe the lifecycle codes and progress: tools
 // that need every file refuse, definition and hover answer from the
-// queried file and what it imports (index.Early).
+// queried file and what it imports (index.Early), references and rename
+// at a position from the files holding the name (index.EarlyComplete),
+// the same answers as after the build.
 func TestNavigationWhileIndexing(t *testing.T) {
 	ws := realDir(t, t.TempDir())
 	writeTree(t, ws, navWorkspace)
@@ -520,14 +522,10 @@ func TestNavigationWhileIndexing(t *testing.T) {
 	if jget(h.Body, "workspace", "loaded") != false || jget(h.Body, "workspace", "indexingProgress").(float64) >= 100 || h.Body["status"] != "degraded" {
 		t.Fatalf("health while indexing: %s", h.Raw)
 	}
-	for tool, code := range map[string]string{"rename_symbol": "WORKSPACE_NOT_INDEXED", "get_references": "WORKSPACE_NOT_INDEXED",
-		"get_diagnostics": "WORKSPACE_NOT_LOADED"} {
-		args := at(ws, "app.py", 4, 0, "newName", "x")
-		if tool != "rename_symbol" {
-			delete(args, "newName")
-		}
+	for tool, args := range map[string]map[string]any{"get_references": {"symbol": "shop.models.Item"}, "get_diagnostics": {"uri": "app.py"}} {
+		code := "WORKSPACE_NOT_INDEXED"
 		if tool == "get_diagnostics" {
-			args = map[string]any{"uri": "app.py"}
+			code = "WORKSPACE_NOT_LOADED"
 		}
 		r := s.tool(key, tool, args)
 		mustStatus(t, r, http.StatusServiceUnavailable, code)
@@ -548,12 +546,35 @@ func TestNavigationWhileIndexing(t *testing.T) {
 	if c, _ := hv.Body["contents"].(string); !strings.Contains(c, "def label(prefix: str = \"\") -> str") || !strings.Contains(c, "Render the item.") {
 		t.Fatalf("hover while indexing: %s", c)
 	}
+	// Item (a re-export: its references are in three files), label (an
+	// attribute through item's type), and a rename of each.
+	asks := []map[string]any{at(ws, "app.py", 4, 8), at(ws, "app.py", 5, 11), at(ws, "app.py", 4, 8, "newName", "Article"), at(ws, "app.py", 5, 11, "newName", "title")}
+	ask := func(args map[string]any) string {
+		tool := "get_references"
+		if args["newName"] != nil {
+			tool = "rename_symbol"
+		}
+		r := s.tool(key, tool, args)
+		mustStatus(t, r, 200, "")
+		return string(r.Raw)
+	}
+	during := make([]string, len(asks))
+	for i, args := range asks {
+		during[i] = ask(args)
+	}
+	if s.tool(key, "health_check", map[string]any{"includeWorkspace": true}).Body["status"] != "degraded" {
+		t.Log("the build ended before the references were asked: the early answers were not exercised")
+	}
 	waitIndexed(t, s, key)
 	h = s.tool(key, "health_check", map[string]any{"includeWorkspace": true})
 	if jget(h.Body, "workspace", "indexingProgress") != 100.0 || jget(h.Body, "workspace", "fileCount") != 4.0 {
 		t.Fatalf("health after indexing: %s", h.Raw)
 	}
-	mustStatus(t, s.tool(key, "get_references", at(ws, "app.py", 4, 8)), 200, "")
+	for i, args := range asks {
+		if after := ask(args); after != during[i] {
+			t.Errorf("%v during the build:\n%s\nafter it:\n%s", args, during[i], after)
+		}
+	}
 }
 
 // TestNavigationIndexOnDisk: summaries are cached under the state

@@ -2,8 +2,12 @@ package navigation
 
 import (
 	"context"
+	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -201,4 +205,77 @@ func definitionAt(t *testing.T, e *index.Index, abs string, line, char int) stri
 		t.Fatalf("definition at %d:%d: %v %v", line, char, locs, err)
 	}
 	return locs[0].Rel + ":" + strconv.Itoa(int(locs[0].Line)) + ":" + strconv.Itoa(int(locs[0].Col))
+}
+
+// earlyRefsFixture: names reached through aliases (`import a.b as c`,
+// `from m import x as y`), re-exports, a star import, attributes typed
+// through a call's return, `__all__` entries, a stub beside its source.
+var earlyRefsFixture = map[string]string{
+	"kit/__init__.py":       "from .impl import Widget, make as build\nfrom .parts import *\n\n__all__ = [\"Widget\", \"build\", \"Gear\"]\n",
+	"kit/impl.py":           "class Widget:\n    size = 1\n\n    def spin(self, turns):\n        return self.size * turns\n\n\ndef make() -> Widget:\n    return Widget()\n",
+	"kit/parts.py":          "__all__ = [\"Gear\"]\n\n\nclass Gear:\n    def spin(self):\n        pass\n",
+	"kit/typed.py":          "def teeth(n):\n    return n\n",
+	"kit/typed.pyi":         "def teeth(n: int) -> int: ...\n",
+	"alias.py":              "import kit.impl as im\nfrom kit import Widget as W, build\n\nw = im.make()\nw.spin(turns=2)\nW().spin(1)\nbuild().size\n",
+	"star.py":               "from kit.impl import *\nfrom kit.typed import teeth\n\nWidget().spin(3)\nteeth(Widget.size)\n",
+	"gears.py":              "import kit\n\nkit.Gear().spin()\nkit.Widget.spin\n",
+	"unrelated/a.py":        "def other():\n    return 1\n",
+	"unrelated/b.py":        "from unrelated.a import other\nother()\n",
+	"unrelated/__init__.py": "",
+}
+
+// TestEarlyReferencesEqualComplete asks references and rename at every
+// identifier of earlyRefsFixture of a fresh index whose build has not
+// started (index.EarlyComplete answers alone) and of the complete
+// index: the answers must be the same, in order.
+func TestEarlyReferencesEqualComplete(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, earlyRefsFixture)
+	cache := t.TempDir()
+	cfg := index.Config{Root: root, Files: nativeindex.PythonFiles(root), Read: os.ReadFile, Summarizer: native(t), CacheDir: cache, Parallel: 1}
+	ctx := context.Background()
+	full := index.New(cfg)
+	if err := full.Build(ctx); err != nil {
+		t.Fatal(err)
+	}
+	answer := func(x *index.Index, h *index.Hit) string {
+		if h == nil {
+			return "none"
+		}
+		var b strings.Builder
+		refs, err := x.References(ctx, h, true)
+		fmt.Fprintf(&b, "refs %v:", err)
+		for _, r := range refs {
+			fmt.Fprintf(&b, " %s:%d:%d", r.Rel, r.Line, r.Col)
+		}
+		edits, err := x.Rename(ctx, h, "renamed")
+		fmt.Fprintf(&b, " rename %v:", err)
+		for _, e := range edits {
+			fmt.Fprintf(&b, " %s:%d:%d", e.Rel, e.Line, e.Col)
+		}
+		return b.String()
+	}
+	ident := regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
+	asked := 0
+	for _, rel := range slices.Sorted(maps.Keys(earlyRefsFixture)) {
+		abs := filepath.Join(root, rel)
+		for line, text := range strings.Split(earlyRefsFixture[rel], "\n") {
+			for _, m := range ident.FindAllStringIndex(text, -1) {
+				want := answer(full, full.At(abs, line, m[0]))
+				var got string
+				ok, err := index.New(cfg).EarlyComplete(ctx, abs, line, m[0], func(e *index.Index, h *index.Hit) error {
+					got = answer(e, h)
+					return nil
+				})
+				if err != nil || !ok {
+					t.Fatalf("%s:%d:%d: EarlyComplete %v, %v", rel, line, m[0], ok, err)
+				}
+				asked++
+				if got != want {
+					t.Errorf("%s:%d:%d (%s):\nearly:    %s\ncomplete: %s", rel, line, m[0], text[m[0]:m[1]], got, want)
+				}
+			}
+		}
+	}
+	t.Logf("%d positions", asked)
 }
