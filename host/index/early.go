@@ -29,6 +29,8 @@ const (
 
 // early is the index of the files queried during the first build.
 type early struct {
+	// scans are the name scans' answers (earlyrefs.go containing).
+	scans map[string]scanResult
 	mu    sync.Mutex
 	idx   *Index
 	all   *moduleMap       // every listed file, unsummarized: import resolution
@@ -50,8 +52,6 @@ type early struct {
 	// references query follows its candidates' imports through them and
 	// links once (earlyrefs.go).
 	staged map[string]*File
-	// texts are the listed files' bytes, read once for the name scans.
-	texts map[string][]byte
 	// batchBytes is the build's summarizer batch bound (stage's).
 	batchBytes int
 }

@@ -45,6 +45,10 @@ func measureMemory(cfg config, c pyright.Corpus) error {
 	}
 	pid := srv.cmd.Process.Pid
 	phases := []string{fmt.Sprintf("server resident %.0f MiB (peak %.0f) at the first complete answer", statusKiB(pid, "VmRSS:")/1024, statusKiB(pid, "VmHWM:")/1024)}
+	if err := srv.waitIndexed(10 * time.Minute); err != nil {
+		return err
+	}
+	phases = append(phases, fmt.Sprintf("%.0f (peak %.0f) once the whole index is built", statusKiB(pid, "VmRSS:")/1024, statusKiB(pid, "VmHWM:")/1024))
 	for _, smp := range samples {
 		if _, _, err := srv.call("get_references", position(root, smp.Rel, smp.Line, smp.Char)); err != nil {
 			return err

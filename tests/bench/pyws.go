@@ -111,6 +111,21 @@ func (s *pywsServer) firstReferences(root string, c pyright.Corpus, limit time.D
 	return 0, 0, fmt.Errorf("no complete references answer within %v:\n%s", limit, s.logText())
 }
 
+// waitIndexed waits for the server to log its whole index built: a
+// complete references answer may come from an early index, during the
+// build (index.EarlyComplete), and what is measured after it (queries,
+// the logged build) is of the complete index.
+func (s *pywsServer) waitIndexed(limit time.Duration) error {
+	deadline := time.Now().Add(limit)
+	for !strings.Contains(s.logText(), "workspace indexed") {
+		if s.cmd.ProcessState != nil || time.Now().After(deadline) {
+			return fmt.Errorf("the index was not built within %v:\n%s", limit, s.logText())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return nil
+}
+
 // indexBuild is the index build time the server logged ("workspace
 // indexed", elapsed), 0 when it has not.
 func (s *pywsServer) indexBuild() time.Duration { return loggedIndexBuild(s.logText()) }

@@ -53,6 +53,9 @@ func measureStartup(cfg config, c pyright.Corpus, root, dir string, serving func
 			return 0, nil, err
 		}
 		d, n, err := srv.firstReferences(root, c, limit)
+		if err == nil {
+			err = srv.waitIndexed(limit)
+		}
 		if err == nil && keep != nil {
 			err = keep(srv)
 		}
