@@ -135,15 +135,12 @@ func (x *Index) EarlyComplete(ctx context.Context, abs string, line, char int, q
 }
 
 // unheld adds the files of paths the early set does not hold.
-func (e *early) unheld(paths []string) []string {
-	var out []string
+func (e *early) unheld(paths []string) {
 	for _, abs := range paths {
 		if !e.has[abs] {
 			e.add(abs)
-			out = append(out, abs)
 		}
 	}
-	return out
 }
 
 // probe resolves, in a memo of its own over the files held and staged,

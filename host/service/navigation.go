@@ -389,18 +389,10 @@ func runReferences(ctx context.Context, s *Session, a toolspec.Args) (any, error
 		include = a.Bool("includeDeclaration")
 	}
 	var locs []index.Location
-	early, err := earlyComplete(ctx, s, a, func(x *index.Index, h *index.Hit) (err error) {
+	err := atSymbol(ctx, s, a, false, func(x *index.Index, h *index.Hit) (err error) {
 		locs, err = x.References(ctx, h, include)
 		return err
 	})
-	if !early {
-		var x *index.Index
-		var h *index.Hit
-		if _, x, h, err = symbolQuery(ctx, s, a, fault.WorkspaceNotIndexed, fault.NoSymbolFound); err != nil {
-			return nil, err
-		}
-		locs, err = x.References(ctx, h, include)
-	}
 	if err != nil {
 		return nil, err
 	}
@@ -411,6 +403,27 @@ func runReferences(ctx context.Context, s *Session, a toolspec.Args) (any, error
 	return LocationsResult{Locations: s.withContext(locs, a.Int("contextLines")), TotalCount: &total, Truncated: total > len(locs)}, nil
 }
 
+// atSymbol runs a references or rename query on the symbol a call
+// addresses: during the first build on the index's early view when it
+// can answer (earlyComplete), else on the whole index (WORKSPACE_NOT_INDEXED
+// until it is built). renaming: a keyword where no symbol is, is its own
+// error (keywordAt).
+func atSymbol(ctx context.Context, s *Session, a toolspec.Args, renaming bool, query func(x *index.Index, h *index.Hit) error) error {
+	if early, err := earlyComplete(ctx, s, a, renaming, query); early {
+		return err
+	}
+	f, x, h, err := symbolQuery(ctx, s, a, fault.WorkspaceNotIndexed, fault.NoSymbolFound)
+	if renaming && fault.CodeOf(err) == fault.NoSymbolFound && !a.Has("symbol") {
+		if kw := keywordAt(f, a); kw != nil {
+			return kw
+		}
+	}
+	if err != nil {
+		return err
+	}
+	return query(x, h)
+}
+
 // earlyComplete answers a references or rename query at a position
 // during the first build from the index's early view
 // (index.EarlyComplete: the files holding the name and what resolving
@@ -418,7 +431,7 @@ func runReferences(ctx context.Context, s *Session, a toolspec.Args) (any, error
 // the symbol there (NO_SYMBOL_FOUND where there is none). false: the
 // build is done, or the name is in too many files; ask the whole index
 // (WORKSPACE_NOT_INDEXED until it is built).
-func earlyComplete(ctx context.Context, s *Session, a toolspec.Args, query func(x *index.Index, h *index.Hit) error) (bool, error) {
+func earlyComplete(ctx context.Context, s *Session, a toolspec.Args, renaming bool, query func(x *index.Index, h *index.Hit) error) (bool, error) {
 	x := s.ws.idx.Load()
 	if x == nil || s.ws.loaded.Load() || a.Has("symbol") || !a.Has("uri") {
 		return false, nil
@@ -432,7 +445,7 @@ func earlyComplete(ctx context.Context, s *Session, a toolspec.Args, query func(
 	}
 	ok, err := x.EarlyComplete(ctx, f.abs, a.Int("line"), a.Int("character"), func(e *index.Index, h *index.Hit) error {
 		if h == nil {
-			if kw := keywordAt(f, a); kw != nil && a.Has("newName") {
+			if kw := keywordAt(f, a); kw != nil && renaming {
 				return kw
 			}
 			return noSymbol(fault.NoSymbolFound, a)
@@ -464,22 +477,10 @@ func runRename(ctx context.Context, s *Session, a toolspec.Args) (any, error) {
 	ctx, cancel := withNavDeadline(ctx)
 	defer cancel()
 	var edits []index.Edit
-	early, err := earlyComplete(ctx, s, a, func(x *index.Index, h *index.Hit) (err error) {
+	err := atSymbol(ctx, s, a, true, func(x *index.Index, h *index.Hit) (err error) {
 		edits, err = x.Rename(ctx, h, a.String("newName"))
 		return err
 	})
-	if !early {
-		f, x, h, qerr := symbolQuery(ctx, s, a, fault.WorkspaceNotIndexed, fault.NoSymbolFound)
-		if fault.CodeOf(qerr) == fault.NoSymbolFound && !a.Has("symbol") {
-			if kw := keywordAt(f, a); kw != nil {
-				return nil, kw
-			}
-		}
-		if qerr != nil {
-			return nil, qerr
-		}
-		edits, err = x.Rename(ctx, h, a.String("newName"))
-	}
 	if err != nil {
 		return nil, err
 	}

@@ -406,22 +406,15 @@ func (w *Workspace) ReadBytes(abs string, maxBytes int64) ([]byte, error) {
 // for the size stat reported: io.ReadAll starts at 512 bytes and grows,
 // about seven buffers of garbage for a 20 KB file, on every request that
 // reads a file (get_diagnostics reads the file and its context modules).
+// The MinRead spare is what bytes.Buffer wants free to read the EOF
+// without growing; a file that grew since stat grows the buffer as usual.
 func readAtMost(r io.Reader, size, limit int64) ([]byte, error) {
-	b := make([]byte, 0, min(max(size, 0)+1, limit)) // +1: the read that sees EOF needs no growth
-	for int64(len(b)) < limit {
-		if len(b) == cap(b) { // the file grew since stat
-			b = append(b, 0)[:len(b)]
-		}
-		n, err := r.Read(b[len(b):min(int64(cap(b)), limit)])
-		b = b[:len(b)+n]
-		if err == io.EOF {
-			return b, nil
-		}
-		if err != nil {
-			return nil, err
-		}
+	var b bytes.Buffer
+	b.Grow(int(min(max(size, 0), limit)) + bytes.MinRead)
+	if _, err := b.ReadFrom(io.LimitReader(r, limit)); err != nil {
+		return nil, err
 	}
-	return b, nil
+	return b.Bytes(), nil
 }
 
 // openRegular opens a resolved path through an os.Root at the workspace,
