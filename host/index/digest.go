@@ -87,3 +87,12 @@ func (x *Index) Relinks() (full, changed, redone int) {
 	defer x.mu.RUnlock()
 	return x.fullLinks, x.changedLinks, x.unsafeRelinks
 }
+
+// Keys counts the reference keys some occurrence has now (live) and the
+// ids given out since the last full link (interned): a key that loses its
+// last occurrence keeps its id until then, so stale hits stay stale.
+func (x *Index) Keys() (live, interned int) {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	return len(x.keyIDs), len(x.keys)
+}

@@ -18,7 +18,11 @@ import (
 //   - a kept symbol or expression whose computation a cycle cut short
 //     was computed by a step linking a file again, or one of those steps
 //     now reads one that a later step computed (a cycle's cut depends on
-//     where the link enters it, and that may move).
+//     where the link enters it, and that may move);
+//   - the ids of keys no occurrence holds any more outnumber the live
+//     ones (and 1,024): only a full link numbers keys afresh, so without
+//     it every edit that drops a key would grow x.keys for the life of
+//     the process (an edit renaming one function with 17 locals left 17).
 //
 // On Django an edit relinks 2 files at the median and 554 at p90 (a
 // central module such as query.py is read by most of the workspace):
@@ -26,6 +30,9 @@ import (
 func (x *Index) relinkChanged(stubs map[string]*File) bool {
 	l := x.memo
 	if !x.linked || l == nil || l.deps == nil || l.deepest > maxDepth/2 || len(x.files) != len(x.sorted) || !maps.Equal(x.mods.stubs, stubs) {
+		return false
+	}
+	if dead := len(x.keys) - len(x.keyIDs); dead > max(len(x.keyIDs), 1024) {
 		return false
 	}
 	var changed []*File

@@ -3,6 +3,7 @@ package navigation
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -162,5 +163,61 @@ func TestRelinkFallsBackWhenUnsafe(t *testing.T) {
 	}
 	if full, changed, redone := x.Relinks(); redone != 1 || full != 2 || changed != 0 {
 		t.Errorf("links: %d full, %d redone after an unsafe relink, %d incremental; want 2, 1, 0", full, redone, changed)
+	}
+}
+
+// TestRelinkKeysStayBounded edits one file back and forth for as long as
+// an agent might in a day: each version drops keys the other has (a
+// renamed function, locals that come and go), so each edit leaves ids no
+// occurrence holds. An incremental relink never renumbers, so without a
+// bound those ids grew with every edit for the life of the process; the
+// index must link in full once they outnumber the live ones, and answer
+// as a fresh link of the same files.
+func TestRelinkKeysStayBounded(t *testing.T) {
+	ctx := context.Background()
+	s, err := nativeindex.New(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, cache := t.TempDir(), t.TempDir()
+	version := func(i int) map[string]string {
+		var b strings.Builder
+		fmt.Fprintf(&b, "def f%d(a):\n", i%2)
+		for j := range 10 + 30*(i%2) {
+			fmt.Fprintf(&b, "    v%d_%d = a\n", i%2, j)
+		}
+		b.WriteString("    return a\n")
+		return map[string]string{"a.py": b.String()}
+	}
+	files := maps.Clone(relinkWorkspace)
+	maps.Copy(files, version(0))
+	write(t, root, files)
+	x, err := nativeindex.Build(ctx, s, root, cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const edits = 400
+	most := 0
+	for i := 1; i <= edits; i++ {
+		write(t, root, version(i))
+		if err := x.RefreshFile(ctx, filepath.Join(root, "a.py")); err != nil {
+			t.Fatal(err)
+		}
+		live, interned := x.Keys()
+		most = max(most, interned-live)
+	}
+	fresh, err := nativeindex.Build(ctx, s, root, cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := x.LinkDigest(), fresh.LinkDigest(); got != want {
+		t.Fatalf("the relinked index differs from a full link:\n%s", firstDiff(got, want))
+	}
+	live, _ := fresh.Keys()
+	if bound := max(live, 1024) + 64; most > bound {
+		t.Errorf("%d edits left up to %d ids without an occurrence (live keys %d): want at most %d", edits, most, live, bound)
+	}
+	if full, changed, _ := x.Relinks(); changed < edits/2 {
+		t.Errorf("links: %d full, %d incremental over %d edits; most should stay incremental", full, changed, edits)
 	}
 }
