@@ -109,7 +109,7 @@ func (x *Index) CallHierarchy(ctx context.Context, h *Hit, incoming bool, depth,
 		return nil, err
 	}
 	t := x.follow(h.t)
-	if src, ok := x.stubSource(t); t.kind == tSym && ok {
+	if src, ok := x.stubSource(t); ok {
 		t = src
 	}
 	if t.kind != tSym || t.f.Abs == "" {
@@ -276,7 +276,7 @@ func (x *Index) callees(c *callScan, f *File, sym int32, add func(g *File, sym i
 			continue
 		}
 		t := x.follow(lt)
-		if src, ok := x.stubSource(t); t.kind == tSym && ok {
+		if src, ok := x.stubSource(t); ok {
 			t = src
 		}
 		if t.kind != tSym || t.f.Abs == "" || t.f.typeshed {

@@ -167,6 +167,9 @@ func (x *Index) follow(t target) target {
 // stubSource returns the source file's symbol with the qualified name of
 // a stub's symbol, when the stub has a .py beside it.
 func (x *Index) stubSource(t target) (target, bool) {
+	if t.kind != tSym || t.f == nil { // a module, a builtin or an external name has no file
+		return target{}, false
+	}
 	y := t.f.S.Syms[t.sym]
 	if !t.f.stub || y.Qual == "" {
 		return target{}, false
@@ -395,7 +398,7 @@ func (x *Index) Rename(ctx context.Context, h *Hit, newName string) ([]Edit, err
 	case tExt:
 		return nil, fault.New(fault.CannotRename, fault.Details{"name": y.Name, "reason": "external", "module": h.t.mod}, "%s is defined outside the workspace (%s) and cannot be renamed", y.Name, h.t.mod)
 	case tModule:
-		return nil, fault.New(fault.CannotRename, fault.Details{"name": y.Name, "reason": "module"}, "%s is a module: renaming it means renaming its file", y.Name)
+		return nil, fault.New(fault.CannotRename, fault.Details{"name": h.t.name, "reason": "module"}, "%s is a module: renaming it means renaming its file", h.t.name)
 	case tNone:
 		return nil, fault.New(fault.NoSymbolFound, fault.Details{"name": y.Name, "reason": "the type of the object is unknown"}, "cannot tell which symbol %s refers to", y.Name)
 	}

@@ -124,7 +124,7 @@ func (x *Index) Outline(abs string) []*OutlineSymbol {
 }
 
 // Lookup finds the symbol a dotted name addresses: "package.module.Class.method",
-// or a name relative to the module of the file fromAbs ("" none) or,
+// a module ("package.module", standing where the workspace first names it), or a name relative to the module of the file fromAbs ("" none) or,
 // failing that, one whose qualified name in its module is unique in the
 // workspace ("Class.method"). The Hit is the symbol's declaration, so every
 // navigation query takes it as if asked at that position. An unknown or
@@ -176,6 +176,9 @@ func (x *Index) Lookup(name, fromAbs string) (*Hit, error) {
 	}
 	switch len(found) {
 	case 0:
+		if h := x.moduleHit(name); h != nil {
+			return h, nil
+		}
 		return nil, x.noSuchSymbol(name, nil)
 	case 1:
 		return x.declHit(found[0].f, found[0].sym, name)
@@ -185,6 +188,30 @@ func (x *Index) Lookup(name, fromAbs string) (*Hit, error) {
 		cands = append(cands, m.f.Module+"."+name)
 	}
 	return nil, x.noSuchSymbol(name, cands)
+}
+
+// moduleHit is, for the dotted name of a workspace module, the first
+// place the workspace names it (an import, or an attribute of its
+// package): a module has no declaration of its own to stand at, and every
+// query asked there answers for the module (its references are every
+// import and use of it, its definition the module's file). nil when no
+// such module exists or nothing names it.
+func (x *Index) moduleHit(name string) *Hit {
+	fs := x.mods.modules(name)
+	if len(fs) == 0 {
+		return nil
+	}
+	id, ok := x.keyIDs["m:"+fs[0].Module]
+	if !ok {
+		return nil
+	}
+	for _, r := range x.inv[id] {
+		o := r.file.S.Occs[r.occ]
+		if h := x.atLocked(r.file.Abs, int(o.Line), int(o.Col)); h != nil && h.key == id {
+			return h
+		}
+	}
+	return nil
 }
 
 // declHit is the occurrence at sym's declaration in f.
@@ -229,7 +256,11 @@ func (x *Index) Defined(h *Hit) (Symbol, error) {
 		return Symbol{}, err
 	}
 	t := x.follow(h.t)
-	if src, ok := x.stubSource(t); t.kind == tSym && ok {
+	if t.kind == tModule {
+		return Symbol{}, fault.New(fault.NoSymbolFound, fault.Details{"name": t.name, "reason": "a module"},
+			"%s is a module, not a def, class or assignment: edit its file", t.name)
+	}
+	if src, ok := x.stubSource(t); ok {
 		t = src
 	}
 	name := h.f.S.Syms[h.o.Sym].Name

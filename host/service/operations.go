@@ -31,7 +31,7 @@ var (
 		{Name: "uri", Type: toolspec.TypeString, Doc: uriParam.Doc + "; with symbol: the module a relative name is in"},
 		{Name: "line", Type: toolspec.TypeInteger, Min: toolspec.Bound(0), Doc: "0-indexed line"},
 		{Name: "character", Type: toolspec.TypeInteger, Min: toolspec.Bound(0), Doc: "0-indexed character, in UTF-16 code units"},
-		{Name: "symbol", Type: toolspec.TypeString, Doc: "dotted name instead of a position: package.module.Class.method, or a name relative to uri's module"},
+		{Name: "symbol", Type: toolspec.TypeString, Doc: "dotted name instead of a position: package.module.Class.method, a module (package.module), or a name relative to uri's module"},
 	}
 	// atPosition is a position alone, for the tools whose answer depends
 	// on the text around it (what may be written there, the call it is in):

@@ -6,10 +6,12 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/pyws/pyws/host/index"
 	"github.com/pyws/pyws/tests/internal/nativeindex"
 )
 
@@ -170,6 +172,7 @@ func TestRandomWorkspaces(t *testing.T) {
 		for _, rel := range rels {
 			sweepFile(t, x, filepath.Join(root, rel), []byte(files[rel]), 1)
 		}
+		sweepSymbols(t, x, root, files)
 		for step := range 4 {
 			rel := rels[r.Intn(len(rels))]
 			files[rel] += randomStatement(r) + "\n"
@@ -184,6 +187,32 @@ func TestRandomWorkspaces(t *testing.T) {
 			if got, want := x.LinkDigest(), fresh.LinkDigest(); got != want {
 				t.Fatalf("seed %d step %d (%s edited): the relinked index differs from a full link:\n%s\nworkspace: %q", seed, step, rel, firstDiff(got, want), files)
 			}
+		}
+	}
+}
+
+// sweepSymbols asks every query by dotted name, as agents do: each
+// module, and each identifier of a module's text under that module and
+// relative to it (imports, aliases and re-exports included, which are
+// where a name reaches a module, an external name or a builtin).
+func sweepSymbols(t *testing.T, x *index.Index, root string, files map[string]string) {
+	t.Helper()
+	ident := regexp.MustCompile(`[A-Za-z_][A-Za-z_0-9]*`)
+	for rel, text := range files {
+		mod := strings.TrimSuffix(strings.TrimSuffix(filepath.ToSlash(rel), ".py"), "/__init__")
+		mod = strings.ReplaceAll(mod, "/", ".")
+		abs := filepath.Join(root, rel)
+		names := []string{mod}
+		for _, id := range slices.Compact(slices.Sorted(slices.Values(ident.FindAllString(text, -1)))) {
+			names = append(names, mod+"."+id, id)
+		}
+		for _, name := range names {
+			withWatchdog(t, "symbol "+name+" from "+rel, func() {
+				if h, err := x.Lookup(name, abs); err == nil {
+					f, sp := h.File(), h.Span()
+					askAll(x, f.Abs, []byte(files[f.Rel]), int(sp.Line), int(sp.Col), 0, true)
+				}
+			})
 		}
 	}
 }

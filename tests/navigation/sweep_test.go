@@ -104,7 +104,10 @@ func askAll(x *index.Index, abs string, src []byte, line, col, off int, deep boo
 	_, _ = x.Hover(ctx, h)
 	_, _ = x.Definition(h)
 	_, _, _ = x.TypeDefinition(h)
+	_, _ = x.Defined(h)
 	if deep {
+		_, _ = x.CallHierarchy(ctx, h, true, 2, 50)
+		_, _ = x.CallHierarchy(ctx, h, false, 2, 50)
 		_, _ = x.References(ctx, h, true)
 		_, _ = x.Rename(ctx, h, "renamed_by_sweep")
 	}

@@ -94,6 +94,63 @@ func TestSymbolLookup(t *testing.T) {
 	}
 }
 
+// TestSymbolLookupModule: a module's dotted name stands where the
+// workspace first names it, so its references are every import and use
+// of the module (the fixture's helpers group) and its definition is the
+// module's file; a module nothing names is still NO_SYMBOL_FOUND.
+func TestSymbolLookupModule(t *testing.T) {
+	root, _ := filepath.Abs(filepath.Join("testdata", "imports"))
+	x := newTestIndex(t, root, "")
+	all, _ := groupLocs(t, root)
+	h, err := x.Lookup("pkg.helpers", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	refs, err := x.References(context.Background(), h, true)
+	if g := locs(refs); err != nil || !slices.Equal(g, all["helpers"]) {
+		t.Errorf("references %v %v, want %v", g, err, all["helpers"])
+	}
+	defs, err := x.Definition(h)
+	if err != nil || len(defs) != 1 || filepath.Base(defs[0].Abs) != "helpers.py" {
+		t.Errorf("definition %v %v, want pkg/helpers.py", locs(defs), err)
+	}
+	if _, err := x.Lookup("app.main", ""); err == nil {
+		t.Errorf("app.main, which nothing imports: a hit, want NO_SYMBOL_FOUND")
+	} else if f, ok := fault.As(err); !ok || f.Code != fault.NoSymbolFound {
+		t.Errorf("app.main: %v, want NO_SYMBOL_FOUND", err)
+	}
+}
+
+// TestDefinedRefusesWhatNoStatementDefines: edit_symbol's target must be
+// a workspace def, class or assignment; a name bound to a module or to
+// an external name is NO_SYMBOL_FOUND. Asking for the stub
+// source of a target without a file (a module's) dereferenced nil before.
+func TestDefinedRefusesWhatNoStatementDefines(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, map[string]string{
+		"pkg/__init__.py": "",
+		"pkg/m.py":        "def f():\n    pass\n",
+		"a.py":            "import os\nimport pkg.m\nfrom pkg import m\nfrom json import dumps as to_json\nshow = print\n",
+	})
+	x := newTestIndex(t, root, "")
+	for _, tt := range []struct{ symbol, reason string }{
+		{"a.os", "not defined in the workspace"},
+		{"a.m", "a module"},
+		{"pkg.m", "a module"},
+		{"a.to_json", "not defined in the workspace"},
+	} {
+		h, err := x.Lookup(tt.symbol, "")
+		if err != nil {
+			t.Errorf("%s: %v", tt.symbol, err)
+			continue
+		}
+		_, err = x.Defined(h)
+		if f, ok := fault.As(err); !ok || f.Code != fault.NoSymbolFound || f.Details["reason"] != tt.reason {
+			t.Errorf("%s: %v, want NO_SYMBOL_FOUND (%s)", tt.symbol, err, tt.reason)
+		}
+	}
+}
+
 // TestSymbolLookupFails: an unknown name is NO_SYMBOL_FOUND offering the
 // closest names; one that names a symbol of two modules offers both.
 func TestSymbolLookupFails(t *testing.T) {
