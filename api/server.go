@@ -12,8 +12,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
@@ -433,7 +435,7 @@ func (s *server) internalFault(id string, err error, attrs ...any) *fault.Error 
 func (s *server) recoverPanics(c *fiber.Ctx) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			s.Logger.Error("panic in handler", "panic", r, "path", c.Path())
+			s.Logger.Error("panic in handler", "panic", fmt.Sprint(r), "path", c.Path(), "stack", string(debug.Stack()))
 			err = errors.New("panic in handler")
 		}
 	}()

@@ -2,9 +2,11 @@ package service
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"path"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"sync/atomic"
 
@@ -107,6 +109,15 @@ func (s *Session) diagnosticsArgs(ctx context.Context, f *sourceFile) (a *abi.Di
 	a.Module = imps.Module
 	checked := make(chan []abi.TypeFinding, 1)
 	go func() { // after Imports: the index has these bytes of f
+		defer func() {
+			// Outside the request's goroutine a panic would end the
+			// process: the file is checked without type findings.
+			if r := recover(); r != nil {
+				s.svc.cfg.Logger.Error("type findings panicked; the file is checked without them", "file", rel,
+					"panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+				checked <- nil
+			}
+		}()
 		var out []abi.TypeFinding
 		for _, tf := range x.TypeFindings(f.abs) {
 			out = append(out, abi.TypeFinding{Line: int(tf.Span.Line), Character: int(tf.Span.Col),

@@ -1,8 +1,10 @@
 package service
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -183,5 +185,41 @@ func TestArgumentsSchema(t *testing.T) {
 	tab := s.Properties["options"].Properties["tabSize"]
 	if *tab.Minimum != 1 || *tab.Maximum != 16 || tab.Default != 4 {
 		t.Fatalf("options.tabSize %+v: want the row's bounds and default", tab)
+	}
+}
+
+// TestPanicInOperationFailsOnlyItsCall: an operation that panics (a bug
+// tripped by someone's Python) answers an error with its stack logged,
+// and the service goes on answering; before, a panic under MCP, whose
+// SDK runs each request in its own goroutine, ended the process.
+func TestPanicInOperationFailsOnlyItsCall(t *testing.T) {
+	ws := t.TempDir()
+	if err := os.WriteFile(filepath.Join(ws, "a.py"), []byte("x = 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var logs bytes.Buffer
+	svc := New(Config{DefaultWorkspace: ws, Logger: slog.New(slog.NewJSONHandler(&logs, nil))})
+	t.Cleanup(svc.Close)
+	key := &tenants.Key{ID: "k", Tier: tiers.Pro}
+	boom := &Operation{Spec: toolspec.Spec{Name: "boom", Family: tiers.FamilyAnalysis}, Run: func(context.Context, *Session, toolspec.Args) (any, error) {
+		var m map[string]int
+		m["x"]++ // a nil map write, as a bug would
+		return nil, nil
+	}}
+	done := make(chan error, 1)
+	go func() { // as the MCP SDK calls it: a goroutine nobody else recovers
+		_, err := svc.Run(context.Background(), key, boom, nil)
+		done <- err
+	}()
+	err := <-done
+	if err == nil || fault.CodeOf(err) != "" || !strings.Contains(err.Error(), "panic in boom") {
+		t.Fatalf("got %v, want a non-fault error naming the panic", err)
+	}
+	if !strings.Contains(logs.String(), PanicLog) || !strings.Contains(logs.String(), "operations_test.go") {
+		t.Errorf("log %q lacks the panic line with its stack", logs.String())
+	}
+	health, _ := svc.Table().Tool("health_check")
+	if _, err := svc.Run(context.Background(), key, health, toolspec.Args{}); err != nil {
+		t.Errorf("health_check after the panic: %v", err)
 	}
 }

@@ -9,7 +9,9 @@ package service
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
+	"runtime/debug"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -168,13 +170,33 @@ func (s *Service) Run(ctx context.Context, key *tenants.Key, op *Operation, args
 	sess.ws = ws
 	// Plugin calls queue per tenant, so one tenant's burst waits behind
 	// itself rather than in front of every other tenant.
-	res, err := op.Run(plugins.WithTenant(ctx, tenantOf(key)), sess, args)
+	res, err := s.runGuarded(plugins.WithTenant(ctx, tenantOf(key)), op, sess, args)
 	if code := fault.CodeOf(err); code != "" && !slices.Contains(op.FaultCodes(), code) {
 		// The OpenAPI document and the docs promise the row's codes only.
 		s.cfg.Logger.Warn(UndeclaredFaultLog, "operation", op.Name, "code", code)
 	}
 	return res, err
 }
+
+// runGuarded runs op, turning a panic into an error the transports
+// answer as SERVER_UNAVAILABLE with a request id: a query that trips a
+// bug in the kernel's handling of someone's Python must fail alone, not
+// end the process for every tenant. The HTTP routes had fiber's
+// recovery, but the MCP SDK runs each request in a goroutine of its own,
+// where a panic was fatal. Locks are released by their defers on the way.
+func (s *Service) runGuarded(ctx context.Context, op *Operation, sess *Session, args toolspec.Args) (res any, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			s.cfg.Logger.Error(PanicLog, "operation", op.Name, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+			res, err = nil, fmt.Errorf("panic in %s: %v", op.Name, r)
+		}
+	}()
+	return op.Run(ctx, sess, args)
+}
+
+// PanicLog is the message of the log line a recovered panic writes, with
+// the operation, the panic and its stack.
+const PanicLog = "panic in operation"
 
 // tenantOf names the caller for fair queueing: the key's tenant, or the
 // key itself when it names none.
@@ -253,6 +275,19 @@ func (s *Service) Preload(root string) error { return s.workspaces.Pin(root) }
 func (st *workspaceState) load(log *slog.Logger, delay time.Duration) {
 	st.loading.Lock()
 	defer st.loading.Unlock()
+	defer func() {
+		// A bug the workspace's files trip in the build or a refresh runs
+		// in this goroutine, which no request's recovery covers: the
+		// tenant loses navigation (as when the build fails), the process
+		// and every other tenant go on. The index may be half updated,
+		// so it is dropped, not kept.
+		if r := recover(); r != nil {
+			log.Error("index build panicked; navigation is unavailable until the workspace is opened again", "root", st.root,
+				"panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+			st.idx.Store(nil)
+			st.loaded.Store(true)
+		}
+	}()
 	files, err := st.ws.PythonFiles(context.Background())
 	if err != nil {
 		log.Warn("workspace load failed", "root", st.root, "err", err)
