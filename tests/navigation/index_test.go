@@ -13,7 +13,7 @@ import (
 	"github.com/pyws/pyws/host/index"
 )
 
-func write(t *testing.T, root string, files map[string]string) {
+func write(t testing.TB, root string, files map[string]string) {
 	t.Helper()
 	for rel, src := range files {
 		p := filepath.Join(root, rel)
