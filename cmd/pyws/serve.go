@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"runtime"
@@ -171,7 +172,7 @@ func (k *kernelFlags) start(ctx context.Context, logger *slog.Logger, building f
 		Logger:           logger,
 		Version:          version,
 		EngineVersion:    "tree-sitter-python 0.25.0, parser sha256 " + wasm.ParserSHA256[:12],
-		HealthPython:     *k.python,
+		HealthPython:     healthPython(*k.python),
 		StateDir:         *k.state,
 		PreparedDir:      *k.prepared,
 		Stubs:            stubs,
@@ -334,3 +335,20 @@ func defaultStateDir() string {
 }
 
 func defaultPluginDir() string { return besideBinary("plugins") }
+
+// healthPython is --python as the prober runs it: the prober runs an
+// interpreter in the temporary directory, so a name on PATH or a path
+// relative to the server's directory is made absolute here ("" stays "";
+// one that cannot be found is kept as given and never answers).
+func healthPython(name string) string {
+	if name == "" {
+		return ""
+	}
+	if p, err := exec.LookPath(name); err == nil {
+		name = p
+	}
+	if abs, err := filepath.Abs(name); err == nil {
+		return abs
+	}
+	return name
+}
