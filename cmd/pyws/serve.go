@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"runtime"
@@ -58,7 +59,7 @@ func addKernelFlags(fs *flag.FlagSet) *kernelFlags {
 	k.idleAfter = fs.Duration("worker-idle-recycle", plugins.DefaultIdleRecycleAfter, "how long a worker stays idle, grown past --worker-idle-growth-mib, before it is replaced")
 	k.idleRelease = fs.Duration("workspace-idle-release", 15*time.Minute, "release a workspace (its index and caches) that no request used for this long; the next request reopens it, the index from its on-disk cache (0: never; the --workspace served by default is never released)")
 	k.spareAfter = fs.Duration("plugin-spare-after", plugins.DefaultSpareAfter, "a plugin call running this long while other calls wait for a worker gets a spare worker to stand in for it (negative: never)")
-	k.python = fs.String("python", "", "interpreter whose version health_check reports (default: python3 on PATH)")
+	k.python = fs.String("python", "", "interpreter whose version health_check reports (default: the workspace's, the one its index and diagnostics follow: [tool.pyws] python, else .venv or venv, else python3 on PATH)")
 	k.logLevel = fs.String("log-level", "info", "debug, info, warn or error (logs are JSON lines on stderr, one per request at info)")
 	k.indexDelay = fs.Duration("index-delay", 0, "wait this long before each workspace's first index build (testing aid: makes the indexing state observable)")
 	k.stubs = fs.String("stubs", "", "typeshed stubs directory, as 'make stubs' writes it (default: typeshed/ beside the binary)")
@@ -137,11 +138,6 @@ func (k *kernelFlags) start(ctx context.Context, logger *slog.Logger, building f
 		return nil, err
 	}
 	seedCompileCache(*k.prepared, *k.state, logger)
-	// A Python process takes 0.1 s on a quiet machine and up to a second
-	// on a busy one; only health_check reads its answer, so it is asked
-	// while the server starts, not before it listens.
-	pyVersion := newPythonVersion(*k.python, pythonVersionTimeout).get
-	go pyVersion()
 	rt, err := startPlugins(ctx, plugins.Config{
 		Dirs:                k.plugins,
 		CacheDir:            compileCacheDir(*k.state),
@@ -176,7 +172,7 @@ func (k *kernelFlags) start(ctx context.Context, logger *slog.Logger, building f
 		Logger:           logger,
 		Version:          version,
 		EngineVersion:    "tree-sitter-python 0.25.0, parser sha256 " + wasm.ParserSHA256[:12],
-		PythonVersion:    pyVersion,
+		HealthPython:     healthPython(*k.python),
 		StateDir:         *k.state,
 		PreparedDir:      *k.prepared,
 		Stubs:            stubs,
@@ -339,3 +335,20 @@ func defaultStateDir() string {
 }
 
 func defaultPluginDir() string { return besideBinary("plugins") }
+
+// healthPython is --python as the prober runs it: the prober runs an
+// interpreter in the temporary directory, so a name on PATH or a path
+// relative to the server's directory is made absolute here ("" stays "";
+// one that cannot be found is kept as given and never answers).
+func healthPython(name string) string {
+	if name == "" {
+		return ""
+	}
+	if p, err := exec.LookPath(name); err == nil {
+		name = p
+	}
+	if abs, err := filepath.Abs(name); err == nil {
+		return abs
+	}
+	return name
+}

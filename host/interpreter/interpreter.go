@@ -29,12 +29,14 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
 // Info is what an interpreter told us.
 type Info struct {
 	Version   string   `json:"version"`            // "3.11"
+	Release   string   `json:"release,omitempty"`  // platform.python_version(): "3.11.7", what health_check reports; "" unknown
 	Platform  string   `json:"platform,omitempty"` // sys.platform: "linux", "darwin", "win32"
 	Installed []string `json:"installed"`
 	// Stdlib is the standard library's source directory
@@ -48,7 +50,7 @@ type Info struct {
 }
 
 const script = `
-import sys, os, json, pkgutil, sysconfig
+import sys, os, json, pkgutil, sysconfig, platform
 paths = [p for p in sys.path if p]
 names = set()
 for p in paths:
@@ -81,7 +83,7 @@ for p in paths:
     rp = os.path.realpath(p)
     if os.path.isdir(p) and rp != real_stdlib and os.path.basename(rp) != "lib-dynload" and p not in site:
         site.append(p)
-print(json.dumps({"version": "%d.%d" % sys.version_info[:2], "platform": sys.platform, "installed": sorted(names), "stdlib": stdlib, "site": site}))
+print(json.dumps({"version": "%d.%d" % sys.version_info[:2], "release": platform.python_version(), "platform": sys.platform, "installed": sorted(names), "stdlib": stdlib, "site": site}))
 `
 
 // Find returns the interpreter of the workspace at root: configured (the
@@ -115,6 +117,7 @@ var ErrUnreadable = errors.New("interpreter answer unreadable")
 var (
 	minorVersion = regexp.MustCompile(`^[0-9]+\.[0-9]+$`)
 	platformName = regexp.MustCompile(`^[a-z][a-z0-9]{0,31}$`)
+	releaseName  = regexp.MustCompile(`^[0-9]+\.[0-9]+\.[0-9]+[a-z0-9+]{0,16}$`)
 )
 
 // Ask runs the interpreter at path with the probe script, in the system's
@@ -144,6 +147,9 @@ func Ask(path string, timeout time.Duration) (*Info, error) {
 	if info.Installed == nil {
 		info.Installed = []string{}
 	}
+	if !releaseName.MatchString(info.Release) || !strings.HasPrefix(info.Release, info.Version+".") {
+		info.Release = "" // not a version CPython prints
+	}
 	if !platformName.MatchString(info.Platform) {
 		info.Platform = "" // not sys.platform as CPython spells it
 	}
@@ -169,6 +175,7 @@ type Prober struct {
 
 type entry struct {
 	mu      sync.Mutex
+	latest  atomic.Pointer[Info] // info, for Known without waiting on mu
 	info    *Info
 	asked   time.Time
 	running bool
@@ -217,16 +224,32 @@ func (p *Prober) Info(path string) *Info {
 			// A previous process's answer, still matching the files it
 			// depends on: served now, confirmed in the background.
 			e.info, e.asked, e.running = info, time.Now(), true
+			e.latest.Store(info)
 			go p.refresh(path, e)
 			break
 		}
 		e.info = p.ask(path)
+		e.latest.Store(e.info)
 		e.asked = time.Now()
 	case time.Since(e.asked) > p.ttl && !e.running:
 		e.running = true
 		go p.refresh(path, e)
 	}
 	return e.info
+}
+
+// Known returns the answer of the interpreter at path so far, without
+// asking and without waiting for an asking under way: nil when none has
+// answered yet. health_check reports the version through it, so one
+// Python process answers the index, diagnostics and health alike.
+func (p *Prober) Known(path string) *Info {
+	p.mu.Lock()
+	e := p.entries[path]
+	p.mu.Unlock()
+	if e == nil {
+		return nil
+	}
+	return e.latest.Load()
 }
 
 // refresh asks again and keeps the answer (the previous one when it
@@ -236,6 +259,7 @@ func (p *Prober) refresh(path string, e *entry) {
 	e.mu.Lock()
 	if info != nil {
 		e.info = info
+		e.latest.Store(info)
 	}
 	e.asked, e.running = time.Now(), false
 	e.mu.Unlock()

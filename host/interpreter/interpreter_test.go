@@ -12,7 +12,7 @@ import (
 	"time"
 )
 
-const answer = `{"version": "3.11", "platform": "linux", "installed": ["numpy", "requests"]}`
+const answer = `{"version": "3.11", "release": "3.11.7", "platform": "linux", "installed": ["numpy", "requests"]}`
 
 // fakePython writes an executable shell script standing in for an
 // interpreter: body runs whatever arguments it gets.
@@ -107,10 +107,14 @@ func TestAsk(t *testing.T) {
 		want    string // Version of the answer; "" when Ask must fail
 		wantErr error  // when set, errors.Is must hold
 		plat    string // Platform of the answer
+		release string // Release of the answer
 	}{
-		{name: "answers", body: "echo '" + answer + "'", want: "3.11", plat: "linux"},
+		{name: "answers", body: "echo '" + answer + "'", want: "3.11", plat: "linux", release: "3.11.7"},
+		{name: "a prerelease", body: `echo '{"version": "3.13", "release": "3.13.0rc1"}'`, want: "3.13", release: "3.13.0rc1"},
+		{name: "a release of another version is dropped", body: `echo '{"version": "3.13", "release": "3.12.1"}'`, want: "3.13"},
+		{name: "a release that is no version is dropped", body: `echo '{"version": "3.13", "release": "3.13.1 (main)"}'`, want: "3.13"},
 		{name: "a platform that is no sys.platform is dropped", body: `echo '{"version": "3.9", "platform": "Linux x86"}'`, want: "3.9"},
-		{name: "runs in the temporary directory", body: `[ "$PWD" = "` + os.TempDir() + `" ] && echo '` + answer + `'`, want: "3.11", plat: "linux"},
+		{name: "runs in the temporary directory", body: `[ "$PWD" = "` + os.TempDir() + `" ] && echo '` + answer + `'`, want: "3.11", plat: "linux", release: "3.11.7"},
 		{name: "a relative stdlib is dropped", body: `echo '{"version": "3.9", "stdlib": "lib/python3.9"}'`, want: "3.9"},
 		{name: "no installed list", body: `echo '{"version": "3.9"}'`, want: "3.9"},
 		{name: "exits with an error", body: "echo boom >&2; exit 3"},
@@ -135,8 +139,8 @@ func TestAsk(t *testing.T) {
 				}
 				return
 			}
-			if err != nil || info.Version != c.want || info.Installed == nil || info.Platform != c.plat || info.Stdlib != "" {
-				t.Fatalf("Ask = %+v, %v; want version %s, platform %q", info, err, c.want, c.plat)
+			if err != nil || info.Version != c.want || info.Installed == nil || info.Platform != c.plat || info.Stdlib != "" || info.Release != c.release {
+				t.Fatalf("Ask = %+v, %v; want version %s, platform %q, release %q", info, err, c.want, c.plat, c.release)
 			}
 		})
 	}
@@ -162,11 +166,14 @@ func TestProber(t *testing.T) {
 	if pr.Info("") != nil {
 		t.Error("no interpreter gave an answer")
 	}
+	if pr.Known(p) != nil || runs() != 0 {
+		t.Fatalf("Known answered or asked before any asking (%d runs)", runs())
+	}
 	first := pr.Info(p)
-	if first == nil || first.Version != "3.11" || strings.Join(first.Installed, ",") != "numpy,requests" {
+	if first == nil || first.Version != "3.11" || first.Release != "3.11.7" || strings.Join(first.Installed, ",") != "numpy,requests" {
 		t.Fatalf("first answer %+v", first)
 	}
-	if pr.Info(p) != first || runs() != 1 {
+	if pr.Info(p) != first || pr.Known(p) != first || runs() != 1 {
 		t.Fatalf("a fresh answer was asked again (%d runs)", runs())
 	}
 

@@ -44,6 +44,8 @@ type diagState struct {
 	// get_diagnostics) would take one for a diagnostics request about a
 	// module nobody asked about, and a faulty one would spin on it.
 	factsFrom atomic.Pointer[string]
+	// healthAsking is set while health_check's asking runs.
+	healthAsking atomic.Bool
 }
 
 func newDiagState(ws *workspace.Workspace, log *slog.Logger, stateDir string) *diagState {
@@ -62,6 +64,36 @@ func newDiagState(ws *workspace.Workspace, log *slog.Logger, stateDir string) *d
 // none is known.
 func (d *diagState) interpreter(root string, cfg *pyproject.Config) *interpreter.Info {
 	return d.interps.Info(interpreter.Find(root, cfg.Interpreter()))
+}
+
+// defaultPython is the version health_check reports while no interpreter
+// has answered: the one pyws's analyzers and index target by default.
+const defaultPython = "3.12"
+
+// pythonRelease is the version health_check reports ("3.11.7"): the
+// answer the workspace's prober has from the interpreter (configured, else
+// the workspace's own), never a wait. Until it answers, defaultPython,
+// which is then also what the index and diagnostics follow; it is asked in
+// the background (one asking at a time; the prober keeps its answer, or
+// its failure until its time to live has passed).
+func (st *workspaceState) pythonRelease(configured string) string {
+	path := configured
+	if path == "" {
+		path = interpreter.Find(st.ws.Root(), st.diag.config.Config().Interpreter())
+	}
+	if info := st.diag.interps.Known(path); info != nil {
+		if info.Release != "" {
+			return info.Release
+		}
+		return info.Version // an older pyws's remembered answer, until it is asked again
+	}
+	if st.diag.healthAsking.CompareAndSwap(false, true) {
+		go func() {
+			defer st.diag.healthAsking.Store(false)
+			st.diag.interps.Info(path)
+		}()
+	}
+	return defaultPython
 }
 
 // warmDiagnostics asks the workspace's interpreter in the background when

@@ -80,11 +80,9 @@ func runHealth(ctx context.Context, s *Session, a toolspec.Args) (any, error) {
 	}
 	r.Problems = append(unhealthy, degraded...)
 	if a.Bool("includeWorkspace") {
-		wi := &WorkspaceInfo{}
-		if v := svc.cfg.PythonVersion; v != nil {
-			wi.PythonVersion = v()
-		}
+		wi := &WorkspaceInfo{PythonVersion: defaultPython}
 		if s.ws != nil {
+			wi.PythonVersion = s.ws.pythonRelease(svc.cfg.HealthPython)
 			wi.Loaded = s.ws.loaded.Load()
 			wi.FileCount = int(s.ws.files.Load())
 			wi.IndexingProgress = float64(s.ws.progress())

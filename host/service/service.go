@@ -57,10 +57,11 @@ type Config struct {
 	Logger           *slog.Logger
 	Version          string
 	EngineVersion    string
-	// PythonVersion is the Python health_check reports, asked when a
-	// check includes the workspace (nil: none): `pyws serve` asks the
-	// interpreter in the background rather than before it listens.
-	PythonVersion func() string
+	// HealthPython is the interpreter whose version health_check reports
+	// ("": the workspace's, the one its index and diagnostics follow). It
+	// is asked through the workspace's prober, so the interpreter they
+	// share answers once for all three.
+	HealthPython string
 	// StateDir holds the index's disk cache (index/, and stubs/ for
 	// typeshed's); "" keeps summaries in memory only.
 	StateDir string

@@ -220,7 +220,7 @@ func measureCorpus(cfg config, c pyright.Corpus) (*corpusResult, error) {
 	var pywsTimes, pywsCPU []time.Duration
 	var fmtTime, diagTime time.Duration
 	var fmtNote, diagNote string
-	var rssServing float64
+	var rssServing memoryPeaks
 	serving := func(srv *pywsServer) error {
 		if django {
 			for _, smp := range samples {
@@ -232,7 +232,7 @@ func measureCorpus(cfg config, c pyright.Corpus) (*corpusResult, error) {
 				pywsCPU = append(pywsCPU, serverRunTime(srv.cmd.Process.Pid)-run)
 			}
 		}
-		rssServing = srv.rss.Peak()
+		rssServing = srv.rss.Peaks()
 		if django {
 			fmtTime, fmtNote = srv.perFile("format_document", files)
 			diagTime, diagNote = srv.perFile("get_diagnostics", files)
@@ -283,14 +283,27 @@ func measureCorpus(cfg config, c pyright.Corpus) (*corpusResult, error) {
 	var pyRuns []pyright.Timing
 	for i := 0; cfg.pyright != "" && i < cfg.runs; i++ {
 		fmt.Fprintf(os.Stderr, "bench: %s: pyright, run %d of %d...\n", c.Name, i+1, cfg.runs)
-		tm, client, err := pyright.FirstReferences(cfg.pyright, root, c)
+		start := time.Now()
+		client, err := pyright.Start(cfg.pyright, root)
+		var tm pyright.Timing
+		var rss *rssWatch
+		if err == nil {
+			// Watched from its launch, as pyws's server is: its peak may
+			// come while it analyses, before the queries.
+			rss = watchRSS(client.Pid())
+			tm, err = client.FirstReferences(start, root, c)
+		}
 		if err != nil {
+			if rss != nil {
+				rss.Stop()
+			}
 			pyCold, pyFirst, pyRSS = missing(err.Error()), missing(err.Error()), missing("no run")
 			break
 		}
 		pyRuns = append(pyRuns, tm)
-		if i == 0 && !cfg.startupOnly {
-			rss := watchRSS(client.Pid())
+		if i > 0 || cfg.startupOnly {
+			rss.Stop()
+		} else {
 			deadline := time.Now().Add(cfg.pyrightBudget)
 			for _, smp := range samples {
 				if time.Now().After(deadline) {
@@ -300,7 +313,7 @@ func measureCorpus(cfg config, c pyright.Corpus) (*corpusResult, error) {
 				client.References(filepath.Join(root, smp.Rel), smp.Line, smp.Char, true)
 				pyTimes = append(pyTimes, time.Since(start))
 			}
-			pyRSS = mebibytes(rss.Stop())
+			pyRSS = rss.Stop().figure()
 		}
 		client.Close()
 	}
@@ -354,7 +367,7 @@ func measureCorpus(cfg config, c pyright.Corpus) (*corpusResult, error) {
 		)
 		res.rows = append(res.rows, guestRows(cfg, files, dir, fmtTime, fmtNote, diagTime, diagNote)...)
 	}
-	res.rows = append(res.rows, row{"peak RSS serving " + title + " (server + workers, VmHWM)", mebibytes(rssServing), "pyright (node)", pyRSS})
+	res.rows = append(res.rows, row{"peak RSS serving " + title + " (server + workers at the same instant, VmRSS summed)", rssServing.figure(), "pyright (node and its children)", pyRSS})
 
 	if res.parts, err = measureParts(ctx, cfg.repo, root, dir); err != nil {
 		fmt.Fprintf(os.Stderr, "bench: %s: cold start parts: %v\n", c.Name, err)

@@ -57,13 +57,23 @@ func measureMemory(cfg config, c pyright.Corpus) error {
 	if len(samples) > 0 {
 		phases = append(phases, fmt.Sprintf("%.0f (peak %.0f) after %d reference queries", statusKiB(pid, "VmRSS:")/1024, statusKiB(pid, "VmHWM:")/1024, len(samples)))
 	}
-	fmt.Printf("%s: complete references after %s; peak RSS (sum of VmHWM, server + workers) %.0f MiB; each process's peak: %s; %s\n",
-		c.Name, timed(cold), srv.rss.Peak(), srv.rss.processes(), strings.Join(phases, ", "))
+	pk := srv.rss.Peaks()
+	var at []string
+	for i, r := range pk.At {
+		if i == 0 {
+			at = append(at, fmt.Sprintf("server %.0f", r))
+		} else {
+			at = append(at, fmt.Sprintf("%.0f", r))
+		}
+	}
+	fmt.Printf("%s: complete references after %s; peak RSS serving (server + workers at the same instant) %.0f MiB (%s MiB), Pss %.0f MiB; "+
+		"the live processes' own peaks (VmHWM) summed %.0f MiB; each process's own peak: %s; %s\n",
+		c.Name, timed(cold), pk.RSS, strings.Join(at, ", "), pk.Pss, pk.HWMSum, srv.rss.processes(), strings.Join(phases, ", "))
 	return nil
 }
 
 // processes lists each process's own peak seen (VmHWM, MiB), the root
-// first, then its descendants, largest first.
+// first, then its descendants (exited ones too), largest first.
 func (w *rssWatch) processes() string {
 	w.mu.Lock()
 	defer w.mu.Unlock()

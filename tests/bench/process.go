@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -9,23 +10,47 @@ import (
 	"time"
 )
 
-// rssWatch samples a process tree's memory every 100 ms: the sum of the
-// peak resident sets (VmHWM) of the process and its live descendants
-// (pyws's plugin workers; pyright's node has its workers as threads).
+// rssWatch samples a process tree's memory every 50 ms (pyws's server
+// and its plugin workers; pyright's node and any process it starts). Two
+// figures come from it:
+//   - at the same instant: the largest sum, over the processes alive at
+//     one sample, of their resident sets (VmRSS), and of their
+//     proportional sets (Pss, /proc/PID/smaps_rollup: a page shared by n
+//     processes counts 1/n in each, so the pyws binary's file-backed
+//     pages, mapped by the server and every worker, count once). This is
+//     what the tree holds at its peak; a spike shorter than 50 ms may be
+//     missed. The tree is listed again and Pss read every tenth sample
+//     (and at Peaks): listing reads every /proc/PID/stat of the machine
+//     (6.5 ms of CPU with 99 processes) and the kernel walks a process's
+//     page tables for its Pss (1.5-3.5 ms for a pyws process with its
+//     reservations), which every 50 ms would take a fifth of a core from
+//     the start-up being timed; between listings the known processes'
+//     resident sets are read (20 us each), and the sets plateau at their
+//     peak for seconds.
+//   - the sum of each live process's own peak (VmHWM), the largest such
+//     sum over the samples: the figure of the rounds before, kept beside
+//     the new. Each process's peak counts whenever it came, so the sum
+//     may be more than the tree ever held at once, and shared pages
+//     count once per process.
 type rssWatch struct {
 	pid  int
 	stop chan struct{}
 	done chan struct{}
 	mu   sync.Mutex
-	peak float64         // MiB
-	each map[int]float64 // each process's own peak, MiB
+	rss  float64         // MiB, the largest VmRSS sum at one sample
+	pss  float64         // MiB, the largest Pss sum at one sample
+	hwm  float64         // MiB, the largest sum of the live processes' VmHWM
+	at   []float64       // each live process's VmRSS at that sample, the root first
+	each map[int]float64 // each process's own peak (VmHWM), MiB
+	n    int             // samples taken
+	tree []int           // the tree as last listed
 }
 
 func watchRSS(pid int) *rssWatch {
 	w := &rssWatch{pid: pid, stop: make(chan struct{}), done: make(chan struct{}), each: map[int]float64{}}
 	go func() {
 		defer close(w.done)
-		t := time.NewTicker(100 * time.Millisecond)
+		t := time.NewTicker(50 * time.Millisecond)
 		defer t.Stop()
 		for {
 			w.sample()
@@ -39,32 +64,69 @@ func watchRSS(pid int) *rssWatch {
 	return w
 }
 
-func (w *rssWatch) sample() {
-	var sum float64
+func (w *rssWatch) sample() { w.sampleAll(false) }
+
+// sampleAll reads every live process's resident set and peak, and lists
+// the tree again and reads the Pss at every tenth sample or when withPss.
+func (w *rssWatch) sampleAll(withPss bool) {
+	var rss, pss, hwm float64
+	var each []float64
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	for _, pid := range treeOf(w.pid) {
-		p := statusKiB(pid, "VmHWM:") / 1024
-		sum += p
-		w.each[pid] = max(w.each[pid], p)
+	withPss = withPss || w.n%10 == 0
+	w.n++
+	if withPss {
+		w.tree = treeOf(w.pid)
 	}
-	w.peak = max(w.peak, sum)
+	for _, pid := range w.tree {
+		r, h := residentKiB(pid)
+		if r == 0 {
+			continue // exited meanwhile
+		}
+		rss += r / 1024
+		each = append(each, r/1024)
+		if withPss {
+			pss += rollupKiB(pid, "Pss:") / 1024
+		}
+		hwm += h / 1024
+		w.each[pid] = max(w.each[pid], h/1024)
+	}
+	w.hwm = max(w.hwm, hwm)
+	if rss > w.rss {
+		w.rss, w.at = rss, each
+	}
+	w.pss = max(w.pss, pss)
 }
 
-// Peak samples once more and returns the largest sum seen, MiB.
-func (w *rssWatch) Peak() float64 {
-	w.sample()
+// memoryPeaks are an rssWatch's figures, MiB.
+type memoryPeaks struct {
+	RSS, Pss float64   // the largest sums at one instant
+	At       []float64 // each process's VmRSS at the RSS peak, the root first
+	HWMSum   float64   // the largest sum of the live processes' own peaks
+}
+
+// Peaks samples once more and returns the figures so far.
+func (w *rssWatch) Peaks() memoryPeaks {
+	w.sampleAll(true)
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return w.peak
+	return memoryPeaks{RSS: w.rss, Pss: w.pss, At: w.at, HWMSum: w.hwm}
 }
 
 // Stop ends the sampling (before the process is stopped).
-func (w *rssWatch) Stop() float64 {
-	p := w.Peak()
+func (w *rssWatch) Stop() memoryPeaks {
+	p := w.Peaks()
 	close(w.stop)
 	<-w.done
 	return p
+}
+
+// figure is the peak at one instant (VmRSS summed), with the Pss sum and
+// the sum of each process's own peak beside it.
+func (p memoryPeaks) figure() figure {
+	f := mebibytes(p.RSS)
+	f.note = fmt.Sprintf("Pss %.0f MiB; the live processes' own peaks, VmHWM, summed %.0f MiB", p.Pss, p.HWMSum)
+	return f
 }
 
 // treeOf is pid and its descendants, from /proc/*/stat.
@@ -173,18 +235,39 @@ func parseStat(line string) (pid, ppid int, ok bool) {
 	return pid, ppid, err == nil
 }
 
+// rollupKiB reads one "Key: N kB" line of /proc/PID/smaps_rollup (0 when
+// the process is gone or the kernel has no rollup).
+func rollupKiB(pid int, key string) float64 {
+	return procKiB("/proc/"+strconv.Itoa(pid)+"/smaps_rollup", key)[0]
+}
+
 // statusKiB reads one "Key: N kB" line of /proc/PID/status (0 when the
 // process is gone).
 func statusKiB(pid int, key string) float64 {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	return procKiB("/proc/"+strconv.Itoa(pid)+"/status", key)[0]
+}
+
+// residentKiB is a process's VmRSS and VmHWM from one read of its status.
+func residentKiB(pid int) (rss, hwm float64) {
+	v := procKiB("/proc/"+strconv.Itoa(pid)+"/status", "VmRSS:", "VmHWM:")
+	return v[0], v[1]
+}
+
+// procKiB reads the "Key: N kB" lines of keys from file (0 for a key it
+// lacks, every one when the file is gone).
+func procKiB(file string, keys ...string) []float64 {
+	out := make([]float64, len(keys))
+	b, err := os.ReadFile(file)
 	if err != nil {
-		return 0
+		return out
 	}
 	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, key); ok {
-			kb, _ := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")))
-			return float64(kb)
+		for i, key := range keys {
+			if v, ok := strings.CutPrefix(line, key); ok {
+				kb, _ := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")))
+				out[i] = float64(kb)
+			}
 		}
 	}
-	return 0
+	return out
 }

@@ -166,8 +166,8 @@ func (s *pywsServer) logText() string {
 }
 
 // stop interrupts the server (it persists its index) and waits for it,
-// returning the peak RSS of the server and its workers, MiB.
-func (s *pywsServer) stop() float64 {
+// returning the memory peaks of the server and its workers.
+func (s *pywsServer) stop() memoryPeaks {
 	peak := s.rss.Stop()
 	s.cmd.Process.Signal(os.Interrupt)
 	done := make(chan struct{})

@@ -76,19 +76,30 @@ type Timing struct {
 // every file holding the name). Complete is when the last count came.
 // It returns the running client (the caller closes it).
 func FirstReferences(server, root string, c Corpus) (Timing, *Client, error) {
-	const stable, limit = 10 * time.Second, 5 * time.Minute
-	var tm Timing
 	start := time.Now()
 	client, err := Start(server, root)
 	if err != nil {
+		return Timing{}, nil, err
+	}
+	tm, err := client.FirstReferences(start, root, c)
+	if err != nil {
 		return tm, nil, err
 	}
-	fail := func(err error) (Timing, *Client, error) {
-		client.Close()
-		return tm, nil, err
+	return tm, client, nil
+}
+
+// FirstReferences is the timing of FirstReferences on a client started at
+// start (a caller that watches the process from its launch starts it
+// itself). On failure it closes the client.
+func (cl *Client) FirstReferences(start time.Time, root string, c Corpus) (Timing, error) {
+	const stable, limit = 10 * time.Second, 5 * time.Minute
+	var tm Timing
+	fail := func(err error) (Timing, error) {
+		cl.Close()
+		return tm, err
 	}
 	abs := filepath.Join(root, c.Rel)
-	refs, err := client.References(abs, c.Line, c.Char, true)
+	refs, err := cl.References(abs, c.Line, c.Char, true)
 	if err != nil {
 		return fail(err)
 	}
@@ -96,7 +107,7 @@ func FirstReferences(server, root string, c Corpus) (Timing, *Client, error) {
 	tm.Complete, tm.Count = tm.First, len(refs)
 	for changed := time.Now(); time.Since(changed) < stable && time.Since(start) < limit; {
 		time.Sleep(500 * time.Millisecond)
-		again, err := client.References(abs, c.Line, c.Char, true)
+		again, err := cl.References(abs, c.Line, c.Char, true)
 		if err != nil {
 			return fail(err)
 		}
@@ -110,5 +121,5 @@ func FirstReferences(server, root string, c Corpus) (Timing, *Client, error) {
 	if tm.Count < 2 {
 		return fail(fmt.Errorf("%d references to %s:%d:%d, want the declaration and its uses", tm.Count, c.Rel, c.Line, c.Char))
 	}
-	return tm, client, nil
+	return tm, nil
 }
