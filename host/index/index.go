@@ -804,7 +804,7 @@ func (x *Index) refresh(ctx context.Context, list bool, force string) error {
 	forceRel := ""
 	if force != "" {
 		forceRel = x.rel(force)
-		if old[forceRel] == nil && !slices.Contains(paths, force) {
+		if old[forceRel] == nil && !slices.Contains(paths, force) && !underLinkedDir(force) {
 			paths = append(paths, force)
 		}
 		changed = true
@@ -891,6 +891,18 @@ func (x *Index) statChanged() bool {
 	}
 	wg.Wait()
 	return changed.Load()
+}
+
+// underLinkedDir reports whether abs is reached through a linked
+// directory (ws/leave/a.py with leave -> the root): the listing walks each
+// real directory once, under one name, so the file is indexed under that
+// name already or not at all (a venv, an excluded directory). Indexing it
+// again under the alias made a second module of the same file, found by
+// find_symbols and counted by get_references, until the next listing.
+func underLinkedDir(abs string) bool {
+	dir := filepath.Dir(abs)
+	real, err := filepath.EvalSymlinks(dir)
+	return err != nil || real != dir
 }
 
 // RefreshFile is Refresh that also re-reads abs whatever its stat says,
