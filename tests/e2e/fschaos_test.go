@@ -65,6 +65,7 @@ func TestHostileFilesystem(t *testing.T) {
 	}
 	t.Logf("seed %d (PYWS_FSCHAOS_SEED to replay)", seed)
 
+	began := time.Now()
 	parent := realDir(t, t.TempDir())
 	ws, outside := filepath.Join(parent, "ws"), filepath.Join(parent, "outside")
 	writeTree(t, outside, map[string]string{"secret.py": "TOKEN = 'do not touch'\n", "data/inner.py": "INNER = 'do not touch'\n"})
@@ -100,6 +101,7 @@ func TestHostileFilesystem(t *testing.T) {
 		r, err := s.try("GET", "/v1/tools/health_check?includeWorkspace=true", key, nil)
 		return err == nil && jget(r.Body, "workspace", "loaded") == true
 	})
+	t.Logf("served and loaded after %v", time.Since(began).Round(time.Millisecond))
 	ops := servedOperations(t, s)
 	mcpSession := mcpHTTPSession(t, s, key)
 
@@ -150,24 +152,83 @@ func TestHostileFilesystem(t *testing.T) {
 	}
 	t.Logf("%d calls in %d phases of %v", calls.Load(), len(phases), phase)
 
+	c.mustReport(s, key, wrap != nil || os.Geteuid() != 0)
+
 	// Converged: a fresh server on the final tree answers the same.
 	fresh := launchWrapped(t, wrap, binPath, ws, s.keysPath, extra...)
 	eventually(t, 2*time.Minute, "fresh server loaded", func() bool {
 		r, err := fresh.try("GET", "/v1/tools/health_check?includeWorkspace=true", key, nil)
 		return err == nil && jget(r.Body, "workspace", "loaded") == true
 	})
+	t.Logf("fresh server loaded after %v", time.Since(began).Round(time.Millisecond))
 	want := settledAnswers(t, fresh, key, ws)
 	var got string
 	deadline := time.Now().Add(time.Minute)
 	for got = settledAnswers(t, s, key, ws); got != want && time.Now().Before(deadline); got = settledAnswers(t, s, key, ws) {
 		time.Sleep(200 * time.Millisecond)
 	}
+	t.Logf("converged after %v", time.Since(began).Round(time.Millisecond))
 	if got != want {
 		t.Errorf("the index did not converge to a fresh server's answers on the same tree:\n got %s\nwant %s", got, want)
 	}
 	s.mustLive(t, key, "convergence")
 	if after := treeSnapshot(t, outside); !maps.Equal(outsideBefore, after) {
 		t.Errorf("the tree outside the workspace changed:\nbefore %v\nafter  %v", outsideBefore, after)
+	}
+}
+
+// mustReport holds the answers for each hostile file to what docs/api.md
+// says of them: get_document_symbols reads the file as every tool does,
+// the file resource too. unreadable is whether chmod hides a file from
+// the server (false as root with capabilities).
+func (c *chaos) mustReport(s *server, key string, unreadable bool) {
+	t := c.t
+	t.Helper()
+	must := func(err error) {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.Chmod(c.path("m002.py"), 0))
+	defer os.Chmod(c.path("m002.py"), 0o644)
+	type want struct {
+		status int
+		code   string
+		reason string // details.reason, when set
+	}
+	table := map[string]want{
+		"x.py":              {403, "PERMISSION_DENIED", "not a regular file"}, // a FIFO: never opened for reading
+		"sock.py":           {403, "PERMISSION_DENIED", "not a regular file"},
+		"zero.py":           {403, "PERMISSION_DENIED", "path leaves the workspace through a symbolic link"},
+		"urandom.py":        {403, "PERMISSION_DENIED", "path leaves the workspace through a symbolic link"},
+		"loop.py":           {403, "PERMISSION_DENIED", "too many levels of symbolic links"},
+		"dangling.py":       {404, "FILE_NOT_FOUND", ""},
+		"outlink/secret.py": {403, "PERMISSION_DENIED", "path leaves the workspace through a symbolic link"},
+		"leave/a.py":        {200, "", ""}, // out and back in: a.py, answered as a.py
+		"sparse.py":         {413, "FILE_TOO_LARGE", ""},
+		"nul.py":            {422, "INVALID_PYTHON", ""},
+		"badutf8.py":        {422, "ENCODING_ERROR", ""},
+		"empty.py":          {200, "", ""},
+		"bom.py":            {200, "", ""},
+		"crlf.py":           {200, "", ""},
+		"many":              {404, "FILE_NOT_FOUND", ""},
+	}
+	if unreadable {
+		table["m002.py"] = want{403, "PERMISSION_DENIED", "the file cannot be read"}
+	}
+	for rel, w := range table {
+		r, err := s.tryWithin("POST", "/v1/tools/get_document_symbols", key, map[string]any{"uri": rel}, 30*time.Second)
+		if err != nil {
+			t.Errorf("%s: %v", rel, err)
+			continue
+		}
+		reason, _ := r.ErrDetails()["reason"].(string)
+		if r.Status != w.status || r.ErrCode() != w.code || w.reason != "" && reason != w.reason {
+			t.Errorf("get_document_symbols %s: %d %s %q, want %d %s %q: %.300s", rel, r.Status, r.ErrCode(), reason, w.status, w.code, w.reason, r.Raw)
+		}
+		if n, _ := jget(r.Body, "totalCount").(float64); rel == "leave/a.py" && n == 0 {
+			t.Errorf("get_document_symbols %s found nothing: %.300s", rel, r.Raw)
+		}
 	}
 }
 
