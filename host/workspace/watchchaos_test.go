@@ -30,6 +30,15 @@ func TestWatchSurvivesHostileChanges(t *testing.T) {
 			must(t, os.Remove(root))
 			must(t, os.Rename(root+".away", root))
 		}, []string{"a.py", "after.py", "pkg/b.py"}},
+		{"root renamed away, another in its place", func(t *testing.T, root string, w *Workspace) {
+			must(t, os.Rename(root, root+".away"))
+			must(t, os.Mkdir(root, 0o755))
+			mkfile(t, filepath.Join(root, "stand.py"), "")
+			waitListing(t, w, []string{"stand.py"})
+			mkfile(t, filepath.Join(root, "in.py"), "")
+			must(t, os.MkdirAll(filepath.Join(root, "pkg"), 0o755))
+			mkfile(t, filepath.Join(root, "pkg", "c.py"), "")
+		}, []string{"after.py", "in.py", "pkg/c.py", "stand.py"}},
 		{"root removed and recreated", func(t *testing.T, root string, w *Workspace) {
 			must(t, os.RemoveAll(root))
 			time.Sleep(50 * time.Millisecond)
