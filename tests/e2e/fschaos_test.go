@@ -231,6 +231,18 @@ func (c *chaos) mustReport(s *server, key string, unreadable bool) {
 			t.Errorf("get_document_symbols %s found nothing: %.300s", rel, r.Raw)
 		}
 	}
+	// The edit engine reads what it edits: never a FIFO, never 8 GiB.
+	for rel, w := range map[string]want{"sparse.py": {413, "FILE_TOO_LARGE", ""}, "x.py": {404, "FILE_NOT_FOUND", "not a regular file"}} {
+		changes := map[string]any{fileURI(c.path(rel)): []any{edit(0, 0, 0, 0, "# edited\n")}}
+		r, err := s.tryWithin("POST", "/v1/tools/apply_workspace_edit", key, map[string]any{"edit": map[string]any{"changes": changes}}, 30*time.Second)
+		if err != nil {
+			t.Errorf("apply_workspace_edit %s: %v", rel, err)
+			continue
+		}
+		if reason, _ := r.ErrDetails()["reason"].(string); r.Status != w.status || r.ErrCode() != w.code || w.reason != "" && reason != w.reason {
+			t.Errorf("apply_workspace_edit %s: %d %s %q, want %d %s %q", rel, r.Status, r.ErrCode(), reason, w.status, w.code, w.reason)
+		}
+	}
 }
 
 // dropCapabilities returns the wrapper that runs the server without
