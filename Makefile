@@ -12,7 +12,7 @@ include wasm/parser.mk
 include plugin-sdk/typeshed/stubs.mk
 -include plugin-sdk/examples/c-wordcount/build.mk
 
-.PHONY: build binary plugins prepared run test test-short bench soak fuzz vet clean
+.PHONY: build binary plugins prepared run test test-short bench soak chaos fuzz vet clean
 
 build: stubs binary plugins prepared
 
@@ -63,6 +63,12 @@ bench: build
 SOAK ?= 10m
 soak: build
 	PYWS_SOAK=$(SOAK) $(GO) test -count=1 -run '^TestSoak$$' -v -timeout 90m ./tests/e2e/
+
+# chaos is the hostile-filesystem drill (tests/e2e TestHostileFilesystem)
+# with phases of CHAOS each and a new seed; `make test` runs 2 s phases.
+CHAOS ?= 30s
+chaos: build
+	PYWS_FSCHAOS=$(CHAOS) $(GO) test -race -count=1 -run '^TestHostileFilesystem$$' -v -timeout 60m ./tests/e2e/
 
 # fuzz runs every fuzz target (untrusted bytes: paths, edits, trees,
 # plugin messages and output, encodings, Python source) for FUZZTIME each.

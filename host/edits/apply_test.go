@@ -591,3 +591,22 @@ func TestResolverFaultPassesThrough(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// TestApplyRefusesHugeFile: a file over MaxFileBytes is refused before it
+// is read; an 8 GiB sparse one was read whole (the chaos test's edit of it
+// ran past its deadline). Not a row of TestApplyRefused: its snapshot
+// reads every file.
+func TestApplyRefusesHugeFile(t *testing.T) {
+	root, e := newWorkspace(t, map[string]string{"a.py": "x = 1\n"})
+	p := filepath.Join(root, "a.py")
+	if err := os.Truncate(p, 8<<30); err != nil {
+		t.Fatal(err)
+	}
+	_, err := e.Apply(context.Background(), dirResolver{root}, m(uriOf(root, "a.py"), ins(0, 0, "x")), Limits{})
+	if fe, ok := fault.As(err); !ok || fe.Code != fault.FileTooLarge || fe.Details["size"] != int64(8<<30) {
+		t.Fatalf("err = %v, want FILE_TOO_LARGE with the size", err)
+	}
+	if fi, err := os.Stat(p); err != nil || fi.Size() != 8<<30 {
+		t.Fatalf("a.py changed: %v %v", fi, err)
+	}
+}

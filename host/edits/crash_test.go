@@ -11,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/pyws/pyws/plugin-sdk/abi"
 )
@@ -211,6 +212,64 @@ func TestRecoveryLeavesLaterChanges(t *testing.T) {
 	recs := e.Recovered()
 	if len(recs) != 1 || !recs[0].Committed || !slices.Equal(recs[0].Conflicts, []string{edited}) || len(recs[0].Rewritten) != 2 {
 		t.Errorf("recovered = %+v", recs)
+	}
+}
+
+// TestRecoveryHostileReplacements: a file of a committed journal replaced
+// after the crash by a FIFO (whose read blocked the start forever), a
+// sparse giant or a link is a conflict, left as it is.
+func TestRecoveryHostileReplacements(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		replace func(t *testing.T, p string)
+	}{
+		{"FIFO", func(t *testing.T, p string) {
+			if err := syscall.Mkfifo(p, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"sparse 8 GiB", func(t *testing.T, p string) {
+			writeFile(t, p, "", 0o644)
+			if err := os.Truncate(p, 8<<30); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"link", func(t *testing.T, p string) {
+			if err := os.Symlink("/dev/zero", p); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root, state := runCrash(t, "committed", "kill")
+			edited := filepath.Join(root, "pkg/b.py")
+			if err := os.Remove(edited); err != nil {
+				t.Fatal(err)
+			}
+			tc.replace(t, edited)
+			opened := make(chan error, 1)
+			var e *Engine
+			go func() {
+				var err error
+				e, err = Open(state)
+				opened <- err
+			}()
+			select {
+			case err := <-opened:
+				if err != nil {
+					t.Fatal(err)
+				}
+			case <-time.After(20 * time.Second):
+				t.Fatal("recovery blocks")
+			}
+			recs := e.Recovered()
+			if len(recs) != 1 || !slices.Equal(recs[0].Conflicts, []string{edited}) {
+				t.Errorf("recovered = %+v", recs)
+			}
+			if fi, err := os.Lstat(edited); err != nil || fi.Mode().IsRegular() && fi.Size() != 8<<30 {
+				t.Errorf("the replacement was touched: %v %v", fi, err)
+			}
+		})
 	}
 }
 

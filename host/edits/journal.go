@@ -360,8 +360,8 @@ func (e *Engine) recoverJournal(name string, committed bool) error {
 	defer release()
 	dirs := map[string]bool{}
 	for _, jf := range j.Files {
-		cur, err := os.ReadFile(jf.Path)
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		cur, err := readForRecovery(jf.Path)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, errNotEditable) {
 			return fmt.Errorf("edits: recover %s: %w", name, err)
 		}
 		switch {
@@ -434,4 +434,33 @@ func (e *Engine) note(r Recovery) {
 		e.recovered = e.recovered[1:]
 	}
 	e.recovered = append(e.recovered, r)
+}
+
+// errNotEditable: the path holds no file the engine would edit.
+var errNotEditable = errors.New("not a regular file under the size limit")
+
+// readForRecovery reads a journal's file as prepare does: by the file
+// opened (O_NONBLOCK: a FIFO put in its place after the crash would block
+// the server's start forever), regular, at most MaxFileBytes.
+func readForRecovery(path string) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0)
+	if errors.Is(err, syscall.ELOOP) || errors.Is(err, syscall.ENXIO) {
+		return nil, errNotEditable
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() || fi.Size() > MaxFileBytes {
+		return nil, errNotEditable
+	}
+	b, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
+	if err == nil && int64(len(b)) > MaxFileBytes {
+		return nil, errNotEditable
+	}
+	return b, err
 }

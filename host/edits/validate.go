@@ -67,8 +67,14 @@ func (e *Engine) prepare(f *file) error {
 			return f.denied(fmt.Sprintf("the file has %d hard links; replacing it atomically would detach the others", st.Nlink))
 		}
 	}
-	if f.old, err = io.ReadAll(h); err != nil {
+	if fi.Size() > MaxFileBytes {
+		return f.tooLarge(fi.Size())
+	}
+	if f.old, err = io.ReadAll(io.LimitReader(h, MaxFileBytes+1)); err != nil {
 		return f.ioFault(err, "read")
+	}
+	if int64(len(f.old)) > MaxFileBytes { // grew since stat
+		return f.tooLarge(int64(len(f.old)))
 	}
 
 	body, bom, err := f.decode()
@@ -266,6 +272,18 @@ func (f *file) offset(idx *textpos.Index, i int, which string, p abi.Position) (
 			f.uri, i, which, p.Character, p.Line)
 	}
 	return off, nil
+}
+
+// MaxFileBytes bounds a file the engine edits, as workspace.HardMaxBytes
+// bounds a read: the old and new texts are held in memory. Unbounded, an
+// edit of an 8 GiB sparse .py read 8 GiB of zeros, past the call's
+// deadline and toward the process's memory limit.
+const MaxFileBytes int64 = 64 << 20
+
+func (f *file) tooLarge(size int64) error {
+	return fault.New(fault.FileTooLarge, fault.Details{"uri": f.uri, "path": f.rel, "size": size, "limit": MaxFileBytes,
+		"suggestion": "edit the file by other means; files above the limit are not edited"},
+		"%s is %d bytes, over the %d-byte limit of an edit", f.uri, size, MaxFileBytes)
 }
 
 func (f *file) readonly() error {

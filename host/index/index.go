@@ -21,6 +21,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -149,6 +150,11 @@ type File struct {
 	// in); a refresh after retryFailedAfter summarizes it again. Written
 	// before the file is published, read under refreshMu.
 	failedAt time.Time
+	// unread: reading the file failed (unreadable, gone or replaced
+	// meanwhile) and it stands indexed empty, with failedAt set. Its size
+	// and mtime say nothing (chmod changes neither), so the next listing,
+	// which a chmod's event brings, reads it again.
+	unread bool
 
 	// stubImports are the modules a typeshed unit imports, set before
 	// the unit is shared.
@@ -496,10 +502,11 @@ func (x *Index) load(ctx context.Context, paths []string, old map[string]*File, 
 			defer wg.Done()
 			defer func() { <-sem }()
 			text, err := x.cfg.Read(abs)
+			f := newFile(rel, abs)
 			if err != nil {
 				text = nil
+				f.failedAt, f.unread = time.Now(), true
 			}
-			f := newFile(rel, abs)
 			f.Size, f.MTime = fi.Size(), fi.ModTime()
 			f.Hash = sha256.Sum256(text)
 			key := cacheKey(f.Hash, rel)
@@ -804,7 +811,7 @@ func (x *Index) refresh(ctx context.Context, list bool, force string) error {
 	forceRel := ""
 	if force != "" {
 		forceRel = x.rel(force)
-		if old[forceRel] == nil && !slices.Contains(paths, force) {
+		if old[forceRel] == nil && !slices.Contains(paths, force) && !underLinkedDir(force) {
 			paths = append(paths, force)
 		}
 		changed = true
@@ -817,13 +824,25 @@ func (x *Index) refresh(ctx context.Context, list bool, force string) error {
 			}
 		}
 	}
+	reuse := old
+	if list {
+		for rel, f := range old {
+			if f.unread {
+				if len(reuse) == len(old) {
+					reuse = maps.Clone(old) // old is x.files: never written
+				}
+				delete(reuse, rel)
+				changed = true
+			}
+		}
+	}
 	if !changed {
 		changed = x.statChanged()
 	}
 	if !changed {
 		return nil
 	}
-	files, err := x.load(ctx, paths, old, forceRel, nil)
+	files, err := x.load(ctx, paths, reuse, forceRel, nil)
 	if err != nil {
 		return err
 	}
@@ -891,6 +910,18 @@ func (x *Index) statChanged() bool {
 	}
 	wg.Wait()
 	return changed.Load()
+}
+
+// underLinkedDir reports whether abs is reached through a linked
+// directory (ws/leave/a.py with leave -> the root): the listing walks each
+// real directory once, under one name, so the file is indexed under that
+// name already or not at all (a venv, an excluded directory). Indexing it
+// again under the alias made a second module of the same file, found by
+// find_symbols and counted by get_references, until the next listing.
+func underLinkedDir(abs string) bool {
+	dir := filepath.Dir(abs)
+	real, err := filepath.EvalSymlinks(dir)
+	return err != nil || real != dir
 }
 
 // RefreshFile is Refresh that also re-reads abs whatever its stat says,

@@ -29,6 +29,7 @@ func (s *Session) readPython(uri string, maxBytes int64) (*sourceFile, error) {
 	if err != nil {
 		return nil, err
 	}
+	abs, rel = s.ws.ws.Canonical(abs)
 	text, _, err := s.ws.ws.ReadSource(abs, maxBytes)
 	if err != nil {
 		return nil, err

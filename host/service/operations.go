@@ -222,7 +222,7 @@ func Operations() []Operation {
 			},
 			Result: reflect.TypeFor[edits.Result](),
 			Faults: []string{fault.FileNotFound, fault.PermissionDenied, fault.InvalidRange, fault.ConflictingEdits,
-				fault.FileModified, fault.ReadonlyFile, fault.EncodingError},
+				fault.FileModified, fault.ReadonlyFile, fault.EncodingError, fault.FileTooLarge},
 		}, Run: runApplyEdit},
 		{Spec: toolspec.Spec{
 			Name: "health_check", Kind: toolspec.KindTool, Family: tiers.FamilyHealthCheck,

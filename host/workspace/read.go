@@ -459,6 +459,9 @@ func (w *Workspace) openError(display string, err error) error {
 			"file %s not found in workspace %s", quote(display), w.root)
 	case errors.Is(err, syscall.ELOOP):
 		return denied(display, ReasonSymlinkLoop)
+	case errors.Is(err, syscall.ENXIO):
+		// open(2) of a socket: not a file to read, as a FIFO is not.
+		return denied(display, ReasonNotRegular)
 	case errors.Is(err, fs.ErrPermission):
 		return deniedErr(display, ReasonUnreadable, err)
 	case strings.Contains(err.Error(), "escapes"):

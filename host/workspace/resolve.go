@@ -258,3 +258,22 @@ func clip(s string) string {
 }
 
 func quote(s string) string { return fmt.Sprintf("%q", clip(s)) }
+
+// Canonical returns the path, and root-relative path, the listing gives
+// the file at abs (a path Resolve or ResolveURI returned): abs itself,
+// unless a directory on the way is a symbolic link (ws/leave/a.py with
+// leave -> the root). The listing walks each real directory once, under
+// its real name, so the file is listed and indexed as a.py; answering for
+// it under the alias made a second module of one file. A linked file in
+// a real directory is listed under its own name and stays as it is.
+func (w *Workspace) Canonical(abs string) (string, string) {
+	dir := filepath.Dir(abs)
+	if real, err := filepath.EvalSymlinks(dir); err != nil || real == dir {
+		return abs, relTo(w.root, abs)
+	}
+	r, err := w.resolve(abs, abs, true)
+	if err != nil || r.real == "" {
+		return abs, relTo(w.root, abs)
+	}
+	return r.real, r.realRel
+}

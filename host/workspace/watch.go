@@ -72,6 +72,7 @@ func (w *Workspace) addTree(wt *fsnotify.Watcher, dir string, isRoot bool, watch
 	rel := relTo(w.root, dir)
 	node := &dirNode{name: filepath.Base(dir), rel: rel, abs: dir}
 	var firstErr error
+	var added []string
 	visit := func(d *dirNode) {
 		if watched[d.abs] {
 			return
@@ -83,9 +84,29 @@ func (w *Workspace) addTree(wt *fsnotify.Watcher, dir string, isRoot bool, watch
 			return
 		}
 		watched[d.abs] = true
+		added = append(added, d.abs)
 	}
 	if _, err := wk.dir(node, isRoot, visit); err != nil && firstErr == nil {
 		firstErr = err
+	}
+	// The walk lists a directory before it watches it: a subdirectory
+	// made in between (mkdir -p of 200 levels does it every time) sent
+	// no event and would never be watched. Listed again now that the
+	// watch is on, whatever appears later sends one.
+	for _, d := range added {
+		ents, err := os.ReadDir(d)
+		if err != nil {
+			continue
+		}
+		for _, e := range ents {
+			sub := filepath.Join(d, e.Name())
+			if !e.IsDir() || watched[sub] || excludedDir(e.Name(), d == w.root) {
+				continue
+			}
+			if err := w.addTree(wt, sub, false, watched, found); err != nil && firstErr == nil {
+				firstErr = err
+			}
+		}
 	}
 	if found != nil {
 		var emit func(d *dirNode)
@@ -101,6 +122,9 @@ func (w *Workspace) addTree(wt *fsnotify.Watcher, dir string, isRoot bool, watch
 	}
 	return firstErr
 }
+
+// rewatchEvery is how often a lost root is looked for again.
+const rewatchEvery = 250 * time.Millisecond
 
 func (w *Workspace) loop(wt *fsnotify.Watcher, stop chan struct{}, watched map[string]bool) {
 	defer w.wg.Done()
@@ -124,11 +148,40 @@ func (w *Workspace) loop(wt *fsnotify.Watcher, stop chan struct{}, watched map[s
 		w.pending[p] = struct{}{}
 		w.mu.Unlock()
 	}
+	// rewatch ticks while the root's own watch is lost (the root removed,
+	// or renamed away, and perhaps back): no event says when it returns.
+	var rewatch *time.Ticker
+	var rewatchC <-chan time.Time
+	defer func() {
+		if rewatch != nil {
+			rewatch.Stop()
+		}
+	}()
+	// retree watches what a scan of the whole tree finds that is not
+	// watched yet; anything below may have changed meanwhile.
+	retree := func() {
+		if err := w.addTree(wt, w.root, true, watched, nil); err != nil {
+			w.watching.Store(false)
+		}
+		w.invalidate()
+		note(w.root)
+		arm()
+	}
 	for {
 		select {
 		case <-stop:
 			timer.Stop()
 			return
+		case <-rewatchC:
+			if fi, err := os.Stat(w.root); err != nil || !fi.IsDir() {
+				continue
+			}
+			w.watching.Store(true)
+			retree()
+			if watched[w.root] {
+				rewatch.Stop()
+				rewatch, rewatchC = nil, nil
+			}
 		case ev, ok := <-wt.Events:
 			if !ok {
 				return
@@ -154,17 +207,24 @@ func (w *Workspace) loop(wt *fsnotify.Watcher, stop chan struct{}, watched map[s
 						delete(watched, d) // the kernel dropped the watch
 					}
 				}
+				if ev.Name == w.root && rewatch == nil {
+					// Until the root is back and watched, listings check
+					// directory modification times.
+					w.watching.Store(false)
+					rewatch = time.NewTicker(rewatchEvery)
+					rewatchC = rewatch.C
+				}
 			}
 			arm()
 		case err, ok := <-wt.Errors:
 			if !ok {
 				return
 			}
-			// An overflow lost events: everything may have changed.
+			// An overflow lost events: everything may have changed, and
+			// the directories made meanwhile are not watched yet.
 			w.invalidate()
 			if errors.Is(err, fsnotify.ErrEventOverflow) {
-				note(w.root)
-				arm()
+				retree()
 			}
 		case <-timerC:
 			timerC = nil

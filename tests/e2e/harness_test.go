@@ -15,6 +15,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -174,6 +175,14 @@ func warmStubs(t testing.TB, bin string) {
 
 func launch(t testing.TB, bin, workspace, keysPath string, extraArgs ...string) *server {
 	t.Helper()
+	return launchWrapped(t, nil, bin, workspace, keysPath, extraArgs...)
+}
+
+// launchWrapped is launch with the server run through wrap (a command and
+// its arguments, the server's command line appended), as the chaos test
+// runs it without the capabilities that let root read any file.
+func launchWrapped(t testing.TB, wrap []string, bin, workspace, keysPath string, extraArgs ...string) *server {
+	t.Helper()
 	dir := t.TempDir()
 	s := &server{t: t, keysPath: keysPath, state: filepath.Join(dir, "state"), logs: &bytes.Buffer{}}
 	// Every server shares one cache of stub summaries (see warmStubs) and
@@ -203,7 +212,11 @@ func launch(t testing.TB, bin, workspace, keysPath string, extraArgs ...string) 
 	}
 	args := append([]string{"serve", "--workspace", workspace, "--addr", addr, "--keys", s.keysPath,
 		"--state", s.state, "--plugins", pluginsDir, "--workers", "2"}, extraArgs...)
-	s.cmd = exec.Command(bin, args...)
+	args = append([]string{bin}, args...)
+	if len(wrap) > 0 {
+		args = append(slices.Clone(wrap), args...)
+	}
+	s.cmd = exec.Command(args[0], args[1:]...)
 	s.cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+filepath.Join(scratchRoot, "cache"))
 	s.cmd.Stdout = &lockedWriter{mu: &s.mu, w: s.logs}
 	s.cmd.Stderr = &lockedWriter{mu: &s.mu, w: s.logs}
