@@ -6,7 +6,7 @@
 //	func init() { sdk.Serve(handle) }
 //	func main() {}
 //
-// The SDK owns the exports (pyws_alloc, pyws_handle), decodes requests
+// The SDK owns the exports (pyws_alloc, pyws_handle, pyws_idle), decodes requests
 // (sources and trees arrive as raw bytes, never JSON), and encodes results.
 // Its contract with the handler:
 //

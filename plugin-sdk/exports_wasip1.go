@@ -52,4 +52,14 @@ func pywsHandle(ptr, size uint32) uint64 {
 	return out
 }
 
+// pywsIdle runs once the answer has gone out, while the kernel reads it
+// and prepares the next call: the collection the next call would begin
+// with (collectIfDue) is done here instead, off the request's path.
+//
+//go:wasmexport pyws_idle
+func pywsIdle() {
+	collectIfDue()
+	collectedIdle = true
+}
+
 func addr(b []byte) uint32 { return uint32(uintptr(unsafe.Pointer(&b[0]))) }

@@ -98,7 +98,7 @@ func handle(h Handler, msg []byte) (resp []byte) {
 	if h == nil {
 		return errorResponse(&Error{Code: CodeInternal, Message: "plugin did not call sdk.Serve"})
 	}
-	collectIfDue()
+	beforeCall()
 	defer noteAllocs()
 	ar, err := abi.DecodeRequest(msg)
 	if err != nil {

@@ -63,6 +63,7 @@ type instance struct {
 	mod    api.Module
 	alloc  api.Function
 	handle api.Function
+	idle   api.Function // nil when the guest does not export pyws_idle
 }
 
 type engineOptions struct {
@@ -176,7 +177,8 @@ func (g *guest) instantiate(ctx context.Context) (*instance, error) {
 			return nil, fmt.Errorf("%s: %w", abi.ExportInitialize, err)
 		}
 	}
-	g.inst = &instance{mod: mod, alloc: mod.ExportedFunction(abi.ExportAlloc), handle: mod.ExportedFunction(abi.ExportHandle)}
+	g.inst = &instance{mod: mod, alloc: mod.ExportedFunction(abi.ExportAlloc), handle: mod.ExportedFunction(abi.ExportHandle),
+		idle: mod.ExportedFunction(abi.ExportIdle)}
 	return g.inst, nil
 }
 
@@ -363,6 +365,28 @@ func (e *engine) addTrees(ctx context.Context, g *guest, msg []byte, budget time
 		return nil, &callError{fault: unavailable(g.spec.Name, "encode request: %v", err)}
 	}
 	return out, nil
+}
+
+// idle runs guest i's pyws_idle once the answer to its call has gone out:
+// the Go SDK collects there what the call left, which it would otherwise
+// do first thing in the next call, on the request's path; the kernel is
+// meanwhile reading the answer and deciding on the next call. A guest that
+// fails there is discarded, as after a failed call.
+func (e *engine) idle(ctx context.Context, i int) {
+	if i < 0 || i >= len(e.guests) {
+		return
+	}
+	g := e.guests[i]
+	if g.inst == nil || g.inst.idle == nil {
+		return
+	}
+	g.output.Reset()
+	g.logged = 0
+	if _, err := g.inst.idle.Call(ctx); err != nil {
+		reason := describeGuestFailure(err, g.output.String())
+		g.logger.Warn("guest failed between calls; instance discarded", "reason", reason, "error", err)
+		g.discard(ctx)
+	}
 }
 
 func (e *engine) close(ctx context.Context) {

@@ -3,6 +3,7 @@ package plugins
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -51,28 +52,43 @@ func encode(t testing.TB, r *abi.Request) []byte {
 
 // TestGuestMemoryBounded calls a plugin that makes 1 MiB of garbage per
 // call 2,000 times with recycling off: memory stays flat only because the
-// SDK yields at the end of every export, letting the reactor's GC run.
+// SDK yields at the end of every export, letting the reactor's GC run;
+// and again calling pyws_idle after each call, as a worker does once the
+// answer is sent, where the SDK then collects instead of in the next call.
 func TestGuestMemoryBounded(t *testing.T) {
 	if testing.Short() {
 		t.Skip("2,000 guest calls")
 	}
-	e := testEngine(t, "echo", engineOptions{}, func(s *guestSpec) { s.HighWaterPages = s.MemoryLimitPages })
-	msg := encode(t, &abi.Request{Tool: "echo", Arguments: json.RawMessage(`{"garbage":1048576}`)})
-	ctx := context.Background()
-	var peak uint32
-	for i := range 2000 {
-		resp, ce := e.call(ctx, 0, msg, 0)
-		if ce != nil {
-			t.Fatalf("call %d: %v", i, ce.fault)
-		}
-		if !strings.Contains(string(resp), `"garbage":1048576`) {
-			t.Fatalf("call %d: %s", i, resp)
-		}
-		peak = max(peak, e.guests[0].inst.mod.Memory().Size())
-	}
-	t.Logf("guest memory after 2,000 calls (2 GiB of garbage): %d MiB", peak>>20)
-	if peak > 64<<20 {
-		t.Errorf("guest memory grew to %d MiB", peak>>20)
+	for _, idle := range []bool{false, true} {
+		t.Run(fmt.Sprintf("idle=%v", idle), func(t *testing.T) {
+			e := testEngine(t, "echo", engineOptions{}, func(s *guestSpec) { s.HighWaterPages = s.MemoryLimitPages })
+			msg := encode(t, &abi.Request{Tool: "echo", Arguments: json.RawMessage(`{"garbage":1048576}`)})
+			ctx := context.Background()
+			var peak uint32
+			for i := range 2000 {
+				resp, ce := e.call(ctx, 0, msg, 0)
+				if ce != nil {
+					t.Fatalf("call %d: %v", i, ce.fault)
+				}
+				if !strings.Contains(string(resp), `"garbage":1048576`) {
+					t.Fatalf("call %d: %s", i, resp)
+				}
+				if idle {
+					if e.guests[0].inst.idle == nil {
+						t.Fatal("the SDK's guest does not export " + abi.ExportIdle)
+					}
+					e.idle(ctx, 0)
+					if e.guests[0].inst == nil {
+						t.Fatalf("after call %d: the instance was discarded in %s", i, abi.ExportIdle)
+					}
+				}
+				peak = max(peak, e.guests[0].inst.mod.Memory().Size())
+			}
+			t.Logf("guest memory after 2,000 calls (2 GiB of garbage): %d MiB", peak>>20)
+			if peak > 64<<20 {
+				t.Errorf("guest memory grew to %d MiB", peak>>20)
+			}
+		})
 	}
 }
 

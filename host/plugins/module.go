@@ -43,8 +43,8 @@ var hostFunctions = map[string]signature{
 	abi.ImportLog: {[]api.ValueType{i32, i32, i32}, nil},
 }
 
-// guestExports are the functions a guest must (or, for _initialize, may)
-// export.
+// guestExports are the functions a guest must (or, for _initialize and
+// pyws_idle, may) export.
 var guestExports = []struct {
 	name     string
 	sig      signature
@@ -53,6 +53,7 @@ var guestExports = []struct {
 	{abi.ExportAlloc, signature{[]api.ValueType{i32}, []api.ValueType{i32}}, false},
 	{abi.ExportHandle, signature{[]api.ValueType{i32, i32}, []api.ValueType{i64}}, false},
 	{abi.ExportInitialize, signature{nil, nil}, true},
+	{abi.ExportIdle, signature{nil, nil}, true},
 }
 
 func sha256Hex(b []byte) string {

@@ -119,6 +119,7 @@ func serveWorker(in io.Reader, out, errw io.Writer) int {
 		if err := writeResult(w, resp, ce); err != nil {
 			return 1
 		}
+		eng.idle(ctx, idx)
 	}
 }
 

@@ -27,6 +27,7 @@ const (
 	ExportAlloc      = "pyws_alloc"  // (size i32) -> ptr i32
 	ExportHandle     = "pyws_handle" // (ptr i32, len i32) -> i64 ptr<<32|len
 	ExportInitialize = "_initialize" // reactor constructor, optional
+	ExportIdle       = "pyws_idle"   // () -> (), optional: tidy up after a call, off the caller's path
 	ExportMemory     = "memory"
 	ImportLog        = "log" // pyws_v1.log(level i32, ptr i32, len i32)
 )

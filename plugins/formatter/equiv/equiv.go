@@ -107,9 +107,24 @@ func (w *writer) emit(parts ...string) {
 // text is n's source text, without a copy.
 func (w *writer) text(n tree.Node) string { return w.src[n.StartByte():n.EndByte()] }
 
-var tupleKinds = map[string]bool{"expression_list": true, "pattern_list": true, "tuple_pattern": true, "tuple": true}
+// isTupleKind and isImportKind are switches, not map lookups: they run
+// for every node, and hashing the kind's name was two fifths of
+// Signature natively (more in wasm, which hashes without AES).
+func isTupleKind(kind string) bool {
+	switch kind {
+	case "expression_list", "pattern_list", "tuple_pattern", "tuple":
+		return true
+	}
+	return false
+}
 
-var importKinds = map[string]bool{"import_statement": true, "import_from_statement": true, "future_import_statement": true}
+func isImportKind(kind string) bool {
+	switch kind {
+	case "import_statement", "import_from_statement", "future_import_statement":
+		return true
+	}
+	return false
+}
 
 func isClosing(s string) bool { return s == ")" || s == "]" || s == "}" }
 
@@ -154,7 +169,7 @@ func (w *writer) node(n tree.Node) {
 	case kind == "argument_list" && n.Parent().Kind() == "class_definition" && n.NamedChildCount() == 0:
 		return
 	}
-	if tupleKinds[kind] {
+	if isTupleKind(kind) {
 		if !hasComma(n) && n.NamedChildCount() == 1 { // `for (x) in y`: tree-sitter's one-element tuple_pattern is parentheses
 			w.children(n)
 			return
@@ -189,7 +204,7 @@ func (w *writer) children(n tree.Node) {
 	}
 	for c := range n.Children() {
 		k := c.Kind()
-		if importKinds[k] {
+		if isImportKind(k) {
 			if run == nil {
 				run = []string{}
 			}
@@ -294,9 +309,12 @@ func normalizeString(text string, docstring bool) string {
 	for i < len(text) && text[i] != '\'' && text[i] != '"' {
 		i++
 	}
-	pb := []byte(strings.ReplaceAll(strings.ToLower(text[:i]), "u", ""))
-	sort.Slice(pb, func(a, b int) bool { return pb[a] < pb[b] }) // br and rb are one prefix
-	prefix := string(pb)
+	prefix := ""
+	if i > 0 { // most strings have no prefix: no allocations for them
+		pb := []byte(strings.ReplaceAll(strings.ToLower(text[:i]), "u", ""))
+		sort.Slice(pb, func(a, b int) bool { return pb[a] < pb[b] }) // br and rb are one prefix
+		prefix = string(pb)
+	}
 	body := text[i:]
 	q := 1
 	if strings.HasPrefix(body, `"""`) || strings.HasPrefix(body, `'''`) {
@@ -305,7 +323,7 @@ func normalizeString(text string, docstring bool) string {
 	if len(body) >= 2*q {
 		body = body[q : len(body)-q]
 	}
-	if !strings.Contains(prefix, "r") {
+	if !strings.Contains(prefix, "r") && strings.IndexByte(body, '\\') >= 0 {
 		var b strings.Builder
 		for j := 0; j < len(body); j++ {
 			if body[j] == '\\' && j+1 < len(body) {
