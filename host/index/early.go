@@ -116,6 +116,36 @@ func (x *Index) enterEarly() (*early, func()) {
 
 // earlyAt is EarlyAt with e entered.
 func (x *Index) earlyAt(ctx context.Context, e *early, abs string, line, char int) (*Index, error) {
+	level, err := x.earlyFile(ctx, e, abs)
+	if err != nil {
+		return nil, err
+	}
+	need := e.importsAt(x, abs, line, char)
+	if !e.follow(abs, need) {
+		return e.idx, nil
+	}
+	frontier := e.imports(x, []string{abs}, false, need)
+	for depth := 1; len(frontier) > 0; depth++ {
+		if err := level(depth); err != nil {
+			return nil, err
+		}
+		if depth == earlyDepth || len(e.set) >= earlyFiles {
+			break
+		}
+		// Past the queried file's own imports, only packages'
+		// re-exports (`from .query import QuerySet` in an __init__.py)
+		// lead to definitions; a module's own imports would only refine
+		// types, at the cost of many files.
+		frontier = slices.DeleteFunc(frontier, func(abs string) bool { return !e.byRel[x.rel(abs)].IsInit })
+		frontier = e.imports(x, frontier, true, nil)
+	}
+	return e.idx, nil
+}
+
+// earlyFile makes the early index (listing the workspace the first
+// time) hold abs, linked (level 0), and returns the func that
+// summarizes what was added since and links it (level depth).
+func (x *Index) earlyFile(ctx context.Context, e *early, abs string) (func(depth int) error, error) {
 	if e.idx == nil {
 		start := time.Now()
 		paths, err := x.cfg.Files(ctx)
@@ -167,26 +197,7 @@ func (x *Index) earlyAt(ctx context.Context, e *early, abs string, line, char in
 			return nil, err
 		}
 	}
-	need := e.importsAt(x, abs, line, char)
-	if !e.follow(abs, need) {
-		return e.idx, nil
-	}
-	frontier := e.imports(x, []string{abs}, false, need)
-	for depth := 1; len(frontier) > 0; depth++ {
-		if err := level(depth); err != nil {
-			return nil, err
-		}
-		if depth == earlyDepth || len(e.set) >= earlyFiles {
-			break
-		}
-		// Past the queried file's own imports, only packages'
-		// re-exports (`from .query import QuerySet` in an __init__.py)
-		// lead to definitions; a module's own imports would only refine
-		// types, at the cost of many files.
-		frontier = slices.DeleteFunc(frontier, func(abs string) bool { return !e.byRel[x.rel(abs)].IsInit })
-		frontier = e.imports(x, frontier, true, nil)
-	}
-	return e.idx, nil
+	return level, nil
 }
 
 // importsAt are the import symbols of abs a query at line, char needs:
