@@ -15,6 +15,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/pyws/pyws/host/regularfile"
 )
 
 const journalMagic = "pyws-edit-journal v1\n"
@@ -443,23 +445,9 @@ var errNotEditable = errors.New("not a regular file under the size limit")
 // opened (O_NONBLOCK: a FIFO put in its place after the crash would block
 // the server's start forever), regular, at most MaxFileBytes.
 func readForRecovery(path string) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0)
-	if errors.Is(err, syscall.ELOOP) || errors.Is(err, syscall.ENXIO) {
-		return nil, errNotEditable
-	}
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() || fi.Size() > MaxFileBytes {
-		return nil, errNotEditable
-	}
-	b, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
-	if err == nil && int64(len(b)) > MaxFileBytes {
+	b, err := regularfile.Read(path, syscall.O_NOFOLLOW, MaxFileBytes)
+	var big *regularfile.TooLargeError
+	if errors.Is(err, syscall.ELOOP) || errors.Is(err, regularfile.ErrNotRegular) || errors.As(err, &big) {
 		return nil, errNotEditable
 	}
 	return b, err

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"regexp"
@@ -16,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/pyws/pyws/host/fault"
+	"github.com/pyws/pyws/host/regularfile"
 	"github.com/pyws/pyws/plugin-sdk/abi"
 	"github.com/pyws/pyws/plugin-sdk/textpos"
 )
@@ -67,14 +67,11 @@ func (e *Engine) prepare(f *file) error {
 			return f.denied(fmt.Sprintf("the file has %d hard links; replacing it atomically would detach the others", st.Nlink))
 		}
 	}
-	if fi.Size() > MaxFileBytes {
-		return f.tooLarge(fi.Size())
-	}
-	if f.old, err = io.ReadAll(io.LimitReader(h, MaxFileBytes+1)); err != nil {
+	var big *regularfile.TooLargeError
+	if f.old, err = regularfile.ReadOpened(h, fi, MaxFileBytes); errors.As(err, &big) {
+		return f.tooLarge(big.Size)
+	} else if err != nil {
 		return f.ioFault(err, "read")
-	}
-	if int64(len(f.old)) > MaxFileBytes { // grew since stat
-		return f.tooLarge(int64(len(f.old)))
 	}
 
 	body, bom, err := f.decode()

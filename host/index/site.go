@@ -2,12 +2,11 @@ package index
 
 import (
 	"context"
-	"io"
-	"os"
 	"path"
 	"path/filepath"
 	"strings"
-	"syscall"
+
+	"github.com/pyws/pyws/host/regularfile"
 
 	"github.com/pyws/pyws/plugin-sdk/typeshed"
 )
@@ -123,21 +122,11 @@ func findSiteModule(stubs *typeshed.Stubs, dirs []string, module string) (file s
 // reported its sys.path), nil when it is not a regular file under
 // maxSiteSource bytes.
 func readSiteSource(dir, rel string) []byte {
-	p := filepath.Join(dir, filepath.FromSlash(rel))
 	// Judged by the file opened, not the name stat'ed: a FIFO swapped in
-	// between (a venv inside the workspace is as hostile as the rest of
-	// it) would block the read, and the site load with it, forever.
-	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
+	// (a venv inside the workspace is as hostile as the rest of it) would
+	// block the read, and the site load with it, forever.
+	b, err := regularfile.Read(filepath.Join(dir, filepath.FromSlash(rel)), 0, maxSiteSource)
 	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil || !fi.Mode().IsRegular() || fi.Size() > maxSiteSource {
-		return nil
-	}
-	b, err := io.ReadAll(io.LimitReader(f, maxSiteSource+1))
-	if err != nil || len(b) > maxSiteSource {
 		return nil
 	}
 	return b

@@ -3,10 +3,11 @@ package index
 import (
 	"context"
 	"crypto/sha256"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/pyws/pyws/host/regularfile"
 )
 
 // Docstrings of the standard library: typeshed's stubs have none, so a
@@ -132,12 +133,7 @@ func readStdlibSource(dir, module string) (text []byte, rel string) {
 	}
 	base := strings.Join(parts, "/")
 	for _, rel := range []string{base + ".py", base + "/__init__.py"} {
-		p := filepath.Join(dir, filepath.FromSlash(rel))
-		fi, err := os.Stat(p)
-		if err != nil || !fi.Mode().IsRegular() || fi.Size() > maxStdlibSource {
-			continue
-		}
-		if b, err := os.ReadFile(p); err == nil {
+		if b, err := regularfile.Read(filepath.Join(dir, filepath.FromSlash(rel)), 0, maxStdlibSource); err == nil {
 			return b, rel
 		}
 	}

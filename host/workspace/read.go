@@ -14,6 +14,7 @@ import (
 	"syscall"
 
 	"github.com/pyws/pyws/host/fault"
+	"github.com/pyws/pyws/host/regularfile"
 	"github.com/pyws/pyws/host/workspace/textenc"
 )
 
@@ -99,7 +100,7 @@ func (w *Workspace) ReadFile(ctx context.Context, o ReadOptions) (*FileContent, 
 	if fi.Size() > limit {
 		rd, err = streamRange(ctx, f, o, limit)
 	} else {
-		rd, err = readWhole(f, o, limit)
+		rd, err = readWhole(f, fi, o, limit)
 	}
 	if err != nil {
 		var de *textenc.DecodeError
@@ -138,13 +139,10 @@ type readout struct {
 	rng      LineRange
 }
 
-func readWhole(f *os.File, o ReadOptions, limit int64) (*readout, error) {
-	raw, err := io.ReadAll(io.LimitReader(f, limit+1))
+func readWhole(f *os.File, fi fs.FileInfo, o ReadOptions, limit int64) (*readout, error) {
+	raw, err := readOpened(f, fi, o.Path, limit, o.LineRange != nil)
 	if err != nil {
-		return nil, fault.New(fault.PermissionDenied, fault.Details{"path": clip(o.Path), "reason": ReasonUnreadable}, "cannot read %s: %v", quote(o.Path), err)
-	}
-	if int64(len(raw)) > limit { // grew since stat
-		return nil, tooLarge(int64(len(raw)), limit, o.LineRange != nil)
+		return nil, err
 	}
 	text, enc, err := textenc.Decode(raw, o.Encoding)
 	if err != nil {
@@ -389,32 +387,24 @@ func (w *Workspace) ReadBytes(abs string, maxBytes int64) ([]byte, error) {
 	if maxBytes <= 0 || maxBytes > HardMaxBytes {
 		maxBytes = HardMaxBytes
 	}
-	if fi.Size() > maxBytes {
-		return nil, tooLarge(fi.Size(), maxBytes, false)
-	}
-	raw, err := readAtMost(f, fi.Size(), maxBytes+1)
-	if err != nil {
-		return nil, fault.New(fault.PermissionDenied, fault.Details{"path": clip(abs), "reason": ReasonUnreadable}, "cannot read %s: %v", quote(abs), err)
-	}
-	if int64(len(raw)) > maxBytes {
-		return nil, tooLarge(int64(len(raw)), maxBytes, false)
-	}
-	return raw, nil
+	return readOpened(f, fi, abs, maxBytes, false)
 }
 
-// readAtMost reads r to its end or to limit bytes, into a buffer sized
-// for the size stat reported: io.ReadAll starts at 512 bytes and grows,
-// about seven buffers of garbage for a 20 KB file, on every request that
-// reads a file (get_diagnostics reads the file and its context modules).
-// The MinRead spare is what bytes.Buffer wants free to read the EOF
-// without growing; a file that grew since stat grows the buffer as usual.
-func readAtMost(r io.Reader, size, limit int64) ([]byte, error) {
-	var b bytes.Buffer
-	b.Grow(int(min(max(size, 0), limit)) + bytes.MinRead)
-	if _, err := b.ReadFrom(io.LimitReader(r, limit)); err != nil {
-		return nil, err
+// readOpened reads the file openRegular opened, at most limit bytes, and
+// answers in the workspace's faults; hadRange says the caller asked for a
+// line range, for FILE_TOO_LARGE's suggestion.
+func readOpened(f *os.File, fi fs.FileInfo, display string, limit int64, hadRange bool) ([]byte, error) {
+	raw, err := regularfile.ReadOpened(f, fi, limit)
+	var big *regularfile.TooLargeError
+	switch {
+	case errors.As(err, &big):
+		return nil, tooLarge(big.Size, limit, hadRange)
+	case errors.Is(err, regularfile.ErrNotRegular):
+		return nil, denied(display, ReasonNotRegular)
+	case err != nil:
+		return nil, deniedErr(display, ReasonUnreadable, err)
 	}
-	return b.Bytes(), nil
+	return raw, nil
 }
 
 // openRegular opens a resolved path through an os.Root at the workspace,
@@ -430,7 +420,7 @@ func (w *Workspace) openRegular(display string, r resolved) (*os.File, fs.FileIn
 	if name == "" {
 		name = "."
 	}
-	f, err := root.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
+	f, err := root.OpenFile(name, regularfile.OpenFlags, 0)
 	if err != nil {
 		return nil, nil, w.openError(display, err)
 	}

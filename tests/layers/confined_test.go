@@ -22,6 +22,9 @@ var rawFileAccess = map[string][]string{
 	"path/filepath": {"Walk", "WalkDir", "Glob"},
 	"io/ioutil":     {"ReadFile", "ReadDir"},
 	"syscall":       {"Open", "Stat", "Lstat"},
+	// The kernel's non-blocking bounded reader opens whatever path it is
+	// given; its callers are listed by their use of it.
+	"github.com/pyws/pyws/host/regularfile": {"Read"},
 }
 
 // The code checked is host, api and cmd and every package of this module
@@ -60,6 +63,7 @@ var rawAccessAllowed = []allowedAccess{
 	{"host/interpreter/interpreter.go", []string{"Find"}, "looks for a virtual environment's python executable to run it; reads nothing from it"},
 	{"host/pyproject/watched.go", []string{"Watched.Config"}, "stats pyproject.toml (size and modification time) to notice a change; its bytes come through host/workspace"},
 	{"host/interpreter/interpreter.go", []string{"Prober.remembered", "fingerprint"}, "the interpreter's remembered answer under --state/interpreters, and stats of the interpreter file and the directories it named (size and modification time), never workspace files"},
+	{"host/regularfile/regularfile.go", []string{"Read"}, "opens the path its caller gives (each caller is listed here by its use of regularfile.Read)"},
 	{"cmd/pyws/prepare.go", []string{"seedCompileCache", "sameDir", "copyFileAtomic"}, "copies the prepared compiled plugins (--prepared, beside the binary) into --state's compilation cache"},
 }
 
