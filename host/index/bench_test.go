@@ -452,11 +452,11 @@ func BenchmarkEarlyAnswer(b *testing.B) {
 }
 
 // refsQueried is tests/bench's references symbol (pyright.Corpora's,
-// under the workspace's sub directory): class Model, def join.
+// under the workspace's sub directory): class Model, def get_running_loop.
 var refsQueried = map[string]struct {
 	rel        string
 	line, char int
-}{"django": {"db/models/base.py", 403, 6}, "stdlib": {"posixpath.py", 70, 4}}
+}{"django": {"db/models/base.py", 403, 6}, "stdlib": {"asyncio/events.py", 715, 4}}
 
 // lastImportedName is tests/bench's importedName: the first name of the
 // last one-line `from m import n` before the first class or def.

@@ -221,6 +221,18 @@ func measureCorpus(cfg config, c pyright.Corpus) (*corpusResult, error) {
 	var fmtTime, diagTime time.Duration
 	var fmtNote, diagNote string
 	var rssServing memoryPeaks
+	// Django's first server also serves a second copy, for what a
+	// further workspace of the same size costs (furtherWorkspace).
+	var further *furtherWorkspace
+	var servingArgs []string
+	furtherFig := missing("not measured")
+	if django && !cfg.startupOnly && !cfg.guestsOnly {
+		f, err := prepareFurther(cfg.bin, c, dir)
+		if err != nil {
+			return nil, err
+		}
+		further, servingArgs = &f, f.serverArgs()
+	}
 	serving := func(srv *pywsServer) error {
 		if django {
 			for _, smp := range samples {
@@ -233,6 +245,13 @@ func measureCorpus(cfg config, c pyright.Corpus) (*corpusResult, error) {
 			}
 		}
 		rssServing = srv.rss.Peaks()
+		if further != nil {
+			both, err := further.serve(srv, c, samples, 2)
+			if err != nil {
+				return err
+			}
+			furtherFig = furtherFigure(rssServing, both)
+		}
 		if django {
 			fmtTime, fmtNote = srv.perFile("format_document", files)
 			diagTime, diagNote = srv.perFile("get_diagnostics", files)
@@ -258,12 +277,12 @@ func measureCorpus(cfg config, c pyright.Corpus) (*corpusResult, error) {
 	var runs []startupRun
 	for i := range cfg.runs {
 		fmt.Fprintf(os.Stderr, "bench: %s: pyws start-up, run %d of %d...\n", c.Name, i+1, cfg.runs)
-		r, err := measureStartup(cfg, c, root, filepath.Join(dir, fmt.Sprint("run", i)), serving)
+		r, err := measureStartup(cfg, c, root, filepath.Join(dir, fmt.Sprint("run", i)), serving, servingArgs...)
 		if err != nil {
 			return nil, err
 		}
 		runs = append(runs, r)
-		serving = nil
+		serving, servingArgs = nil, nil
 	}
 	st := medianRun(runs)
 	res.serverTimes = serverTimes{cold: st.unprepared, build: st.build, newWorkspace: st.newWorkspace, newBuild: st.newBuild}
@@ -368,6 +387,9 @@ func measureCorpus(cfg config, c pyright.Corpus) (*corpusResult, error) {
 		res.rows = append(res.rows, guestRows(cfg, files, dir, fmtTime, fmtNote, diagTime, diagNote)...)
 	}
 	res.rows = append(res.rows, row{"peak RSS serving " + title + " (server + workers at the same instant, VmRSS summed)", rssServing.figure(), "pyright (node and its children)", pyRSS})
+	if further != nil {
+		res.rows = append(res.rows, row{"a further workspace of the same size, " + title + " (a second copy, served to a second key by the same server, after the first's reference queries): what it adds to the peak at one instant", furtherFig, "pyws's first workspace (the row above)", rssServing.figure()})
+	}
 
 	if res.parts, err = measureParts(ctx, cfg.repo, root, dir); err != nil {
 		fmt.Fprintf(os.Stderr, "bench: %s: cold start parts: %v\n", c.Name, err)

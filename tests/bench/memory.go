@@ -34,7 +34,16 @@ func measureMemory(cfg config, c pyright.Corpus) error {
 			return err
 		}
 	}
-	srv, err := startPyws(cfg.bin, root, filepath.Join(dir, "state"))
+	var further *furtherWorkspace
+	var args []string
+	if c.Name == "django" {
+		f, err := prepareFurther(cfg.bin, c, dir)
+		if err != nil {
+			return err
+		}
+		further, args = &f, f.serverArgs()
+	}
+	srv, err := startPyws(cfg.bin, root, filepath.Join(dir, "state"), args...)
 	if err != nil {
 		return err
 	}
@@ -69,6 +78,15 @@ func measureMemory(cfg config, c pyright.Corpus) error {
 	fmt.Printf("%s: complete references after %s; peak RSS serving (server + workers at the same instant) %.0f MiB (%s MiB), Pss %.0f MiB; "+
 		"the live processes' own peaks (VmHWM) summed %.0f MiB; each process's own peak: %s; %s\n",
 		c.Name, timed(cold), pk.RSS, strings.Join(at, ", "), pk.Pss, pk.HWMSum, srv.rss.processes(), strings.Join(phases, ", "))
+	if further != nil {
+		both, err := further.serve(srv, c, samples, 2)
+		if err != nil {
+			return err
+		}
+		f := furtherFigure(pk, both)
+		fmt.Printf("%s: a further workspace of the same size adds %.0f MiB to the peak at one instant (%.2f of the first; %s), server %.0f MiB (peak %.0f)\n",
+			c.Name, f.value(), f.value()/pk.RSS, f.note, statusKiB(pid, "VmRSS:")/1024, statusKiB(pid, "VmHWM:")/1024)
+	}
 	return nil
 }
 

@@ -67,9 +67,14 @@ var client = &http.Client{Timeout: 5 * time.Minute}
 
 // call posts a tool's arguments and decodes the reply.
 func (s *pywsServer) call(tool string, args any) (int, map[string]any, error) {
+	return s.callAs(s.key, tool, args)
+}
+
+// callAs is call with another key (another key's workspace).
+func (s *pywsServer) callAs(key, tool string, args any) (int, map[string]any, error) {
 	b, _ := json.Marshal(args)
 	req, _ := http.NewRequest("POST", s.base+"/v1/tools/"+tool, bytes.NewReader(b))
-	req.Header.Set("Authorization", "Bearer "+s.key)
+	req.Header.Set("Authorization", "Bearer "+key)
 	req.Header.Set("Content-Type", "application/json")
 	resp, err := client.Do(req)
 	if err != nil {
@@ -93,9 +98,14 @@ func position(root, rel string, line, char int) map[string]any {
 // answer (200, not marked incomplete, the declaration and uses) and
 // returns the time from the server's launch.
 func (s *pywsServer) firstReferences(root string, c pyright.Corpus, limit time.Duration) (time.Duration, int, error) {
+	return s.firstReferencesAs(s.key, root, c, limit)
+}
+
+// firstReferencesAs is firstReferences with another key, on its workspace.
+func (s *pywsServer) firstReferencesAs(key, root string, c pyright.Corpus, limit time.Duration) (time.Duration, int, error) {
 	deadline := s.start.Add(limit)
 	for time.Now().Before(deadline) {
-		status, body, err := s.call("get_references", position(root, c.Rel, c.Line, c.Char))
+		status, body, err := s.callAs(key, "get_references", position(root, c.Rel, c.Line, c.Char))
 		if err == nil && status == 200 && body["isIncomplete"] != true {
 			n, _ := body["totalCount"].(float64)
 			if n < 2 {
@@ -115,9 +125,12 @@ func (s *pywsServer) firstReferences(root string, c pyright.Corpus, limit time.D
 // complete references answer may come from an early index, during the
 // build (index.EarlyComplete), and what is measured after it (queries,
 // the logged build) is of the complete index.
-func (s *pywsServer) waitIndexed(limit time.Duration) error {
+func (s *pywsServer) waitIndexed(limit time.Duration) error { return s.waitIndexedN(1, limit) }
+
+// waitIndexedN waits for n workspaces' whole index built.
+func (s *pywsServer) waitIndexedN(n int, limit time.Duration) error {
 	deadline := time.Now().Add(limit)
-	for !strings.Contains(s.logText(), "workspace indexed") {
+	for strings.Count(s.logText(), "workspace indexed") < n {
 		if s.cmd.ProcessState != nil || time.Now().After(deadline) {
 			return fmt.Errorf("the index was not built within %v:\n%s", limit, s.logText())
 		}

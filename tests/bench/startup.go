@@ -39,7 +39,7 @@ var earlyQueried = map[string]string{"django": "django/db/models/query.py", "std
 // measureStartup takes one startupRun in dir/run<i>. serving, when not
 // nil, is called with the cold server once it answered (the query,
 // formatting and diagnostics rows use it).
-func measureStartup(cfg config, c pyright.Corpus, root, dir string, serving func(*pywsServer) error) (startupRun, error) {
+func measureStartup(cfg config, c pyright.Corpus, root, dir string, serving func(*pywsServer) error, servingArgs ...string) (startupRun, error) {
 	var r startupRun
 	if err := os.RemoveAll(dir); err != nil {
 		return r, err
@@ -65,7 +65,7 @@ func measureStartup(cfg config, c pyright.Corpus, root, dir string, serving func
 	}
 	var err error
 	var srv *pywsServer
-	if r.cold, srv, err = refs("state", serving); err != nil {
+	if r.cold, srv, err = refs("state", serving, servingArgs...); err != nil {
 		return r, err
 	}
 	r.build = srv.indexBuild()
