@@ -208,6 +208,7 @@ func sweepSymbols(t *testing.T, x *index.Index, root string, files map[string]st
 		}
 		for _, name := range names {
 			withWatchdog(t, "symbol "+name+" from "+rel, func() {
+				x.FindSymbols(name, "", 20)
 				if h, err := x.Lookup(name, abs); err == nil {
 					f, sp := h.File(), h.Span()
 					askAll(x, f.Abs, []byte(files[f.Rel]), int(sp.Line), int(sp.Col), 0, true)

@@ -61,6 +61,15 @@ func TestSweepRealProject(t *testing.T) {
 // survive as well.
 func sweepFile(t *testing.T, x *index.Index, abs string, src []byte, stride int) int {
 	t.Helper()
+	// What get_diagnostics, get_document_symbols and the missing-import
+	// quick fix ask of a whole file.
+	withWatchdog(t, abs, func() {
+		ctx := context.Background()
+		x.TypeFindings(abs)
+		x.Outline(abs)
+		x.MissingImports(abs, 0, bytes.Count(src, []byte("\n"))+1)
+		_, _ = x.Imports(ctx, abs, src)
+	})
 	asked, seen := 0, 0
 	lineStart := 0
 	for line, text := range bytes.Split(src, []byte("\n")) {
