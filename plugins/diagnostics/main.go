@@ -160,16 +160,21 @@ func contextFacts(files []sdk.File, context []abi.DiagnosticsContextFile, python
 // written after it is made, so calls can share it.
 var decodedFacts = factsMemo{byModule: map[string]memoFacts{}}
 
-// maxMemoFacts bounds the memo: a first pass over Django sends about 250
-// distinct modules; beyond the bound the memo starts afresh.
-const maxMemoFacts = 1024
+// maxMemoFactsBytes bounds the memo by the facts' JSON (their decoded
+// form is of the same order): a first pass over Django keeps about 250
+// modules in well under 1 MiB; beyond the bound the memo starts afresh,
+// so it adds at most a few MiB to the instance's memory.
+const maxMemoFactsBytes = 4 << 20
 
 type memoFacts struct {
 	raw   string
 	facts *rules.ModuleFacts
 }
 
-type factsMemo struct{ byModule map[string]memoFacts }
+type factsMemo struct {
+	byModule map[string]memoFacts
+	size     int // the kept facts' JSON bytes
+}
 
 // get returns the facts raw decodes to, nil when it does not decode.
 func (m *factsMemo) get(module string, raw []byte) *rules.ModuleFacts {
@@ -180,9 +185,14 @@ func (m *factsMemo) get(module string, raw []byte) *rules.ModuleFacts {
 	if err != nil {
 		return nil
 	}
-	if len(m.byModule) >= maxMemoFacts {
+	if e, ok := m.byModule[module]; ok {
+		m.size -= len(e.raw)
+	}
+	if m.size+len(raw) > maxMemoFactsBytes {
 		clear(m.byModule)
+		m.size = 0
 	}
 	m.byModule[module] = memoFacts{raw: string(raw), facts: mf}
+	m.size += len(raw)
 	return mf
 }
