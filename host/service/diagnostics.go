@@ -146,7 +146,7 @@ func (s *Session) fetchContextFacts(ctx context.Context, pyws *abi.DiagnosticsCo
 		if err != nil {
 			continue
 		}
-		if body, err := pluginresult.DecodeDiagnostics(raw, cf.index); err == nil {
+		if body, err := pluginresult.DecodeDiagnostics(raw, contextLines(cf)); err == nil {
 			s.keepContextFacts(pending, body.ContextFacts)
 		}
 	}

@@ -28,6 +28,7 @@ type builder struct {
 	deferAnn                      bool
 	baseDefer                     int
 	skipBodies                    bool // Options.SkipFunctionBodies, when it applies
+	skipDocs                      bool // Options.SkipDocstrings
 
 	bindings []*Binding     // in creation order
 	vk       tree.KindTable // visitKinds for t
@@ -76,6 +77,7 @@ func Analyze(t *tree.Tree, opts Options) *Module {
 	}
 	b.deferred = b.baseDefer
 	b.skipBodies = opts.SkipFunctionBodies && globalKinds.Table(t).Scan(0, t.NodeCount(), 0) == t.NodeCount()
+	b.skipDocs = opts.SkipDocstrings
 	root := t.Root()
 	m.Root = b.push(ScopeModule, root, 0, len(b.src))
 	m.DocNode, m.Docstring = b.docstring(root)

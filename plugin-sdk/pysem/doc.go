@@ -12,7 +12,7 @@
 // # API (stable; additions only)
 //
 //	func Analyze(t *tree.Tree, opts Options) *Module      // never panics, never fails
-//	type Options struct{ ModuleName string; IsPackageInit, IsStub bool; PythonMinor int; SkipFunctionBodies bool }
+//	type Options struct{ ModuleName string; IsPackageInit, IsStub bool; PythonMinor int; SkipFunctionBodies, SkipDocstrings bool }
 //
 //	type Module struct {
 //	    Tree *tree.Tree; Opts Options

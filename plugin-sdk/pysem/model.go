@@ -28,6 +28,10 @@ type Options struct {
 	// module's outline. A module with a global statement anywhere is
 	// analysed whole, since a body's global binds a module name.
 	SkipFunctionBodies bool
+	// SkipDocstrings leaves every Docstring empty (DocNode stays): for
+	// readers that never show one, such as the diagnostics rules, which
+	// would otherwise pay for cleaning each def's and class's docstring.
+	SkipDocstrings bool
 }
 
 // ScopeKind says what created a scope.

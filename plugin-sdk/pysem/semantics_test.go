@@ -412,6 +412,40 @@ func TestCleanDoc(t *testing.T) {
 	}
 }
 
+// TestSkipDocstrings: the docstrings' nodes stay, their cleaned text is
+// left out, and nothing else of the model changes.
+func TestSkipDocstrings(t *testing.T) {
+	src := `"""Module."""
+def f():
+    """Function."""
+class C:
+    """Class."""
+    x = 1
+    """Attribute."""
+`
+	tr := parse(t, src)
+	whole, skipped := Analyze(tr, Options{}), Analyze(tr, Options{SkipDocstrings: true})
+	if whole.Docstring != "Module." || skipped.Docstring != "" || skipped.DocNode != whole.DocNode {
+		t.Errorf("module: %q %v, skipped %q %v", whole.Docstring, whole.DocNode, skipped.Docstring, skipped.DocNode)
+	}
+	if len(whole.Bindings) != len(skipped.Bindings) {
+		t.Fatalf("%d bindings, skipped %d", len(whole.Bindings), len(skipped.Bindings))
+	}
+	docs := 0
+	for i, b := range whole.Bindings {
+		s := skipped.Bindings[i]
+		if b.Docstring != "" {
+			docs++
+		}
+		if s.Name != b.Name || s.Docstring != "" || s.DocNode != b.DocNode {
+			t.Errorf("%s: %q %v, skipped %s %q %v", b.Name, b.Docstring, b.DocNode, s.Name, s.Docstring, s.DocNode)
+		}
+	}
+	if docs != 3 {
+		t.Errorf("%d bindings with a docstring, want 3 (f, C, x)", docs)
+	}
+}
+
 func TestFlagsAndImports(t *testing.T) {
 	src := `from __future__ import annotations
 import typing

@@ -87,6 +87,9 @@ func (b *builder) docstring(body tree.Node) (tree.Node, string) {
 // cleanDoc returns a string literal's raw contents cleaned like
 // inspect.cleandoc (escape sequences are left as written).
 func (b *builder) cleanDoc(s tree.Node) string {
+	if b.skipDocs {
+		return ""
+	}
 	start, end := s.StartByte(), s.EndByte()
 	for c := s.FirstChild(); !c.IsNull(); c = c.NextSibling() {
 		switch b.vk.Of(c) {

@@ -50,7 +50,8 @@ func contextModuleFacts(cf ContextFile, pythonMinor int, skipBodies bool) *Modul
 		return &ModuleFacts{Broken: true}
 	}
 	m := pysem.Analyze(cf.Tree, pysem.Options{ModuleName: cf.ModuleName, IsPackageInit: cf.IsPackageInit,
-		IsStub: strings.HasSuffix(cf.Path, ".pyi"), PythonMinor: pythonMinor, SkipFunctionBodies: skipBodies})
+		IsStub: strings.HasSuffix(cf.Path, ".pyi"), PythonMinor: pythonMinor, SkipFunctionBodies: skipBodies,
+		SkipDocstrings: true})
 	f := &ModuleFacts{}
 	for name := range m.Root.Bindings {
 		b := moduleBinding(m, name)
