@@ -82,7 +82,8 @@ func (b *builder) argumentSites(n tree.Node, x int32) {
 	if b.kt.Of(al) != kArgumentList {
 		return
 	}
-	var nodes []tree.Node // by Args index; null for an unpacked one
+	nodes := b.argNodes[:0] // by Args index; null for an unpacked one
+	defer func() { b.argNodes = nodes[:0] }()
 	for c := range al.NamedChildren() {
 		switch b.kt.Of(c) {
 		case kKeywordArgument, kDictSplat, kComment:

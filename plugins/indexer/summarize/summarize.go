@@ -110,6 +110,14 @@ type builder struct {
 	// defOf is the index+1 in Defs of each binding's definition.
 	defOf []int32
 	arena []int32 // see int32s
+	// The summary's lists and import modules, allocated in chunks: in
+	// wasm an allocation costs several times what it does natively.
+	defLists   slab[navindex.DefLists]
+	exprLists  slab[navindex.ExprLists]
+	symModules slab[navindex.SymModule]
+	commas     []navindex.Pos // the Calls' Commas (callSites)
+	keys       []string       // the Calls' Keys (callSites)
+	argNodes   []tree.Node    // argumentSites' scratch
 	// interned are the expressions intern made, by key (keyBuf scratch).
 	interned map[string]int32
 	keyBuf   []byte
@@ -371,7 +379,7 @@ func (b *builder) importSym(level int, module, name string) int32 {
 	if id, ok := b.imports[k]; ok {
 		return id
 	}
-	id := b.add(navindex.Sym{Kind: navindex.SymImport, Name: name, SymModule: &navindex.SymModule{Module: module, Level: int32(level)}, Scope: -1, Class: -1, Recv: -1, Target: -1, Value: -1})
+	id := b.add(navindex.Sym{Kind: navindex.SymImport, Name: name, SymModule: b.symModule(module, int32(level)), Scope: -1, Class: -1, Recv: -1, Target: -1, Value: -1})
 	b.imports[k] = id
 	return id
 }
@@ -910,7 +918,7 @@ func (b *builder) laterMemberDefs(sym int32, rest []*pysem.AttrRef) {
 // sig: its value or annotation (memberFacts), a class variable when
 // assigned through cls.
 func (b *builder) memberDef(sym int32, a *pysem.AttrRef, sig string) navindex.Def {
-	d := navindex.Def{Sym: sym, Kind: navindex.KindVariable, Name: b.span(a.Start, a.End), Returns: -1, Body: -1, Annot: -1, Value: -1, Sig: sig, DefLists: new(navindex.DefLists)}
+	d := navindex.Def{Sym: sym, Kind: navindex.KindVariable, Name: b.span(a.Start, a.End), Returns: -1, Body: -1, Annot: -1, Value: -1, Sig: sig, DefLists: b.defLists.new()}
 	b.memberFacts(a, &d)
 	if a.ObjectBinding.Scope.Method == pysem.ClassMethod {
 		d.Flags |= navindex.DefClassVar
