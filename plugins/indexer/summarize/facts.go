@@ -502,28 +502,38 @@ func (b *builder) ownReturns(body tree.Node) (values []int32, nodes []tree.Node,
 // its except clauses, then its finally clause (`except: return [err]`
 // before `else: return []` is `list[Unknown] | list[Error]`).
 func (b *builder) inBinderOrder(body tree.Node, values []int32, nodes []tree.Node) []int32 {
-	type step struct{ rank, start int }
-	keys := make([][]step, len(nodes))
-	reordered := false
-	for i, n := range nodes {
-		for c := n; !c.IsNull() && c.Index() != body.Index(); c = c.Parent() {
-			rank := 0
-			if p := c.Parent(); !p.IsNull() && b.kt.Of(p) == kTry {
-				switch b.kt.Of(c) {
-				case kElse:
-					rank, reordered = 1, true
-				case kExcept:
-					rank = 2
-				case kFinally:
-					rank = 3
-				}
+	// rankOf is c's place among the clauses of its try statement.
+	rankOf := func(c tree.Node) int {
+		if p := c.Parent(); !p.IsNull() && b.kt.Of(p) == kTry {
+			switch b.kt.Of(c) {
+			case kElse:
+				return 1
+			case kExcept:
+				return 2
+			case kFinally:
+				return 3
 			}
-			keys[i] = append(keys[i], step{rank, c.StartByte()})
 		}
-		slices.Reverse(keys[i])
+		return 0
+	}
+	// Only a value in a try statement's else clause can move: the keys
+	// are built then, not for every def.
+	reordered := false
+	for _, n := range nodes {
+		for c := n; !reordered && !c.IsNull() && c.Index() != body.Index(); c = c.Parent() {
+			reordered = rankOf(c) == 1
+		}
 	}
 	if !reordered {
 		return values
+	}
+	type step struct{ rank, start int }
+	keys := make([][]step, len(nodes))
+	for i, n := range nodes {
+		for c := n; !c.IsNull() && c.Index() != body.Index(); c = c.Parent() {
+			keys[i] = append(keys[i], step{rankOf(c), c.StartByte()})
+		}
+		slices.Reverse(keys[i])
 	}
 	order := make([]int, len(values))
 	for i := range order {

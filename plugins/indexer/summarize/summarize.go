@@ -12,6 +12,7 @@ import (
 	"cmp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/pyws/pyws/plugin-sdk/navindex"
 	"github.com/pyws/pyws/plugin-sdk/pysem"
@@ -162,7 +163,11 @@ func FromModule(m *pysem.Module, platform string) *navindex.Summary {
 		local: make([]int32, len(m.Bindings)), implicit: map[string]int32{}, quals: make([]qual, len(m.Scopes)), childrenDisjoint: make([]int8, len(m.Scopes)),
 		imports: map[impKey]int32{}, attrs: map[attrKey]int32{}, kwargs: map[attrKey]int32{},
 		builtins: map[string]int32{}, unres: map[string]int32{}, builtinByName: make([]int32, m.NameCount()), unresByName: make([]int32, m.NameCount()), attrExprs: map[attrKey]int32{}, callAt: map[int]int32{}, returnAt: map[int]int32{},
-		occs: make([]occ, 0, len(m.Bindings)+len(m.Refs)+len(m.Attrs)), occAt: make([]int32, len(src)+1), occBits: make([]uint64, len(src)/64+1)}
+	}
+	sc := scratchPool.Get().(*scratch)
+	defer sc.keep(b)
+	b.occs = slices.Grow(sc.occs[:0], len(m.Bindings)+len(m.Refs)+len(m.Attrs))
+	b.occAt, b.occBits, b.refIdx = zeroed(sc.occAt, len(src)+1), zeroed(sc.occBits, len(src)/64+1), zeroed(sc.refIdx, len(src)+1)
 	b.s.Lines = int32(b.pos.LineCount())
 	b.minor, b.platform = m.Opts.PythonMinor, platform
 	if b.minor == 0 {
@@ -470,11 +475,38 @@ func (b *builder) refAt(off int) *pysem.Ref {
 	return b.m.Refs[b.refIdx[off]-1]
 }
 
-// indexRefs fills refIdx: of several references starting at one offset (a
+// scratch holds the builder's tables by source offset, which are as long
+// as the file and not part of the summary: the next file's builder
+// reuses them (clearing costs less than allocating, above all in wasm,
+// and the collector sees fewer large objects).
+type scratch struct {
+	occs          []occ
+	occAt, refIdx []int32
+	occBits       []uint64
+}
+
+var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
+
+// keep returns b's tables to the pool once the summary is built.
+func (sc *scratch) keep(b *builder) {
+	sc.occs, sc.occAt, sc.refIdx, sc.occBits = b.occs[:0], b.occAt, b.refIdx, b.occBits
+	scratchPool.Put(sc)
+}
+
+// zeroed is s resized to n zero elements, reallocated only if too short.
+func zeroed[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
+}
+
+// indexRefs fills refIdx (zeroed): of several references starting at one offset (a
 // name inside a string and the string's own name), the last whose node is
 // the identifier itself, else the first.
 func (b *builder) indexRefs() {
-	b.refIdx = make([]int32, len(b.src)+1)
 	for i, r := range b.m.Refs {
 		if r.Start < 0 || r.Start >= len(b.refIdx) {
 			continue
