@@ -596,7 +596,7 @@ func (b *builder) callSites(t *tree.Tree) {
 		// call's a capped slice of them: one allocation per growth of
 		// the lists, not per call.
 		commas, keys := len(b.commas), len(b.keys)
-		for ch := range al.Children() {
+		for ch := al.FirstChild(); !ch.IsNull(); ch = ch.NextSibling() {
 			switch {
 			case ch.IsMissing():
 			case !ch.IsNamed():
@@ -653,7 +653,7 @@ func (b *builder) pos16(offset int) navindex.Pos {
 func (b *builder) unclosedCalls(n tree.Node) {
 	var open []navindex.Call
 	var prev tree.Node
-	for ch := range n.Children() {
+	for ch := n.FirstChild(); !ch.IsNull(); ch = ch.NextSibling() {
 		if ch.IsNamed() && b.kt.Of(ch) == kComment {
 			continue
 		}

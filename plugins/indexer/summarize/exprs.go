@@ -330,7 +330,7 @@ func (b *builder) callExpr(n tree.Node) int32 {
 	var buf [8]int32
 	args := buf[:0]
 	star := -1 // the Args index of the first *x
-	for c := range al.NamedChildren() {
+	for c := firstNamed(al); !c.IsNull(); c = nextNamed(c) {
 		switch b.kt.Of(c) {
 		case kKeywordArgument, kDictSplat, kComment:
 			continue
@@ -345,7 +345,7 @@ func (b *builder) callExpr(n tree.Node) int32 {
 	}
 	if star >= 0 {
 		// Keys cover the last len(Keys) Args: from the first *x on.
-		for c := range al.NamedChildren() {
+		for c := firstNamed(al); !c.IsNull(); c = nextNamed(c) {
 			switch b.kt.Of(c) {
 			case kListSplat:
 				x.Keys = append(x.Keys, "*")
@@ -357,7 +357,7 @@ func (b *builder) callExpr(n tree.Node) int32 {
 			}
 		}
 	}
-	for c := range al.NamedChildren() {
+	for c := firstNamed(al); !c.IsNull(); c = nextNamed(c) {
 		switch b.kt.Of(c) {
 		case kKeywordArgument:
 			args = append(args, b.val(c.ChildByFieldID(b.f.value)))
@@ -372,7 +372,7 @@ func (b *builder) callExpr(n tree.Node) int32 {
 }
 
 func (b *builder) onlyComments(n tree.Node) bool {
-	for c := range n.NamedChildren() {
+	for c := firstNamed(n); !c.IsNull(); c = nextNamed(c) {
 		if b.kt.Of(c) != kComment {
 			return false
 		}
@@ -391,7 +391,7 @@ func (b *builder) display(n tree.Node, k uint8, typ bool) int32 {
 		elem = b.annot
 	}
 	var keys []string // parallel to Args
-	for c := range n.NamedChildren() {
+	for c := firstNamed(n); !c.IsNull(); c = nextNamed(c) {
 		switch b.kt.Of(c) {
 		case kComment:
 		case kListSplat, kListSplatPattern:
@@ -464,9 +464,9 @@ func (b *builder) subscript(n tree.Node, k uint8, typ bool) int32 {
 		}
 	} else {
 		head = n.NamedChild(0)
-		for c := range n.NamedChildren() {
+		for c := firstNamed(n); !c.IsNull(); c = nextNamed(c) {
 			if b.kt.Of(c) == kTypeParameter {
-				for a := range c.NamedChildren() {
+				for a := firstNamed(c); !a.IsNull(); a = nextNamed(a) {
 					if b.kt.Of(a) != kComment {
 						idx = append(idx, a)
 					}
@@ -480,7 +480,7 @@ func (b *builder) subscript(n tree.Node, k uint8, typ bool) int32 {
 	if len(idx) == 1 && b.kt.Of(idx[0]) == kTuple && !typ {
 		tup := idx[0]
 		idx = idx[:0]
-		for c := range tup.NamedChildren() {
+		for c := firstNamed(tup); !c.IsNull(); c = nextNamed(c) {
 			idx = append(idx, c)
 		}
 	}

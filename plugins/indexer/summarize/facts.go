@@ -164,7 +164,7 @@ func (b *builder) unpack(e int32, n tree.Node) int32 {
 				return -1
 			}
 			var i, count int32 = -1, 0
-			for c := range p.NamedChildren() {
+			for c := firstNamed(p); !c.IsNull(); c = nextNamed(c) {
 				if b.kt.Of(c) == kComment {
 					continue
 				}
@@ -210,7 +210,7 @@ func (b *builder) exceptValue(n tree.Node) int32 {
 		return b.expr(navindex.ExprCall, b.val(n), "")
 	}
 	var alts []int32
-	for c := range n.NamedChildren() {
+	for c := firstNamed(n); !c.IsNull(); c = nextNamed(c) {
 		if b.kt.Of(c) != kComment {
 			alts = append(alts, b.expr(navindex.ExprCall, b.val(c), ""))
 		}
@@ -298,7 +298,7 @@ func (b *builder) neverRuns(block, n tree.Node) bool {
 // of NotImplementedError is taken for a NoReturn here).
 func (b *builder) raisesNotImplemented(block tree.Node) bool {
 	raises := false
-	for c := range block.NamedChildren() {
+	for c := firstNamed(block); !c.IsNull(); c = nextNamed(c) {
 		switch b.kt.Of(c) {
 		case kComment:
 		case kRaise:
@@ -384,7 +384,7 @@ func (b *builder) params(bd *pysem.Binding) []navindex.Param {
 	}
 	out := make([]navindex.Param, 0, ps.NamedChildCount())
 	kwOnly := false
-	for c := range ps.NamedChildren() {
+	for c := firstNamed(ps); !c.IsNull(); c = nextNamed(c) {
 		p := navindex.Param{Annot: -1, Default: -1}
 		id := c
 		switch b.kt.Of(c) {
@@ -469,7 +469,7 @@ func (b *builder) ownReturns(body tree.Node) (values []int32, nodes []tree.Node,
 		switch kt.Of(n) {
 		case 1:
 			v := tree.Node{}
-			for c := range n.NamedChildren() {
+			for c := firstNamed(n); !c.IsNull(); c = nextNamed(c) {
 				if b.kt.Of(c) != kComment {
 					v = c
 					break
@@ -588,7 +588,7 @@ func (b *builder) yieldValue(n tree.Node) int32 {
 // the end).
 func (b *builder) ends(block tree.Node) bool {
 	var last tree.Node
-	for c := range block.NamedChildren() {
+	for c := firstNamed(block); !c.IsNull(); c = nextNamed(c) {
 		if b.kt.Of(c) != kComment {
 			last = c
 		}
@@ -623,7 +623,7 @@ func (b *builder) ends(block tree.Node) bool {
 	case kTry:
 		ok := true
 		hasElse := false
-		for c := range last.NamedChildren() {
+		for c := firstNamed(last); !c.IsNull(); c = nextNamed(c) {
 			switch b.kt.Of(c) {
 			case kFinally:
 				if b.ends(lastBlock(b, c)) {
@@ -657,7 +657,7 @@ func (b *builder) ends(block tree.Node) bool {
 // lastBlock is the block of an except or finally clause.
 func lastBlock(b *builder, clause tree.Node) tree.Node {
 	var blk tree.Node
-	for c := range clause.NamedChildren() {
+	for c := firstNamed(clause); !c.IsNull(); c = nextNamed(c) {
 		if b.kt.Of(c) == kBlock {
 			blk = c
 		}

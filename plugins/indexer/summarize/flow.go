@@ -96,7 +96,7 @@ func (b *builder) flow() {
 	if m.Tree == nil || b.s == nil || m.Opts.IsStub {
 		return // a stub declares: nothing to narrow in it
 	}
-	fb := &flowBuilder{b: b, bindAt: map[int]int32{}, bindBits: make([]uint64, len(b.src)/64+1), readNode: make([]int32, len(m.Refs)), condRefs: map[int32]bool{}, attrRefs: map[int32]map[string]bool{}, augRead: map[int32]int32{}}
+	fb := &flowBuilder{b: b, bindAt: map[int]int32{}, bindBits: make([]uint64, len(b.src)/64+1), readNode: make([]int32, len(m.Refs)), nodes: b.sc.flowNodes[:0], condRefs: map[int32]bool{}, attrRefs: map[int32]map[string]bool{}, augRead: map[int32]int32{}}
 	params := make([][]*pysem.Binding, len(m.Scopes))
 	for _, bd := range m.Bindings {
 		if bd.NameNode.IsNull() || bd.Site == nil {
@@ -143,6 +143,8 @@ func (b *builder) flow() {
 	}
 	b.flowBindAt = fb.binding
 	fb.finish()
+	clear(fb.nodes) // their preds would keep this summary's arena alive
+	b.sc.flowNodes = fb.nodes[:0]
 }
 
 // firstNamed and nextNamed walk a node's named children without the
@@ -179,7 +181,8 @@ func (fb *flowBuilder) add(n flowNode) int32 {
 
 // join is a node where paths meet; -1 when none reaches it.
 func (fb *flowBuilder) join(preds ...int32) int32 {
-	var live []int32
+	var buf [8]int32
+	live := buf[:0]
 	for _, p := range preds {
 		if p >= 0 && !slices.Contains(live, p) {
 			live = append(live, p)
@@ -191,7 +194,7 @@ func (fb *flowBuilder) join(preds ...int32) int32 {
 	case 1:
 		return live[0]
 	}
-	return fb.add(flowNode{kind: navindex.FlowJoin, prev: -1, preds: live})
+	return fb.add(flowNode{kind: navindex.FlowJoin, prev: -1, preds: fb.b.int32s(live)})
 }
 
 func (fb *flowBuilder) assign(bd *pysem.Binding) {

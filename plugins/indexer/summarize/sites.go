@@ -84,7 +84,7 @@ func (b *builder) argumentSites(n tree.Node, x int32) {
 	}
 	nodes := b.argNodes[:0] // by Args index; null for an unpacked one
 	defer func() { b.argNodes = nodes[:0] }()
-	for c := range al.NamedChildren() {
+	for c := firstNamed(al); !c.IsNull(); c = nextNamed(c) {
 		switch b.kt.Of(c) {
 		case kKeywordArgument, kDictSplat, kComment:
 		case kListSplat:
@@ -93,7 +93,7 @@ func (b *builder) argumentSites(n tree.Node, x int32) {
 			nodes = append(nodes, c)
 		}
 	}
-	for c := range al.NamedChildren() {
+	for c := firstNamed(al); !c.IsNull(); c = nextNamed(c) {
 		switch b.kt.Of(c) {
 		case kKeywordArgument:
 			nodes = append(nodes, c.ChildByFieldID(b.f.value))

@@ -110,7 +110,8 @@ type builder struct {
 	unpacks              map[unpackKey]int32
 	// defOf is the index+1 in Defs of each binding's definition.
 	defOf []int32
-	arena []int32 // see int32s
+	arena []int32  // see int32s
+	sc    *scratch // tables reused from file to file
 	// The summary's lists and import modules, allocated in chunks: in
 	// wasm an allocation costs several times what it does natively.
 	defLists   slab[navindex.DefLists]
@@ -165,6 +166,7 @@ func FromModule(m *pysem.Module, platform string) *navindex.Summary {
 		builtins: map[string]int32{}, unres: map[string]int32{}, builtinByName: make([]int32, m.NameCount()), unresByName: make([]int32, m.NameCount()), attrExprs: map[attrKey]int32{}, callAt: map[int]int32{}, returnAt: map[int]int32{},
 	}
 	sc := scratchPool.Get().(*scratch)
+	b.sc = sc
 	defer sc.keep(b)
 	b.occs = slices.Grow(sc.occs[:0], len(m.Bindings)+len(m.Refs)+len(m.Attrs))
 	b.occAt, b.occBits, b.refIdx = zeroed(sc.occAt, len(src)+1), zeroed(sc.occBits, len(src)/64+1), zeroed(sc.refIdx, len(src)+1)
@@ -483,6 +485,7 @@ type scratch struct {
 	occs          []occ
 	occAt, refIdx []int32
 	occBits       []uint64
+	flowNodes     []flowNode // the flow graph before finish (flow.go)
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
@@ -664,7 +667,7 @@ func (b *builder) typeExpr(n tree.Node) int32 {
 		} else {
 			head = n.NamedChild(0)
 			if n.NamedChildCount() > 1 {
-				for c := range n.NamedChild(1).NamedChildren() {
+				for c := firstNamed(n.NamedChild(1)); !c.IsNull(); c = nextNamed(c) {
 					args = append(args, c)
 				}
 			}
