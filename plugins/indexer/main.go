@@ -7,7 +7,7 @@
 package main
 
 import (
-	"path"
+	pathpkg "path"
 	"runtime/debug"
 	"strings"
 
@@ -59,14 +59,18 @@ func handle(req *sdk.Request) (any, error) {
 		if f.Tree == nil {
 			continue
 		}
-		base := path.Base(f.Path)
-		o := summarize.Options{
-			IsStub:        strings.HasSuffix(base, ".pyi"),
-			IsPackageInit: base == "__init__.py" || base == "__init__.pyi",
-			PythonMinor:   a.PythonMinor,
-			Platform:      a.Platform,
-		}
-		res.Summaries[i] = navindex.Encode(summarize.Summarize(f.Tree, o))
+		res.Summaries[i] = navindex.Encode(summarize.Summarize(f.Tree, optionsFor(f.Path, a)))
 	}
 	return res, nil
+}
+
+// optionsFor is how the file at path (slash-separated) is summarized.
+func optionsFor(path string, a args) summarize.Options {
+	base := pathpkg.Base(path)
+	return summarize.Options{
+		IsStub:        strings.HasSuffix(base, ".pyi"),
+		IsPackageInit: base == "__init__.py" || base == "__init__.pyi",
+		PythonMinor:   a.PythonMinor,
+		Platform:      a.Platform,
+	}
 }

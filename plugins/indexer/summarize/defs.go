@@ -46,7 +46,7 @@ func (b *builder) defs() {
 			continue
 		}
 		id := b.localSym(bd)
-		d := navindex.Def{Sym: id, Name: b.span(bd.NameNode.StartByte(), bd.NameNode.EndByte()), Returns: -1, Body: -1, Annot: -1, Value: -1, Import: bd.Import != nil, DefLists: new(navindex.DefLists)}
+		d := navindex.Def{Sym: id, Name: b.span(bd.NameNode.StartByte(), bd.NameNode.EndByte()), Returns: -1, Body: -1, Annot: -1, Value: -1, Import: bd.Import != nil, DefLists: b.defLists.new()}
 		if bd.Body != nil {
 			d.Body = int32(bd.Body.Index)
 		}
@@ -592,26 +592,36 @@ func (b *builder) callSites(t *tree.Tree) {
 			b.s.Calls = append(b.s.Calls, c)
 			continue
 		}
-		for ch := range al.Children() {
+		// The commas and keys go to the builder's shared lists, each
+		// call's a capped slice of them: one allocation per growth of
+		// the lists, not per call.
+		commas, keys := len(b.commas), len(b.keys)
+		for ch := al.FirstChild(); !ch.IsNull(); ch = ch.NextSibling() {
 			switch {
 			case ch.IsMissing():
 			case !ch.IsNamed():
 				switch string(ch.Text()) {
 				case ",":
-					c.Commas = append(c.Commas, b.pos16(ch.StartByte()))
+					b.commas = append(b.commas, b.pos16(ch.StartByte()))
 				case ")":
 					c.Close = b.pos16(ch.StartByte())
 				}
 			case b.kt.Of(ch) == kComment:
 			case b.kt.Of(ch) == kKeywordArgument:
-				c.Keys = append(c.Keys, text(ch.ChildByFieldID(b.f.name)))
+				b.keys = append(b.keys, text(ch.ChildByFieldID(b.f.name)))
 			case b.kt.Of(ch) == kListSplat:
-				c.Keys = append(c.Keys, "*")
+				b.keys = append(b.keys, "*")
 			case b.kt.Of(ch) == kDictSplat:
-				c.Keys = append(c.Keys, "**")
+				b.keys = append(b.keys, "**")
 			default:
-				c.Keys = append(c.Keys, "")
+				b.keys = append(b.keys, "")
 			}
+		}
+		if len(b.commas) > commas {
+			c.Commas = b.commas[commas:len(b.commas):len(b.commas)]
+		}
+		if len(b.keys) > keys {
+			c.Keys = b.keys[keys:len(b.keys):len(b.keys)]
 		}
 		b.s.Calls = append(b.s.Calls, c)
 	}
@@ -643,7 +653,7 @@ func (b *builder) pos16(offset int) navindex.Pos {
 func (b *builder) unclosedCalls(n tree.Node) {
 	var open []navindex.Call
 	var prev tree.Node
-	for ch := range n.Children() {
+	for ch := n.FirstChild(); !ch.IsNull(); ch = ch.NextSibling() {
 		if ch.IsNamed() && b.kt.Of(ch) == kComment {
 			continue
 		}

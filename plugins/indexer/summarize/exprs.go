@@ -38,6 +38,34 @@ func (b *builder) int32s(v []int32) []int32 {
 	return b.arena[from:len(b.arena):len(b.arena)]
 }
 
+// newExprLists is ExprLists{Args: args, Keys: keys} from the builder's
+// slab.
+func (b *builder) newExprLists(args []int32, keys []string) *navindex.ExprLists {
+	l := b.exprLists.new()
+	l.Args, l.Keys = args, keys
+	return l
+}
+
+// symModule is SymModule{Module: module, Level: level} from the
+// builder's slab.
+func (b *builder) symModule(module string, level int32) *navindex.SymModule {
+	m := b.symModules.new()
+	m.Module, m.Level = module, level
+	return m
+}
+
+// slab hands out the Ts of one summary from chunks, one allocation per
+// chunk rather than per T (as pysem's does for its model).
+type slab[T any] struct{ buf []T }
+
+func (s *slab[T]) new() *T {
+	if len(s.buf) == cap(s.buf) {
+		s.buf = make([]T, 0, min(max(2*cap(s.buf), 16), 1024))
+	}
+	s.buf = s.buf[:len(s.buf)+1]
+	return &s.buf[len(s.buf)-1]
+}
+
 // noExprLists are the lists of every expression made without any, and
 // noSymModule the module of every symbol other than an import's. They
 // are never written: an expression given lists gets its own (see
@@ -88,7 +116,7 @@ func (b *builder) intern(x navindex.Expr, args []int32) int32 {
 	if id, ok := b.interned[string(k)]; ok {
 		return id
 	}
-	x.ExprLists = &navindex.ExprLists{Args: b.int32s(args), Keys: x.Lists().Keys}
+	x.ExprLists = b.newExprLists(b.int32s(args), x.Lists().Keys)
 	id := b.addExpr(x)
 	if b.interned == nil {
 		b.interned = map[string]int32{}
@@ -190,7 +218,8 @@ func (b *builder) val(n tree.Node) int32 {
 		x := navindex.Expr{Op: navindex.ExprLambda, A: b.val(n.ChildByFieldID(b.f.body)), B: -1}
 		if names, ok := b.lambdaParams(n); ok {
 			x.B = int32(len(names))
-			x.ExprLists = &navindex.ExprLists{Keys: names}
+			x.ExprLists = b.exprLists.new()
+			x.ExprLists.Keys = names
 		}
 		return b.addExpr(x)
 	case kNamedExpr:
@@ -283,7 +312,7 @@ func (b *builder) callExpr(n tree.Node) int32 {
 		if callee < 0 {
 			return -1
 		}
-		return b.addExpr(navindex.Expr{Op: navindex.ExprCall, A: callee, B: -1, ExprLists: &navindex.ExprLists{Args: []int32{b.val(al)}}})
+		return b.addExpr(navindex.Expr{Op: navindex.ExprCall, A: callee, B: -1, ExprLists: b.newExprLists([]int32{b.val(al)}, nil)})
 	}
 	if b.kt.Of(fn) == kIdentifier && string(fn.Text()) == "super" {
 		if v := b.valueExpr(n); v >= 0 && b.s.Exprs[v].Op == navindex.ExprSuper {
@@ -297,11 +326,11 @@ func (b *builder) callExpr(n tree.Node) int32 {
 	if al.NamedChildCount() == 0 || b.onlyComments(al) {
 		return b.expr(navindex.ExprCall, callee, "") // made once per callee
 	}
-	x := navindex.Expr{Op: navindex.ExprCall, A: callee, B: -1, ExprLists: new(navindex.ExprLists)}
+	x := navindex.Expr{Op: navindex.ExprCall, A: callee, B: -1, ExprLists: b.exprLists.new()}
 	var buf [8]int32
 	args := buf[:0]
 	star := -1 // the Args index of the first *x
-	for c := range al.NamedChildren() {
+	for c := firstNamed(al); !c.IsNull(); c = nextNamed(c) {
 		switch b.kt.Of(c) {
 		case kKeywordArgument, kDictSplat, kComment:
 			continue
@@ -316,7 +345,7 @@ func (b *builder) callExpr(n tree.Node) int32 {
 	}
 	if star >= 0 {
 		// Keys cover the last len(Keys) Args: from the first *x on.
-		for c := range al.NamedChildren() {
+		for c := firstNamed(al); !c.IsNull(); c = nextNamed(c) {
 			switch b.kt.Of(c) {
 			case kListSplat:
 				x.Keys = append(x.Keys, "*")
@@ -328,7 +357,7 @@ func (b *builder) callExpr(n tree.Node) int32 {
 			}
 		}
 	}
-	for c := range al.NamedChildren() {
+	for c := firstNamed(al); !c.IsNull(); c = nextNamed(c) {
 		switch b.kt.Of(c) {
 		case kKeywordArgument:
 			args = append(args, b.val(c.ChildByFieldID(b.f.value)))
@@ -343,7 +372,7 @@ func (b *builder) callExpr(n tree.Node) int32 {
 }
 
 func (b *builder) onlyComments(n tree.Node) bool {
-	for c := range n.NamedChildren() {
+	for c := firstNamed(n); !c.IsNull(); c = nextNamed(c) {
 		if b.kt.Of(c) != kComment {
 			return false
 		}
@@ -354,7 +383,7 @@ func (b *builder) onlyComments(n tree.Node) bool {
 // display is a tuple, list, set or dict display; in annotations
 // (`Callable[[int], str]`) its elements are type expressions.
 func (b *builder) display(n tree.Node, k uint8, typ bool) int32 {
-	x := navindex.Expr{Op: navindex.ExprDisplay, A: -1, B: -1, Name: containerName(k), ExprLists: new(navindex.ExprLists)}
+	x := navindex.Expr{Op: navindex.ExprDisplay, A: -1, B: -1, Name: containerName(k), ExprLists: b.exprLists.new()}
 	var buf [8]int32
 	args := buf[:0]
 	elem := b.val
@@ -362,7 +391,7 @@ func (b *builder) display(n tree.Node, k uint8, typ bool) int32 {
 		elem = b.annot
 	}
 	var keys []string // parallel to Args
-	for c := range n.NamedChildren() {
+	for c := firstNamed(n); !c.IsNull(); c = nextNamed(c) {
 		switch b.kt.Of(c) {
 		case kComment:
 		case kListSplat, kListSplatPattern:
@@ -435,9 +464,9 @@ func (b *builder) subscript(n tree.Node, k uint8, typ bool) int32 {
 		}
 	} else {
 		head = n.NamedChild(0)
-		for c := range n.NamedChildren() {
+		for c := firstNamed(n); !c.IsNull(); c = nextNamed(c) {
 			if b.kt.Of(c) == kTypeParameter {
-				for a := range c.NamedChildren() {
+				for a := firstNamed(c); !a.IsNull(); a = nextNamed(a) {
 					if b.kt.Of(a) != kComment {
 						idx = append(idx, a)
 					}
@@ -445,13 +474,13 @@ func (b *builder) subscript(n tree.Node, k uint8, typ bool) int32 {
 			}
 		}
 	}
-	x := navindex.Expr{Op: navindex.ExprSubscript, A: b.val(head), B: -1, ExprLists: new(navindex.ExprLists)}
+	x := navindex.Expr{Op: navindex.ExprSubscript, A: b.val(head), B: -1, ExprLists: b.exprLists.new()}
 	var buf [8]int32
 	args := buf[:0]
 	if len(idx) == 1 && b.kt.Of(idx[0]) == kTuple && !typ {
 		tup := idx[0]
 		idx = idx[:0]
-		for c := range tup.NamedChildren() {
+		for c := firstNamed(tup); !c.IsNull(); c = nextNamed(c) {
 			idx = append(idx, c)
 		}
 	}
@@ -479,7 +508,7 @@ func (b *builder) subscript(n tree.Node, k uint8, typ bool) int32 {
 // slice is `lo:hi:step` as slice(lo, hi, step) (an omitted bound None).
 func (b *builder) slice(n tree.Node) int32 {
 	callee := b.builtinExpr("slice")
-	x := navindex.Expr{Op: navindex.ExprCall, A: callee, B: -1, ExprLists: new(navindex.ExprLists)}
+	x := navindex.Expr{Op: navindex.ExprCall, A: callee, B: -1, ExprLists: b.exprLists.new()}
 	var cur tree.Node
 	for c := n.FirstChild(); ; c = c.NextSibling() {
 		if c.IsNull() || (!c.IsNamed() && string(c.Text()) == ":") {

@@ -164,7 +164,7 @@ func (b *builder) unpack(e int32, n tree.Node) int32 {
 				return -1
 			}
 			var i, count int32 = -1, 0
-			for c := range p.NamedChildren() {
+			for c := firstNamed(p); !c.IsNull(); c = nextNamed(c) {
 				if b.kt.Of(c) == kComment {
 					continue
 				}
@@ -210,7 +210,7 @@ func (b *builder) exceptValue(n tree.Node) int32 {
 		return b.expr(navindex.ExprCall, b.val(n), "")
 	}
 	var alts []int32
-	for c := range n.NamedChildren() {
+	for c := firstNamed(n); !c.IsNull(); c = nextNamed(c) {
 		if b.kt.Of(c) != kComment {
 			alts = append(alts, b.expr(navindex.ExprCall, b.val(c), ""))
 		}
@@ -298,7 +298,7 @@ func (b *builder) neverRuns(block, n tree.Node) bool {
 // of NotImplementedError is taken for a NoReturn here).
 func (b *builder) raisesNotImplemented(block tree.Node) bool {
 	raises := false
-	for c := range block.NamedChildren() {
+	for c := firstNamed(block); !c.IsNull(); c = nextNamed(c) {
 		switch b.kt.Of(c) {
 		case kComment:
 		case kRaise:
@@ -384,7 +384,7 @@ func (b *builder) params(bd *pysem.Binding) []navindex.Param {
 	}
 	out := make([]navindex.Param, 0, ps.NamedChildCount())
 	kwOnly := false
-	for c := range ps.NamedChildren() {
+	for c := firstNamed(ps); !c.IsNull(); c = nextNamed(c) {
 		p := navindex.Param{Annot: -1, Default: -1}
 		id := c
 		switch b.kt.Of(c) {
@@ -469,7 +469,7 @@ func (b *builder) ownReturns(body tree.Node) (values []int32, nodes []tree.Node,
 		switch kt.Of(n) {
 		case 1:
 			v := tree.Node{}
-			for c := range n.NamedChildren() {
+			for c := firstNamed(n); !c.IsNull(); c = nextNamed(c) {
 				if b.kt.Of(c) != kComment {
 					v = c
 					break
@@ -502,28 +502,38 @@ func (b *builder) ownReturns(body tree.Node) (values []int32, nodes []tree.Node,
 // its except clauses, then its finally clause (`except: return [err]`
 // before `else: return []` is `list[Unknown] | list[Error]`).
 func (b *builder) inBinderOrder(body tree.Node, values []int32, nodes []tree.Node) []int32 {
-	type step struct{ rank, start int }
-	keys := make([][]step, len(nodes))
-	reordered := false
-	for i, n := range nodes {
-		for c := n; !c.IsNull() && c.Index() != body.Index(); c = c.Parent() {
-			rank := 0
-			if p := c.Parent(); !p.IsNull() && b.kt.Of(p) == kTry {
-				switch b.kt.Of(c) {
-				case kElse:
-					rank, reordered = 1, true
-				case kExcept:
-					rank = 2
-				case kFinally:
-					rank = 3
-				}
+	// rankOf is c's place among the clauses of its try statement.
+	rankOf := func(c tree.Node) int {
+		if p := c.Parent(); !p.IsNull() && b.kt.Of(p) == kTry {
+			switch b.kt.Of(c) {
+			case kElse:
+				return 1
+			case kExcept:
+				return 2
+			case kFinally:
+				return 3
 			}
-			keys[i] = append(keys[i], step{rank, c.StartByte()})
 		}
-		slices.Reverse(keys[i])
+		return 0
+	}
+	// Only a value in a try statement's else clause can move: the keys
+	// are built then, not for every def.
+	reordered := false
+	for _, n := range nodes {
+		for c := n; !reordered && !c.IsNull() && c.Index() != body.Index(); c = c.Parent() {
+			reordered = rankOf(c) == 1
+		}
 	}
 	if !reordered {
 		return values
+	}
+	type step struct{ rank, start int }
+	keys := make([][]step, len(nodes))
+	for i, n := range nodes {
+		for c := n; !c.IsNull() && c.Index() != body.Index(); c = c.Parent() {
+			keys[i] = append(keys[i], step{rankOf(c), c.StartByte()})
+		}
+		slices.Reverse(keys[i])
 	}
 	order := make([]int, len(values))
 	for i := range order {
@@ -578,7 +588,7 @@ func (b *builder) yieldValue(n tree.Node) int32 {
 // the end).
 func (b *builder) ends(block tree.Node) bool {
 	var last tree.Node
-	for c := range block.NamedChildren() {
+	for c := firstNamed(block); !c.IsNull(); c = nextNamed(c) {
 		if b.kt.Of(c) != kComment {
 			last = c
 		}
@@ -613,7 +623,7 @@ func (b *builder) ends(block tree.Node) bool {
 	case kTry:
 		ok := true
 		hasElse := false
-		for c := range last.NamedChildren() {
+		for c := firstNamed(last); !c.IsNull(); c = nextNamed(c) {
 			switch b.kt.Of(c) {
 			case kFinally:
 				if b.ends(lastBlock(b, c)) {
@@ -647,7 +657,7 @@ func (b *builder) ends(block tree.Node) bool {
 // lastBlock is the block of an except or finally clause.
 func lastBlock(b *builder, clause tree.Node) tree.Node {
 	var blk tree.Node
-	for c := range clause.NamedChildren() {
+	for c := firstNamed(clause); !c.IsNull(); c = nextNamed(c) {
 		if b.kt.Of(c) == kBlock {
 			blk = c
 		}

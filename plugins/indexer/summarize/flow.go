@@ -96,14 +96,27 @@ func (b *builder) flow() {
 	if m.Tree == nil || b.s == nil || m.Opts.IsStub {
 		return // a stub declares: nothing to narrow in it
 	}
-	fb := &flowBuilder{b: b, bindAt: map[int]int32{}, bindBits: make([]uint64, len(b.src)/64+1), readNode: make([]int32, len(m.Refs)), condRefs: map[int32]bool{}, attrRefs: map[int32]map[string]bool{}, augRead: map[int32]int32{}}
-	params := make([][]*pysem.Binding, len(m.Scopes))
+	fb := &flowBuilder{b: b, bindAt: map[int]int32{}, bindBits: make([]uint64, len(b.src)/64+1), readNode: make([]int32, len(m.Refs)), nodes: b.sc.flowNodes[:0], condRefs: map[int32]bool{}, attrRefs: map[int32]map[string]bool{}, augRead: map[int32]int32{}}
+	// params are each scope's parameters in binding order, all in one
+	// list: paramsAt[i] is where scope i's start.
+	paramsAt := make([]int32, len(m.Scopes)+1)
+	for _, bd := range m.Bindings {
+		if bd.Kind == pysem.BindParameter && !bd.NameNode.IsNull() && bd.Site != nil {
+			paramsAt[bd.Scope.Index+1]++
+		}
+	}
+	for i := range m.Scopes {
+		paramsAt[i+1] += paramsAt[i]
+	}
+	params := make([]*pysem.Binding, paramsAt[len(m.Scopes)])
+	next := slices.Clone(paramsAt[:len(m.Scopes)])
 	for _, bd := range m.Bindings {
 		if bd.NameNode.IsNull() || bd.Site == nil {
 			continue
 		}
 		if bd.Kind == pysem.BindParameter {
-			params[bd.Scope.Index] = append(params[bd.Scope.Index], bd)
+			params[next[bd.Scope.Index]] = bd
+			next[bd.Scope.Index]++
 			continue
 		}
 		if k := bd.Site.Kind; k == pysem.ScopeModule || k == pysem.ScopeFunction || k == pysem.ScopeComprehension {
@@ -131,7 +144,7 @@ func (b *builder) flow() {
 			continue
 		}
 		fb.cur = fb.add(flowNode{kind: navindex.FlowStart, a: int32(sc.Index), prev: -1})
-		for _, p := range params[sc.Index] {
+		for _, p := range params[paramsAt[sc.Index]:paramsAt[sc.Index+1]] {
 			fb.assign(p)
 		}
 		fb.loops, fb.tries, fb.fn, fb.withs = nil, nil, -1, 0
@@ -143,6 +156,8 @@ func (b *builder) flow() {
 	}
 	b.flowBindAt = fb.binding
 	fb.finish()
+	clear(fb.nodes) // their preds would keep this summary's arena alive
+	b.sc.flowNodes = fb.nodes[:0]
 }
 
 // firstNamed and nextNamed walk a node's named children without the
@@ -179,7 +194,8 @@ func (fb *flowBuilder) add(n flowNode) int32 {
 
 // join is a node where paths meet; -1 when none reaches it.
 func (fb *flowBuilder) join(preds ...int32) int32 {
-	var live []int32
+	var buf [8]int32
+	live := buf[:0]
 	for _, p := range preds {
 		if p >= 0 && !slices.Contains(live, p) {
 			live = append(live, p)
@@ -191,7 +207,7 @@ func (fb *flowBuilder) join(preds ...int32) int32 {
 	case 1:
 		return live[0]
 	}
-	return fb.add(flowNode{kind: navindex.FlowJoin, prev: -1, preds: live})
+	return fb.add(flowNode{kind: navindex.FlowJoin, prev: -1, preds: fb.b.int32s(live)})
 }
 
 func (fb *flowBuilder) assign(bd *pysem.Binding) {

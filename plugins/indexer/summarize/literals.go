@@ -39,7 +39,7 @@ func (b *builder) literal(n tree.Node) int32 {
 	case kConcatString:
 		typ := ""
 		var all []byte
-		for c := range n.NamedChildren() {
+		for c := firstNamed(n); !c.IsNull(); c = nextNamed(c) {
 			if b.kt.Of(c) != kString {
 				continue
 			}

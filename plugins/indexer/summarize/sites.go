@@ -82,8 +82,9 @@ func (b *builder) argumentSites(n tree.Node, x int32) {
 	if b.kt.Of(al) != kArgumentList {
 		return
 	}
-	var nodes []tree.Node // by Args index; null for an unpacked one
-	for c := range al.NamedChildren() {
+	nodes := b.argNodes[:0] // by Args index; null for an unpacked one
+	defer func() { b.argNodes = nodes[:0] }()
+	for c := firstNamed(al); !c.IsNull(); c = nextNamed(c) {
 		switch b.kt.Of(c) {
 		case kKeywordArgument, kDictSplat, kComment:
 		case kListSplat:
@@ -92,7 +93,7 @@ func (b *builder) argumentSites(n tree.Node, x int32) {
 			nodes = append(nodes, c)
 		}
 	}
-	for c := range al.NamedChildren() {
+	for c := firstNamed(al); !c.IsNull(); c = nextNamed(c) {
 		switch b.kt.Of(c) {
 		case kKeywordArgument:
 			nodes = append(nodes, c.ChildByFieldID(b.f.value))

@@ -248,7 +248,7 @@ func (b *builder) staticComparison(n tree.Node) int8 {
 		if b.kt.Of(r) != kTuple {
 			return 0
 		}
-		for c := range r.NamedChildren() {
+		for c := firstNamed(r); !c.IsNull(); c = nextNamed(c) {
 			v, err := strconv.Atoi(string(c.Text()))
 			if b.kt.Of(c) != kInteger || err != nil {
 				return 0
@@ -304,7 +304,7 @@ func (b *builder) strCompare(have, op string, r tree.Node) int8 {
 			return 0
 		}
 		in := false
-		for c := range r.NamedChildren() {
+		for c := firstNamed(r); !c.IsNull(); c = nextNamed(c) {
 			s, ok := b.strConst(c)
 			if !ok {
 				return 0

@@ -39,7 +39,7 @@ func (b *builder) stringAnnot(n tree.Node) int32 {
 	_, val, _ := stringValue(src, -1)
 	if b.kt.Of(n) == kConcatString {
 		val = val[:0]
-		for c := range n.NamedChildren() {
+		for c := firstNamed(n); !c.IsNull(); c = nextNamed(c) {
 			if b.kt.Of(c) == kString {
 				_, v, _ := stringValue(c.Text(), -1)
 				val = append(val, v...)

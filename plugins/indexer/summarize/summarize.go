@@ -12,6 +12,7 @@ import (
 	"cmp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/pyws/pyws/plugin-sdk/navindex"
 	"github.com/pyws/pyws/plugin-sdk/pysem"
@@ -109,7 +110,16 @@ type builder struct {
 	unpacks              map[unpackKey]int32
 	// defOf is the index+1 in Defs of each binding's definition.
 	defOf []int32
-	arena []int32 // see int32s
+	arena []int32  // see int32s
+	sc    *scratch // tables reused from file to file
+	// The summary's lists and import modules, allocated in chunks: in
+	// wasm an allocation costs several times what it does natively.
+	defLists   slab[navindex.DefLists]
+	exprLists  slab[navindex.ExprLists]
+	symModules slab[navindex.SymModule]
+	commas     []navindex.Pos // the Calls' Commas (callSites)
+	keys       []string       // the Calls' Keys (callSites)
+	argNodes   []tree.Node    // argumentSites' scratch
 	// interned are the expressions intern made, by key (keyBuf scratch).
 	interned map[string]int32
 	keyBuf   []byte
@@ -154,7 +164,12 @@ func FromModule(m *pysem.Module, platform string) *navindex.Summary {
 		local: make([]int32, len(m.Bindings)), implicit: map[string]int32{}, quals: make([]qual, len(m.Scopes)), childrenDisjoint: make([]int8, len(m.Scopes)),
 		imports: map[impKey]int32{}, attrs: map[attrKey]int32{}, kwargs: map[attrKey]int32{},
 		builtins: map[string]int32{}, unres: map[string]int32{}, builtinByName: make([]int32, m.NameCount()), unresByName: make([]int32, m.NameCount()), attrExprs: map[attrKey]int32{}, callAt: map[int]int32{}, returnAt: map[int]int32{},
-		occs: make([]occ, 0, len(m.Bindings)+len(m.Refs)+len(m.Attrs)), occAt: make([]int32, len(src)+1), occBits: make([]uint64, len(src)/64+1)}
+	}
+	sc := scratchPool.Get().(*scratch)
+	b.sc = sc
+	defer sc.keep(b)
+	b.occs = slices.Grow(sc.occs[:0], len(m.Bindings)+len(m.Refs)+len(m.Attrs))
+	b.occAt, b.occBits, b.refIdx = zeroed(sc.occAt, len(src)+1), zeroed(sc.occBits, len(src)/64+1), zeroed(sc.refIdx, len(src)+1)
 	b.s.Lines = int32(b.pos.LineCount())
 	b.minor, b.platform = m.Opts.PythonMinor, platform
 	if b.minor == 0 {
@@ -371,7 +386,7 @@ func (b *builder) importSym(level int, module, name string) int32 {
 	if id, ok := b.imports[k]; ok {
 		return id
 	}
-	id := b.add(navindex.Sym{Kind: navindex.SymImport, Name: name, SymModule: &navindex.SymModule{Module: module, Level: int32(level)}, Scope: -1, Class: -1, Recv: -1, Target: -1, Value: -1})
+	id := b.add(navindex.Sym{Kind: navindex.SymImport, Name: name, SymModule: b.symModule(module, int32(level)), Scope: -1, Class: -1, Recv: -1, Target: -1, Value: -1})
 	b.imports[k] = id
 	return id
 }
@@ -462,11 +477,39 @@ func (b *builder) refAt(off int) *pysem.Ref {
 	return b.m.Refs[b.refIdx[off]-1]
 }
 
-// indexRefs fills refIdx: of several references starting at one offset (a
+// scratch holds the builder's tables by source offset, which are as long
+// as the file and not part of the summary: the next file's builder
+// reuses them (clearing costs less than allocating, above all in wasm,
+// and the collector sees fewer large objects).
+type scratch struct {
+	occs          []occ
+	occAt, refIdx []int32
+	occBits       []uint64
+	flowNodes     []flowNode // the flow graph before finish (flow.go)
+}
+
+var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
+
+// keep returns b's tables to the pool once the summary is built.
+func (sc *scratch) keep(b *builder) {
+	sc.occs, sc.occAt, sc.refIdx, sc.occBits = b.occs[:0], b.occAt, b.refIdx, b.occBits
+	scratchPool.Put(sc)
+}
+
+// zeroed is s resized to n zero elements, reallocated only if too short.
+func zeroed[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
+}
+
+// indexRefs fills refIdx (zeroed): of several references starting at one offset (a
 // name inside a string and the string's own name), the last whose node is
 // the identifier itself, else the first.
 func (b *builder) indexRefs() {
-	b.refIdx = make([]int32, len(b.src)+1)
 	for i, r := range b.m.Refs {
 		if r.Start < 0 || r.Start >= len(b.refIdx) {
 			continue
@@ -624,7 +667,7 @@ func (b *builder) typeExpr(n tree.Node) int32 {
 		} else {
 			head = n.NamedChild(0)
 			if n.NamedChildCount() > 1 {
-				for c := range n.NamedChild(1).NamedChildren() {
+				for c := firstNamed(n.NamedChild(1)); !c.IsNull(); c = nextNamed(c) {
 					args = append(args, c)
 				}
 			}
@@ -910,7 +953,7 @@ func (b *builder) laterMemberDefs(sym int32, rest []*pysem.AttrRef) {
 // sig: its value or annotation (memberFacts), a class variable when
 // assigned through cls.
 func (b *builder) memberDef(sym int32, a *pysem.AttrRef, sig string) navindex.Def {
-	d := navindex.Def{Sym: sym, Kind: navindex.KindVariable, Name: b.span(a.Start, a.End), Returns: -1, Body: -1, Annot: -1, Value: -1, Sig: sig, DefLists: new(navindex.DefLists)}
+	d := navindex.Def{Sym: sym, Kind: navindex.KindVariable, Name: b.span(a.Start, a.End), Returns: -1, Body: -1, Annot: -1, Value: -1, Sig: sig, DefLists: b.defLists.new()}
 	b.memberFacts(a, &d)
 	if a.ObjectBinding.Scope.Method == pysem.ClassMethod {
 		d.Flags |= navindex.DefClassVar
