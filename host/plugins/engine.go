@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
@@ -387,6 +388,28 @@ func (e *engine) idle(ctx context.Context, i int) {
 		g.logger.Warn("guest failed between calls; instance discarded", "reason", reason, "error", err)
 		g.discard(ctx)
 	}
+}
+
+// shed gives back what an idle worker does not need: each guest's
+// instance (its linear memory never shrinks: the indexer's is 32-45 MiB
+// after an index build) and the parser's when it keeps no tree, keeping
+// the compiled modules so the next call only instantiates again; then the
+// Go heap's free pages. It reports the linear memory let go.
+func (e *engine) shed(ctx context.Context) (freed uint64) {
+	for _, g := range e.guests {
+		if g.inst != nil {
+			freed += uint64(g.inst.mod.Memory().Size())
+			g.discard(ctx)
+		}
+	}
+	if p, ok := e.trees.(*workerParser); ok && p.p != nil {
+		size := p.p.MemorySize()
+		if p.shed(ctx); p.p == nil {
+			freed += uint64(size)
+		}
+	}
+	debug.FreeOSMemory()
+	return freed
 }
 
 func (e *engine) close(ctx context.Context) {

@@ -61,7 +61,7 @@ func TestLinearMemoryFallsBackToSlice(t *testing.T) {
 
 // TestDiscardedInstancesUnmapMemory: an instance discarded after running
 // out of memory, one recycled at its high-water mark, and the engine's
-// instances at close all unmap their reservations (wazero calls Free when
+// instances shed while idle and at close all unmap their reservations (wazero calls Free when
 // a module closes), so their pages go back to the system at once.
 func TestDiscardedInstancesUnmapMemory(t *testing.T) {
 	before := liveReservations.Load()
@@ -85,6 +85,19 @@ func TestDiscardedInstancesUnmapMemory(t *testing.T) {
 	}
 	if got := liveReservations.Load(); got != before+1 {
 		t.Fatalf("%d reservations live with one kept instance, want %d", got, before+1)
+	}
+	// An idle worker sheds its instances; the next call instantiates again.
+	if freed := keep.shed(context.Background()); freed == 0 {
+		t.Error("shed reports no linear memory freed")
+	}
+	if got := liveReservations.Load(); got != before {
+		t.Fatalf("%d reservations live after shedding, want %d", got, before)
+	}
+	if _, ce := keep.call(context.Background(), 0, encode(t, &abi.Request{Tool: "echo"}), 0); ce != nil {
+		t.Fatal(ce.fault)
+	}
+	if got := liveReservations.Load(); got != before+1 {
+		t.Fatalf("%d reservations live after a call following the shed, want %d", got, before+1)
 	}
 	keep.close(context.Background())
 	if got := liveReservations.Load(); got != before {
