@@ -120,6 +120,7 @@ func serveWorker(in io.Reader, out, errw io.Writer) int {
 		case <-shed.C:
 			start := time.Now()
 			freed := eng.shed(ctx)
+
 			logger.Debug("idle worker shed its instances", "linearMemoryBytes", freed, "took", time.Since(start))
 			continue
 		}
