@@ -15,12 +15,15 @@ import (
 // recently used first out. Not safe for concurrent use: a worker runs one
 // call at a time.
 //
-// Blobs are kept compressed with S2 (Snappy's faster successor): a tree
-// blob is about 3 times its source, and S2 keeps it in 56% of that at
-// 1.6% of the parse's time to compress and 0.7% to decompress (400
-// stdlib files; see RATIONALE.md, "Where does the memory go?"). An index
-// build fills the cache with every tree a worker parsed, while the
-// indexer's and the parser's memory are at their largest.
+// A tree goes in compressed with S2 (Snappy's faster successor) and is
+// kept as it is once asked for: a blob is about 3 times its source, S2
+// keeps it in 56% of that at 1.6% of the parse's time to compress and
+// 0.7% to decompress (400 stdlib files; see RATIONALE.md, "Where does the
+// memory go?"). An index build fills the cache with every tree a worker
+// parsed, mostly never asked for again, while the indexer's and the
+// parser's memory are at their largest; the trees that are asked for
+// (context modules sent with many diagnostics calls) would otherwise be
+// decompressed at every call, 15% of diagnostics' worker time.
 type treeCache struct {
 	max, size int
 	order     *list.List // of *treeEntry, most recent at the front
@@ -28,12 +31,14 @@ type treeCache struct {
 }
 
 type treeEntry struct {
-	key  [32]byte
-	blob []byte // compressed
+	key   [32]byte
+	blob  []byte
+	plain bool // blob is the tree itself, not its compressed form
 }
 
-// defaultTreeCacheBytes bounds each worker's cache, compressed: about
-// 57 MiB of trees, the 64 MiB it held before compressing.
+// defaultTreeCacheBytes bounds each worker's cache as held: about 57
+// MiB of trees never asked for again, the 64 MiB it held before
+// compressing, or 32 of trees asked for.
 const defaultTreeCacheBytes = 32 << 20
 
 func newTreeCache(max int) *treeCache {
@@ -42,15 +47,31 @@ func newTreeCache(max int) *treeCache {
 
 func (c *treeCache) get(src []byte) ([]byte, [32]byte, bool) {
 	key := sha256.Sum256(src)
-	if el, ok := c.byKey[key]; ok {
-		blob, err := s2.Decode(nil, el.Value.(*treeEntry).blob)
-		if err == nil {
-			c.order.MoveToFront(el)
-			return blob, key, true
-		}
-		c.remove(el) // cannot happen: the cache encoded it
+	el, ok := c.byKey[key]
+	if !ok {
+		return nil, key, false
 	}
-	return nil, key, false
+	e := el.Value.(*treeEntry)
+	if !e.plain {
+		blob, err := s2.Decode(nil, e.blob)
+		if err != nil { // cannot happen: the cache encoded it
+			c.remove(el)
+			return nil, key, false
+		}
+		c.size += len(blob) - len(e.blob)
+		e.blob, e.plain = blob, true
+	}
+	c.order.MoveToFront(el)
+	blob := e.blob
+	c.trim()
+	return blob, key, true
+}
+
+// trim evicts the least recently used trees until the cache fits.
+func (c *treeCache) trim() {
+	for c.size > c.max {
+		c.remove(c.order.Back())
+	}
 }
 
 func (c *treeCache) put(key [32]byte, blob []byte) {
@@ -62,9 +83,7 @@ func (c *treeCache) put(key [32]byte, blob []byte) {
 	}
 	c.byKey[key] = c.order.PushFront(&treeEntry{key: key, blob: blob})
 	c.size += len(blob)
-	for c.size > c.max {
-		c.remove(c.order.Back())
-	}
+	c.trim()
 }
 
 func (c *treeCache) remove(el *list.Element) {
