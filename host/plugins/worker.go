@@ -164,13 +164,13 @@ type frameRead struct {
 }
 
 // shedAfter is how long a worker waits with no call after one before it
-// gives back what an idle worker does not need (engine.shed): its guests'
-// instances and the parser's, whose linear memory never shrinks. Calls
-// come back to back within an index build or a batch of requests; once
-// none has come for this long, the next call pays an instantiation
-// (10-13 ms for the indexer, see RATIONALE.md, "Where does the memory
-// go?") after a wait at least 20 times as long.
-const shedAfter = 250 * time.Millisecond
+// gives back what an idle worker does not need (engine.shed). Calls come
+// back to back within an index build or a batch of requests; an index
+// build's last batch is followed by the server's link (about 0.2 s on the
+// stdlib) and its largest heap, which the workers should meet shed. The
+// next call finds a fresh instance made in idle time (see RATIONALE.md,
+// "Where does the memory go?", round seven, for what it costs).
+const shedAfter = 100 * time.Millisecond
 
 // writeResult answers a frame: the response, or the kernel error.
 func writeResult(w *bufio.Writer, resp []byte, ce *callError) error {
