@@ -46,14 +46,6 @@ type rssWatch struct {
 	tree []int           // the tree as last listed
 }
 
-var traceRSS = func() *os.File {
-	if p := os.Getenv("PYWS_BENCH_TRACE"); p != "" {
-		f, _ := os.Create(p)
-		return f
-	}
-	return nil
-}()
-
 func watchRSS(pid int) *rssWatch {
 	w := &rssWatch{pid: pid, stop: make(chan struct{}), done: make(chan struct{}), each: map[int]float64{}}
 	go func() {
@@ -98,9 +90,6 @@ func (w *rssWatch) sampleAll(withPss bool) {
 		}
 		hwm += h / 1024
 		w.each[pid] = max(w.each[pid], h/1024)
-	}
-	if traceRSS != nil {
-		fmt.Fprintf(traceRSS, "%s %.0f %v\n", time.Now().Format("15:04:05.000"), rss, each)
 	}
 	w.hwm = max(w.hwm, hwm)
 	if rss > w.rss {
