@@ -26,15 +26,9 @@ type treeParser interface {
 // The worker's parser instance: its own runtime (the parser keeps its own
 // memory cap), recreated after a trap and recycled above a high-water
 // mark, like a guest instance.
-// A parser keeping no tree is recycled from parserBareHighWaterPages:
-// one parse of any Django or stdlib file needs under 16 MiB (654 of 668
-// stdlib files under 4), yet an index build's hundreds of parses left the
-// instance at 13-29 MiB, held through the build beside the indexer's
-// memory; instantiating again costs about 0.3 ms.
 const (
-	parserMemoryLimitPages   = (1 << 30) / pageSize // sources are capped far below by the tiers
-	parserHighWaterPages     = (128 << 20) / pageSize
-	parserBareHighWaterPages = (8 << 20) / pageSize
+	parserMemoryLimitPages = (1 << 30) / pageSize // sources are capped far below by the tiers
+	parserHighWaterPages   = (128 << 20) / pageSize
 )
 
 type workerParser struct {
@@ -83,11 +77,7 @@ func (w *workerParser) Parse(ctx context.Context, key string, alone bool, src []
 	} else {
 		blob, err = w.p.Parse(ctx, src, budget)
 	}
-	highWater := parserHighWaterPages
-	if len(w.kept.files) == 0 {
-		highWater = parserBareHighWaterPages
-	}
-	if errors.Is(err, parser.ErrTrap) || errors.Is(err, parser.ErrClosed) || w.p.MemorySize() > uint32(highWater)*pageSize {
+	if errors.Is(err, parser.ErrTrap) || errors.Is(err, parser.ErrClosed) || w.p.MemorySize() > parserHighWaterPages*pageSize {
 		w.p.Close(ctx)
 		w.p = nil
 	}
@@ -173,9 +163,7 @@ type keptTree struct {
 	used uint64
 }
 
-// reset forgets the slots, gone with their instance; the keys seen stay,
-// since a recycled instance does not make a file's next version its first.
-func (k *keptTrees) reset() { *k = keptTrees{seen: k.seen} }
+func (k *keptTrees) reset() { *k = keptTrees{} }
 
 // claim picks the slot for key's new version src: the file's own slot
 // with prev, the source of the tree in it, or else a free or the least
