@@ -392,9 +392,9 @@ func (e *engine) idle(ctx context.Context, i int) {
 
 // shedAboveBytes is the linear memory above which an idle worker replaces
 // an instance: a fresh Go guest has 4.5-5 MiB, the formatter's and
-// diagnostics' stay near that, the indexer's grows to 13-45 MiB. A var
-// for tests.
-var shedAboveBytes uint32 = 8 << 20
+// diagnostics' mostly stay under this, the indexer's grows to 20-45 MiB
+// in a build. A var for tests.
+var shedAboveBytes uint32 = 16 << 20
 
 // shed gives back what an idle worker does not need: each guest's
 // instance, whose linear memory never shrinks (the indexer's is 32-45 MiB
@@ -421,8 +421,13 @@ func (e *engine) shed(ctx context.Context) (freed int64) {
 		}
 	}
 	// The collection runs beside the loop: a call arriving meanwhile
-	// need not wait for it (it took up to 0.6 s at load 11).
-	go debug.FreeOSMemory()
+	// need not wait for it (it took up to 0.6 s at load 11). Only after
+	// letting an instance go: a worker pausing between small calls
+	// (formatting, diagnostics) would otherwise pay a full collection at
+	// each pause.
+	if freed > 0 {
+		go debug.FreeOSMemory()
+	}
 	return freed
 }
 
