@@ -61,7 +61,7 @@ func TestLinearMemoryFallsBackToSlice(t *testing.T) {
 
 // TestDiscardedInstancesUnmapMemory: an instance discarded after running
 // out of memory, one recycled at its high-water mark, and the engine's
-// instances at close all unmap their reservations (wazero calls Free when
+// instances shed while idle and at close all unmap their reservations (wazero calls Free when
 // a module closes), so their pages go back to the system at once.
 func TestDiscardedInstancesUnmapMemory(t *testing.T) {
 	before := liveReservations.Load()
@@ -85,6 +85,21 @@ func TestDiscardedInstancesUnmapMemory(t *testing.T) {
 	}
 	if got := liveReservations.Load(); got != before+1 {
 		t.Fatalf("%d reservations live with one kept instance, want %d", got, before+1)
+	}
+	// An idle worker replaces its instance by a fresh one: the old
+	// reservation is unmapped, the new one serves the next call.
+	old := keep.guests[0].inst
+	defer func(b uint32) { shedAboveBytes = b }(shedAboveBytes)
+	shedAboveBytes = 0 // echo's instance is small
+	keep.shed(context.Background())
+	if keep.guests[0].inst == nil || keep.guests[0].inst == old {
+		t.Fatal("shedding left no fresh instance")
+	}
+	if got := liveReservations.Load(); got != before+1 {
+		t.Fatalf("%d reservations live after shedding, want %d", got, before+1)
+	}
+	if _, ce := keep.call(context.Background(), 0, encode(t, &abi.Request{Tool: "echo"}), 0); ce != nil {
+		t.Fatal(ce.fault)
 	}
 	keep.close(context.Background())
 	if got := liveReservations.Load(); got != before {

@@ -2,12 +2,18 @@ package plugins
 
 import (
 	"bytes"
+	"math/rand/v2"
 	"testing"
 )
 
 func TestTreeCache(t *testing.T) {
-	c := newTreeCache(100)
-	blob := func(n int, b byte) []byte { return bytes.Repeat([]byte{b}, n) }
+	c := newTreeCache(120) // five of the blobs below, compressed
+	// Blobs that do not compress, so their sizes are the cache's.
+	blob := func(n int, b byte) []byte {
+		out := make([]byte, n)
+		rand.NewChaCha8([32]byte{b}).Read(out)
+		return out
+	}
 	_, ka, hit := c.get([]byte("a"))
 	if hit {
 		t.Fatal("hit on an empty cache")

@@ -258,3 +258,43 @@ func newTestParser(tb testing.TB) *parser.Parser {
 	}
 	return p
 }
+
+// TestWorkerParserShed: an idle worker closes its parser instance when it
+// keeps no tree (a batch's files), keeps it while it holds a file's tree
+// for the next version, and parses the same after closing.
+func TestWorkerParserShed(t *testing.T) {
+	ctx := context.Background()
+	tp, err := newTreeParser(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := tp.(*workerParser)
+	defer w.Close(ctx)
+	src := bytes.Repeat([]byte("def f(a, b):\n    return a + b\n\n\n"), 400) // above keepMinBytes
+	before := liveReservations.Load()
+	first, err := w.Parse(ctx, "file:///w/a.py", false, src, 0) // among others: no tree kept
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := liveReservations.Load(); got != before+1 {
+		t.Fatalf("%d reservations after a parse, want %d", got, before+1)
+	}
+	w.shed(ctx)
+	if w.p != nil || liveReservations.Load() != before {
+		t.Fatal("the parser instance survived shedding with no tree kept")
+	}
+	if _, err := w.Parse(ctx, "file:///w/b.py", true, src, 0); err != nil { // alone: its tree is kept
+		t.Fatal(err)
+	}
+	w.shed(ctx)
+	if w.p == nil {
+		t.Fatal("shedding closed the parser instance while it keeps b.py's tree")
+	}
+	again, err := w.Parse(ctx, "file:///w/a.py", false, src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(first, again) {
+		t.Fatal("the blob after shedding differs")
+	}
+}

@@ -93,8 +93,39 @@ func serveWorker(in io.Reader, out, errw io.Writer) int {
 	if err := writeFrame(w, frameReady); err != nil {
 		return 1
 	}
+	// Frames are read on their own goroutine so that the loop can wait
+	// for the next one and for the shedding timer at once.
+	frames, done := make(chan frameRead), make(chan struct{})
+	defer close(done)
+	go func() {
+		for {
+			var f frameRead
+			f.kind, f.payload, f.err = readFrame(r)
+			select {
+			case frames <- f:
+			case <-done:
+				return
+			}
+			if f.err != nil {
+				return
+			}
+		}
+	}()
+	shed := time.NewTimer(time.Hour)
+	shed.Stop()
 	for {
-		kind, payload, err := readFrame(r)
+		var f frameRead
+		select {
+		case f = <-frames:
+		case <-shed.C:
+			start := time.Now()
+			freed := eng.shed(ctx)
+
+			logger.Debug("idle worker shed its instances", "linearMemoryBytes", freed, "took", time.Since(start))
+			continue
+		}
+		shed.Stop()
+		kind, payload, err := f.kind, f.payload, f.err
 		if err != nil {
 			if errors.Is(err, io.EOF) {
 				return 0 // the kernel closed our stdin: shut down
@@ -120,8 +151,26 @@ func serveWorker(in io.Reader, out, errw io.Writer) int {
 			return 1
 		}
 		eng.idle(ctx, idx)
+		shed.Reset(shedAfter)
 	}
 }
+
+// frameRead is one frame read from the kernel, or the error that ended
+// reading.
+type frameRead struct {
+	kind    byte
+	payload []byte
+	err     error
+}
+
+// shedAfter is how long a worker waits with no call after one before it
+// gives back what an idle worker does not need (engine.shed). Calls come
+// back to back within an index build or a batch of requests; an index
+// build's last batch is followed by the server's link (about 0.2 s on the
+// stdlib) and its largest heap, which the workers should meet shed. The
+// next call finds a fresh instance made in idle time (see RATIONALE.md,
+// "Where does the memory go?", round seven, for what it costs).
+const shedAfter = 100 * time.Millisecond
 
 // writeResult answers a frame: the response, or the kernel error.
 func writeResult(w *bufio.Writer, resp []byte, ce *callError) error {
