@@ -3,6 +3,8 @@ package pysem
 import (
 	"unsafe"
 
+	"github.com/pyws/pyws/plugin-sdk/slab"
+
 	"github.com/pyws/pyws/plugin-sdk/tree"
 )
 
@@ -37,21 +39,9 @@ type builder struct {
 
 	// The model's many small objects come from chunks: one allocation per
 	// chunk instead of one per object (malloc is slow in a wasm guest).
-	bindingSlab slab[Binding]
-	refSlab     slab[Ref]
-	attrSlab    slab[AttrRef]
-}
-
-// slab hands out zeroed Ts from chunks that grow with use, so a small
-// file does not pay for a big chunk.
-type slab[T any] struct{ buf []T }
-
-func (s *slab[T]) new() *T {
-	if len(s.buf) == cap(s.buf) {
-		s.buf = make([]T, 0, min(max(2*cap(s.buf), 16), 1024))
-	}
-	s.buf = s.buf[:len(s.buf)+1]
-	return &s.buf[len(s.buf)-1]
+	bindingSlab slab.Slab[Binding]
+	refSlab     slab.Slab[Ref]
+	attrSlab    slab.Slab[AttrRef]
 }
 
 // Analyze builds the semantic model of the file t was parsed from. It
@@ -158,7 +148,7 @@ func (b *builder) bind(id tree.Node, kind BindingKind, def, value tree.Node, at 
 	if !b.validIdent(id) {
 		return nil
 	}
-	bd := b.bindingSlab.new()
+	bd := b.bindingSlab.New()
 	name := b.name(id)
 	*bd = Binding{Name: name, nid: b.names.id(name), Kind: kind, Site: b.scope, NameNode: id, DefNode: def,
 		Value: value, at: at, Conditional: b.cond > 0, InTypeChecking: b.typeChecking > 0,
@@ -174,7 +164,7 @@ func (b *builder) ref(id tree.Node, ctx RefContext) *Ref {
 	if b.ann > 0 {
 		ctx |= CtxAnnotation
 	}
-	r := b.refSlab.new()
+	r := b.refSlab.New()
 	name := b.name(id)
 	*r = Ref{Name: name, nid: b.names.id(name), Node: id, Start: id.StartByte(), End: id.EndByte(), Scope: b.scope,
 		Ctx: ctx, Deferred: b.deferred > 0}
@@ -189,7 +179,7 @@ func (b *builder) attrRef(n, obj tree.Node, objRef *Ref, attr tree.Node, ctx Ref
 	if b.ann > 0 {
 		ctx |= CtxAnnotation
 	}
-	a := b.attrSlab.new()
+	a := b.attrSlab.New()
 	*a = AttrRef{Node: n, Object: obj, ObjectRef: objRef, Name: b.name(attr), NameNode: attr,
 		Start: attr.StartByte(), End: attr.EndByte(), Ctx: ctx, Scope: b.scope}
 	b.m.Attrs = append(b.m.Attrs, a)

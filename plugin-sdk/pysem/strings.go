@@ -250,13 +250,13 @@ func (b *builder) annotationText(s tree.Node, start, end int, ctx RefContext) {
 			case pylex.IsKeyword(word):
 				prev, dot = -1, false
 			case dot && prev >= 0:
-				a := b.attrSlab.new()
+				a := b.attrSlab.New()
 				*a = AttrRef{Name: word, NameNode: s, Start: i, End: j, Ctx: ctx, Scope: b.scope, ObjectRef: head}
 				b.m.Attrs = append(b.m.Attrs, a)
 				head = nil
 				prev, dot = i, false
 			default:
-				head = b.refSlab.new()
+				head = b.refSlab.New()
 				*head = Ref{Name: word, nid: b.names.id(word), Node: s, Start: i, End: j, Scope: b.scope, Ctx: ctx, Deferred: true}
 				b.m.Refs = append(b.m.Refs, head)
 				prev, dot = i, false

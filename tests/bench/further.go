@@ -37,12 +37,12 @@ func prepareFurther(bin string, c pyright.Corpus, dir string) (furtherWorkspace,
 	if err != nil {
 		return f, fmt.Errorf("pyws keys add: %v", err)
 	}
-	// The key is the last line printed ("the key is shown once").
-	lines := strings.Fields(strings.TrimSpace(string(out)))
-	if len(lines) == 0 {
+	// The key is the last word printed, on a line of its own.
+	words := strings.Fields(string(out))
+	if len(words) == 0 {
 		return f, fmt.Errorf("pyws keys add printed no key")
 	}
-	f.key = lines[len(lines)-1]
+	f.key = words[len(words)-1]
 	return f, nil
 }
 

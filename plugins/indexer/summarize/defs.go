@@ -46,7 +46,7 @@ func (b *builder) defs() {
 			continue
 		}
 		id := b.localSym(bd)
-		d := navindex.Def{Sym: id, Name: b.span(bd.NameNode.StartByte(), bd.NameNode.EndByte()), Returns: -1, Body: -1, Annot: -1, Value: -1, Import: bd.Import != nil, DefLists: b.defLists.new()}
+		d := navindex.Def{Sym: id, Name: b.span(bd.NameNode.StartByte(), bd.NameNode.EndByte()), Returns: -1, Body: -1, Annot: -1, Value: -1, Import: bd.Import != nil, DefLists: b.defLists.New()}
 		if bd.Body != nil {
 			d.Body = int32(bd.Body.Index)
 		}

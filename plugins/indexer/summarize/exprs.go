@@ -41,7 +41,7 @@ func (b *builder) int32s(v []int32) []int32 {
 // newExprLists is ExprLists{Args: args, Keys: keys} from the builder's
 // slab.
 func (b *builder) newExprLists(args []int32, keys []string) *navindex.ExprLists {
-	l := b.exprLists.new()
+	l := b.exprLists.New()
 	l.Args, l.Keys = args, keys
 	return l
 }
@@ -49,21 +49,9 @@ func (b *builder) newExprLists(args []int32, keys []string) *navindex.ExprLists 
 // symModule is SymModule{Module: module, Level: level} from the
 // builder's slab.
 func (b *builder) symModule(module string, level int32) *navindex.SymModule {
-	m := b.symModules.new()
+	m := b.symModules.New()
 	m.Module, m.Level = module, level
 	return m
-}
-
-// slab hands out the Ts of one summary from chunks, one allocation per
-// chunk rather than per T (as pysem's does for its model).
-type slab[T any] struct{ buf []T }
-
-func (s *slab[T]) new() *T {
-	if len(s.buf) == cap(s.buf) {
-		s.buf = make([]T, 0, min(max(2*cap(s.buf), 16), 1024))
-	}
-	s.buf = s.buf[:len(s.buf)+1]
-	return &s.buf[len(s.buf)-1]
 }
 
 // noExprLists are the lists of every expression made without any, and
@@ -218,7 +206,7 @@ func (b *builder) val(n tree.Node) int32 {
 		x := navindex.Expr{Op: navindex.ExprLambda, A: b.val(n.ChildByFieldID(b.f.body)), B: -1}
 		if names, ok := b.lambdaParams(n); ok {
 			x.B = int32(len(names))
-			x.ExprLists = b.exprLists.new()
+			x.ExprLists = b.exprLists.New()
 			x.ExprLists.Keys = names
 		}
 		return b.addExpr(x)
@@ -326,7 +314,7 @@ func (b *builder) callExpr(n tree.Node) int32 {
 	if al.NamedChildCount() == 0 || b.onlyComments(al) {
 		return b.expr(navindex.ExprCall, callee, "") // made once per callee
 	}
-	x := navindex.Expr{Op: navindex.ExprCall, A: callee, B: -1, ExprLists: b.exprLists.new()}
+	x := navindex.Expr{Op: navindex.ExprCall, A: callee, B: -1, ExprLists: b.exprLists.New()}
 	var buf [8]int32
 	args := buf[:0]
 	star := -1 // the Args index of the first *x
@@ -383,7 +371,7 @@ func (b *builder) onlyComments(n tree.Node) bool {
 // display is a tuple, list, set or dict display; in annotations
 // (`Callable[[int], str]`) its elements are type expressions.
 func (b *builder) display(n tree.Node, k uint8, typ bool) int32 {
-	x := navindex.Expr{Op: navindex.ExprDisplay, A: -1, B: -1, Name: containerName(k), ExprLists: b.exprLists.new()}
+	x := navindex.Expr{Op: navindex.ExprDisplay, A: -1, B: -1, Name: containerName(k), ExprLists: b.exprLists.New()}
 	var buf [8]int32
 	args := buf[:0]
 	elem := b.val
@@ -474,7 +462,7 @@ func (b *builder) subscript(n tree.Node, k uint8, typ bool) int32 {
 			}
 		}
 	}
-	x := navindex.Expr{Op: navindex.ExprSubscript, A: b.val(head), B: -1, ExprLists: b.exprLists.new()}
+	x := navindex.Expr{Op: navindex.ExprSubscript, A: b.val(head), B: -1, ExprLists: b.exprLists.New()}
 	var buf [8]int32
 	args := buf[:0]
 	if len(idx) == 1 && b.kt.Of(idx[0]) == kTuple && !typ {
@@ -508,7 +496,7 @@ func (b *builder) subscript(n tree.Node, k uint8, typ bool) int32 {
 // slice is `lo:hi:step` as slice(lo, hi, step) (an omitted bound None).
 func (b *builder) slice(n tree.Node) int32 {
 	callee := b.builtinExpr("slice")
-	x := navindex.Expr{Op: navindex.ExprCall, A: callee, B: -1, ExprLists: b.exprLists.new()}
+	x := navindex.Expr{Op: navindex.ExprCall, A: callee, B: -1, ExprLists: b.exprLists.New()}
 	var cur tree.Node
 	for c := n.FirstChild(); ; c = c.NextSibling() {
 		if c.IsNull() || (!c.IsNamed() && string(c.Text()) == ":") {

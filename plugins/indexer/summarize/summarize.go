@@ -14,6 +14,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/pyws/pyws/plugin-sdk/slab"
+
 	"github.com/pyws/pyws/plugin-sdk/navindex"
 	"github.com/pyws/pyws/plugin-sdk/pysem"
 	"github.com/pyws/pyws/plugin-sdk/textpos"
@@ -114,9 +116,9 @@ type builder struct {
 	sc    *scratch // tables reused from file to file
 	// The summary's lists and import modules, allocated in chunks: in
 	// wasm an allocation costs several times what it does natively.
-	defLists   slab[navindex.DefLists]
-	exprLists  slab[navindex.ExprLists]
-	symModules slab[navindex.SymModule]
+	defLists   slab.Slab[navindex.DefLists]
+	exprLists  slab.Slab[navindex.ExprLists]
+	symModules slab.Slab[navindex.SymModule]
 	commas     []navindex.Pos // the Calls' Commas (callSites)
 	keys       []string       // the Calls' Keys (callSites)
 	argNodes   []tree.Node    // argumentSites' scratch
@@ -953,7 +955,7 @@ func (b *builder) laterMemberDefs(sym int32, rest []*pysem.AttrRef) {
 // sig: its value or annotation (memberFacts), a class variable when
 // assigned through cls.
 func (b *builder) memberDef(sym int32, a *pysem.AttrRef, sig string) navindex.Def {
-	d := navindex.Def{Sym: sym, Kind: navindex.KindVariable, Name: b.span(a.Start, a.End), Returns: -1, Body: -1, Annot: -1, Value: -1, Sig: sig, DefLists: b.defLists.new()}
+	d := navindex.Def{Sym: sym, Kind: navindex.KindVariable, Name: b.span(a.Start, a.End), Returns: -1, Body: -1, Annot: -1, Value: -1, Sig: sig, DefLists: b.defLists.New()}
 	b.memberFacts(a, &d)
 	if a.ObjectBinding.Scope.Method == pysem.ClassMethod {
 		d.Flags |= navindex.DefClassVar
