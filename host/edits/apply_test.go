@@ -301,10 +301,11 @@ func m(uri string, edits ...abi.TextEdit) map[string][]abi.TextEdit {
 
 // failOpen makes validation's open fail with errno for this test.
 func failOpen(t *testing.T, errno syscall.Errno) {
-	openFile = func(name string, flag int, perm os.FileMode) (*os.File, error) {
-		return nil, &fs.PathError{Op: "open", Path: name, Err: errno}
+	was := openAt
+	openAt = func(p *place, name string, flag int, perm uint32) (*os.File, error) {
+		return nil, &fs.PathError{Op: "openat", Path: name, Err: errno}
 	}
-	t.Cleanup(func() { openFile = os.OpenFile })
+	t.Cleanup(func() { openAt = was })
 }
 
 func TestApplied(t *testing.T) {

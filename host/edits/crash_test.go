@@ -336,3 +336,38 @@ func TestLiveJournalSkipped(t *testing.T) {
 		t.Errorf("content %q", got)
 	}
 }
+
+// TestRecoveryDirectoryLinkedOut: a directory of a committed journal
+// replaced after the crash by a link out of the workspace, to a copy
+// holding the old bytes, is a conflict: recovery writes nothing there.
+func TestRecoveryDirectoryLinkedOut(t *testing.T) {
+	root, state := runCrash(t, "committed", "kill")
+	pkg := filepath.Join(root, "pkg")
+	outside := filepath.Join(t.TempDir(), "pkg")
+	if err := os.Rename(pkg, outside); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(outside, "b.py"), crashOld["pkg/b.py"], 0o644)
+	writeFile(t, filepath.Join(outside, "c.py"), crashOld["pkg/c.py"], 0o644)
+	if err := os.Symlink(outside, pkg); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadDir(outside) // the apply's temporary files came along
+	e, err := Open(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs := e.Recovered()
+	want := []string{filepath.Join(pkg, "b.py"), filepath.Join(pkg, "c.py")}
+	if len(recs) != 1 || !slices.Equal(recs[0].Conflicts, want) {
+		t.Errorf("recovered = %+v, want conflicts %v", recs, want)
+	}
+	for _, rel := range []string{"b.py", "c.py"} {
+		if b, _ := os.ReadFile(filepath.Join(outside, rel)); string(b) != crashOld["pkg/"+rel] {
+			t.Errorf("recovery wrote outside the workspace: %s = %q", rel, b)
+		}
+	}
+	if after, _ := os.ReadDir(outside); len(after) != len(before) {
+		t.Errorf("recovery changed the files outside the workspace: %v, was %v", after, before)
+	}
+}

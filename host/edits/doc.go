@@ -26,8 +26,18 @@
 //     A newText that is not valid UTF-8 is also INVALID_PARAMETER.
 //   - Every URI goes through the Resolver, which confines it to the
 //     workspace and returns its own FILE_NOT_FOUND / PERMISSION_DENIED
-//     faults. The Resolver must return a cleaned absolute path without
-//     symbolic links; two URIs naming the same file are CONFLICTING_EDITS.
+//     faults. Besides the path as named, it returns the file's directory
+//     relative to the root with its symbolic links evaluated; two URIs
+//     naming the same file (through a link or not) are CONFLICTING_EDITS.
+//   - Confinement holds while the disk changes: the engine opens that
+//     directory through an os.Root at the workspace root, under the locks,
+//     and does everything else (validate, temporary file, rename, fsync)
+//     relative to the directory's descriptor by the file's own name. A
+//     directory replaced by a link out of the workspace after the Resolver
+//     looked is refused (PERMISSION_DENIED); one replaced by a link inside
+//     is followed. Recovery opens each journal file's directory through
+//     the journal's root the same way; a directory that now leads out is a
+//     conflict, left alone.
 //   - Under the locks (see Concurrency), per file: missing or not a regular
 //     file: FILE_NOT_FOUND; a symbolic link: PERMISSION_DENIED (replacing it
 //     would break the link); no owner write bit in the mode: READONLY_FILE,
@@ -74,7 +84,8 @@
 // stateDir (outside any workspace) holds journal/ and locks/. With the file
 // locks held and all new contents computed:
 //  1. Write journal/<id>.journal.new: a header with the SHA-256 of the
-//     body, then the body (for each file: path, temporary name, mode, owner,
+//     body, then the body (the workspace root; for each file: path,
+//     temporary name, mode, owner,
 //     SHA-256 of the old and of the new content, and the new content).
 //     The apply holds flock on this file until it finishes: that is how
 //     recovery tells a live journal from one left by a dead process. fsync
@@ -119,8 +130,8 @@
 // pyws (editors, git), are not excluded; for them the protocol only
 // guarantees that each file is replaced atomically, and a change made
 // between validation and rename can be overwritten. Paths must be
-// spelled the same by every process (the Resolver's cleaned, symlink-free
-// absolute paths) for the locks to meet.
+// spelled the same by every process (the root joined with the evaluated
+// directory and the file's name) for the locks to meet.
 //
 // # Remember
 //

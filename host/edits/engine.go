@@ -16,11 +16,17 @@ import (
 	"github.com/pyws/pyws/plugin-sdk/abi"
 )
 
-// Resolver confines a file URI to the workspace. It returns the cleaned,
-// symlink-free absolute path and the workspace-relative path, or a
-// *fault.Error (FILE_NOT_FOUND, PERMISSION_DENIED) of its own.
+// Resolver confines a file URI to the workspace.
 type Resolver interface {
-	ResolveURI(uri string) (abs, rel string, err error)
+	// Root is the workspace root: absolute, without symbolic links.
+	Root() string
+	// ResolveURIDir returns the cleaned absolute path as the caller named
+	// it, its root-relative form (for messages), and the root-relative
+	// directory holding the file with every symbolic link evaluated ("" for
+	// the root), or a *fault.Error (FILE_NOT_FOUND, PERMISSION_DENIED) of
+	// its own. The file's own name is left unevaluated: a link there is
+	// refused, not followed. rel is "" when uri names the root itself.
+	ResolveURIDir(uri string) (abs, rel, realDir string, err error)
 }
 
 // Limits are the tier's caps on one apply; 0 means unlimited.
@@ -117,9 +123,14 @@ func (e *Engine) Remember(abs string, edits []abi.TextEdit, contentSHA256 string
 // file is one entry of the changes map on its way through Apply.
 type file struct {
 	uri   string
-	abs   string
+	abs   string // as the caller named it: Remember's fingerprints
 	rel   string
 	edits []abi.TextEdit
+
+	root    string // the workspace root
+	realDir string // root-relative, links evaluated
+	real    string // root/realDir/name: locks, the journal, duplicates
+	place   *place // opened by prepare, under the lock
 
 	// set by validation
 	old, new []byte
@@ -153,7 +164,7 @@ func (e *Engine) Apply(ctx context.Context, r Resolver, changes map[string][]abi
 	paths := make([]string, len(files))
 	total := 0
 	for i, f := range files {
-		paths[i] = f.abs
+		paths[i] = f.real
 		total += len(f.edits)
 	}
 	release, err := e.lock(ctx, paths)
@@ -161,6 +172,13 @@ func (e *Engine) Apply(ctx context.Context, r Resolver, changes map[string][]abi
 		return failed(err)
 	}
 	defer release()
+	defer func() {
+		for _, f := range files {
+			if f.place != nil {
+				f.place.close()
+			}
+		}
+	}()
 
 	modified := 0
 	for _, f := range files {
@@ -224,23 +242,32 @@ func checkRequest(changes map[string][]abi.TextEdit, lim Limits) error {
 func resolveAll(r Resolver, changes map[string][]abi.TextEdit) ([]*file, error) {
 	files := make([]*file, 0, len(changes))
 	byPath := make(map[string]string, len(changes))
+	root := r.Root()
 	for _, uri := range sortedKeys(changes) {
-		abs, rel, err := r.ResolveURI(uri)
+		abs, rel, realDir, err := r.ResolveURIDir(uri)
 		if err != nil {
 			return nil, err
 		}
 		if !filepath.IsAbs(abs) || filepath.Clean(abs) != abs {
 			return nil, fmt.Errorf("edits: resolver returned a path that is not clean and absolute: %q", abs)
 		}
-		if other, dup := byPath[abs]; dup {
+		if rel == "" {
+			return nil, fault.New(fault.FileNotFound, fault.Details{"uri": uri, "path": rel, "reason": "not a regular file"},
+				"%s is the workspace's root directory, not a file", uri)
+		}
+		real := filepath.Join(root, realDir, filepath.Base(abs))
+		// Two spellings of one file (a.py, leave/a.py through a link back
+		// in) would each be validated against the old bytes and the second
+		// rename would drop the first's edits.
+		if other, dup := byPath[real]; dup {
 			return nil, fault.New(fault.ConflictingEdits,
 				fault.Details{"uris": []string{other, uri}, "path": rel},
 				"%s and %s name the same file", other, uri)
 		}
-		byPath[abs] = uri
-		files = append(files, &file{uri: uri, abs: abs, rel: rel, edits: changes[uri]})
+		byPath[real] = uri
+		files = append(files, &file{uri: uri, abs: abs, rel: rel, edits: changes[uri], root: root, realDir: realDir, real: real})
 	}
-	sort.Slice(files, func(i, j int) bool { return files[i].abs < files[j].abs })
+	sort.Slice(files, func(i, j int) bool { return files[i].real < files[j].real })
 	return files, nil
 }
 

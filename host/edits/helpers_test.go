@@ -20,22 +20,31 @@ func TestMain(m *testing.M) {
 }
 
 // dirResolver confines file:// URIs to root, as the workspace package
-// will; it does not resolve symbolic links, so the engine's own checks
-// can be seen.
+// does; it does not resolve symbolic links (the directory it returns is
+// the lexical one), so the engine's own checks can be seen.
 type dirResolver struct{ root string }
 
-func (r dirResolver) ResolveURI(uri string) (string, string, error) {
+func (r dirResolver) Root() string { return r.root }
+
+func (r dirResolver) ResolveURIDir(uri string) (string, string, string, error) {
 	p, ok := strings.CutPrefix(uri, "file://")
 	if !ok {
-		return "", "", fault.New(fault.FileNotFound, fault.Details{"path": uri}, "%s is not a file URI", uri)
+		return "", "", "", fault.New(fault.FileNotFound, fault.Details{"path": uri}, "%s is not a file URI", uri)
 	}
 	abs := filepath.Clean(p)
 	rel, err := filepath.Rel(r.root, abs)
 	if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
-		return "", "", fault.New(fault.PermissionDenied, fault.Details{"path": uri, "reason": "outside the workspace"},
+		return "", "", "", fault.New(fault.PermissionDenied, fault.Details{"path": uri, "reason": "outside the workspace"},
 			"%s is outside the workspace", uri)
 	}
-	return abs, rel, nil
+	if rel == "." {
+		return abs, "", "", nil
+	}
+	dir := filepath.Dir(rel)
+	if dir == "." {
+		dir = ""
+	}
+	return abs, rel, dir, nil
 }
 
 func uriOf(root, rel string) string { return "file://" + filepath.Join(root, rel) }

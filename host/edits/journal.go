@@ -36,9 +36,13 @@ func hit(point string) {
 }
 
 type journal struct {
-	Version int           `json:"version"`
-	ID      string        `json:"id"`
-	Files   []journalFile `json:"files"`
+	Version int    `json:"version"`
+	ID      string `json:"id"`
+	// Root is the workspace root every file is below; recovery opens each
+	// file's directory through it. Journals written before it existed
+	// have none: their files' own directories serve as roots.
+	Root  string        `json:"root,omitempty"`
+	Files []journalFile `json:"files"`
 }
 
 type journalFile struct {
@@ -89,12 +93,12 @@ func (e *Engine) newID() string {
 }
 
 // tempName is the temporary file beside abs for journal id.
-func tempName(abs, id string) string {
-	dir, base := filepath.Split(abs)
-	if len(base) > 100 {
-		base = base[:100]
+// tempName is the name of a file's temporary twin in its directory.
+func tempName(name, id string) string {
+	if len(name) > 100 {
+		name = name[:100]
 	}
-	return filepath.Join(dir, "."+base+".pyws-"+id+".tmp")
+	return "." + name + ".pyws-" + id + ".tmp"
 }
 
 func sha256Hex(b []byte) string {
@@ -112,10 +116,11 @@ func (e *Engine) write(files []*file) (err error) {
 		if !f.changed {
 			continue
 		}
-		f.temp = tempName(f.abs, id)
+		j.Root = f.root
+		f.temp = tempName(f.place.name, id)
 		changed = append(changed, f)
 		j.Files = append(j.Files, journalFile{
-			Path: f.abs, Temp: f.temp, Mode: f.mode, UID: f.uid, GID: f.gid,
+			Path: f.real, Temp: filepath.Join(filepath.Dir(f.real), f.temp), Mode: f.mode, UID: f.uid, GID: f.gid,
 			OldSHA256: sha256Hex(f.old), NewSHA256: sha256Hex(f.new), Content: f.new,
 		})
 	}
@@ -141,7 +146,7 @@ func (e *Engine) write(files []*file) (err error) {
 		if err != nil && !committed {
 			for _, f := range changed {
 				if f.tempMade {
-					os.Remove(f.temp)
+					f.place.remove(f.temp)
 				}
 			}
 			os.Remove(newPath)
@@ -167,7 +172,7 @@ func (e *Engine) write(files []*file) (err error) {
 
 	// 2. Temporary files beside their targets.
 	for _, f := range changed {
-		if err := e.writeTemp(f.temp, f.new, f.mode, f.uid, f.gid, false, &f.tempMade); err != nil {
+		if err := e.writeTemp(f.place, f.temp, f.new, f.mode, f.uid, f.gid, false, &f.tempMade); err != nil {
 			return f.tempFault(err)
 		}
 	}
@@ -184,16 +189,16 @@ func (e *Engine) write(files []*file) (err error) {
 	hit("committed")
 
 	// 4. Replace the files, then make the renames durable.
-	dirs := map[string]bool{}
+	dirs := map[string]*place{}
 	for k, f := range changed {
-		if err := os.Rename(f.temp, f.abs); err != nil {
-			return fmt.Errorf("%w: rename %s: %v", errPending, f.abs, err)
+		if err := f.place.rename(f.temp); err != nil {
+			return fmt.Errorf("%w: rename %s: %v", errPending, f.real, err)
 		}
-		dirs[filepath.Dir(f.abs)] = true
+		dirs[filepath.Dir(f.real)] = f.place
 		hit(fmt.Sprintf("renamed-%d", k+1))
 	}
-	for d := range dirs {
-		if err := e.syncDir(d); err != nil {
+	for _, p := range dirs {
+		if err := e.syncPlace(p); err != nil {
 			return fmt.Errorf("%w: %v", errPending, err)
 		}
 	}
@@ -217,16 +222,17 @@ func (f *file) tempFault(err error) error {
 	if errors.Is(err, syscall.EACCES) || errors.Is(err, syscall.EPERM) || errors.Is(err, syscall.EROFS) {
 		return f.denied("cannot create a file in its directory: " + errnoText(err))
 	}
-	return fmt.Errorf("edits: temporary file for %s: %w", f.abs, err)
+	return fmt.Errorf("edits: temporary file for %s: %w", f.real, err)
 }
 
 var errOwner = errors.New("cannot set owner")
 
-// writeTemp creates path (which must not exist) with content, owner and
-// mode, and fsyncs it. *made is set once the file exists. With
-// ownerBestEffort a failure to set the owner is ignored (recovery).
-func (e *Engine) writeTemp(path string, content []byte, mode fs.FileMode, uid, gid int, ownerBestEffort bool, made *bool) error {
-	t, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0o600)
+// writeTemp creates name in p's directory (it must not exist) with
+// content, owner and mode, and fsyncs it. *made is set once the file
+// exists. With ownerBestEffort a failure to set the owner is ignored
+// (recovery).
+func (e *Engine) writeTemp(p *place, name string, content []byte, mode fs.FileMode, uid, gid int, ownerBestEffort bool, made *bool) error {
+	t, err := openAt(p, name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return err
 	}
@@ -259,6 +265,17 @@ func (e *Engine) fsync(f *os.File) error {
 		return nil
 	}
 	return f.Sync()
+}
+
+// syncPlace makes the renames in p's directory durable.
+func (e *Engine) syncPlace(p *place) error {
+	if e.noSync {
+		return nil
+	}
+	if err := p.dir.Sync(); err != nil {
+		return fmt.Errorf("edits: sync %s: %w", p.dir.Name(), err)
+	}
+	return nil
 }
 
 func (e *Engine) syncDir(dir string) error {
@@ -332,7 +349,10 @@ func (e *Engine) recoverJournal(name string, committed bool) error {
 		// Never acted on: drop its temporary files and the journal.
 		if jerr == nil {
 			for _, jf := range j.Files {
-				removeIfExists(jf.Temp)
+				if p, temp, err := j.placeOf(jf); err == nil {
+					p.remove(temp)
+					p.close()
+				}
 			}
 		}
 		if err := os.Remove(path); err != nil {
@@ -360,41 +380,9 @@ func (e *Engine) recoverJournal(name string, committed bool) error {
 		return err
 	}
 	defer release()
-	dirs := map[string]bool{}
 	for _, jf := range j.Files {
-		cur, err := readForRecovery(jf.Path)
-		if err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, errNotEditable) {
+		if err := e.recoverFile(j, jf, &rec); err != nil {
 			return fmt.Errorf("edits: recover %s: %w", name, err)
-		}
-		switch {
-		case err != nil:
-			rec.Conflicts = append(rec.Conflicts, jf.Path)
-			removeIfExists(jf.Temp)
-		case sha256Hex(cur) == jf.NewSHA256:
-			rec.Current = append(rec.Current, jf.Path)
-			removeIfExists(jf.Temp)
-		case sha256Hex(cur) == jf.OldSHA256:
-			removeIfExists(jf.Temp)
-			var made bool
-			if err := e.writeTemp(jf.Temp, jf.Content, jf.Mode, jf.UID, jf.GID, true, &made); err != nil {
-				if made {
-					os.Remove(jf.Temp)
-				}
-				return fmt.Errorf("edits: recover %s: %w", name, err)
-			}
-			if err := os.Rename(jf.Temp, jf.Path); err != nil {
-				return fmt.Errorf("edits: recover %s: %w", name, err)
-			}
-			dirs[filepath.Dir(jf.Path)] = true
-			rec.Rewritten = append(rec.Rewritten, jf.Path)
-		default:
-			rec.Conflicts = append(rec.Conflicts, jf.Path)
-			removeIfExists(jf.Temp)
-		}
-	}
-	for d := range dirs {
-		if err := e.syncDir(d); err != nil {
-			return err
 		}
 	}
 	if err := os.Remove(path); err != nil {
@@ -424,8 +412,78 @@ func (e *Engine) removeStaleNew(name string) {
 	}
 }
 
-// removeIfExists removes a temporary file; one left behind is harmless.
-func removeIfExists(path string) { _ = os.Remove(path) }
+// recoverFile brings one file of a committed journal to its new content
+// if it still holds the old, and notes what it found in rec.
+func (e *Engine) recoverFile(j *journal, jf journalFile, rec *Recovery) error {
+	p, temp, err := j.placeOf(jf)
+	if err != nil {
+		if gone(err) {
+			rec.Conflicts = append(rec.Conflicts, jf.Path)
+			return nil
+		}
+		return err
+	}
+	defer p.close()
+	cur, err := readForRecovery(p)
+	if err != nil && !gone(err) {
+		return err
+	}
+	switch {
+	case err != nil:
+		rec.Conflicts = append(rec.Conflicts, jf.Path)
+		p.remove(temp)
+	case sha256Hex(cur) == jf.NewSHA256:
+		rec.Current = append(rec.Current, jf.Path)
+		p.remove(temp)
+	case sha256Hex(cur) == jf.OldSHA256:
+		p.remove(temp)
+		var made bool
+		if err := e.writeTemp(p, temp, jf.Content, jf.Mode, jf.UID, jf.GID, true, &made); err != nil {
+			if made {
+				p.remove(temp)
+			}
+			return err
+		}
+		if err := p.rename(temp); err != nil {
+			return err
+		}
+		if err := e.syncPlace(p); err != nil {
+			return err
+		}
+		rec.Rewritten = append(rec.Rewritten, jf.Path)
+	default:
+		rec.Conflicts = append(rec.Conflicts, jf.Path)
+		p.remove(temp)
+	}
+	return nil
+}
+
+// gone: what recovery finds holds no file it would edit (missing, not a
+// regular file, too large, or behind a link out of the workspace); the
+// file is a conflict, left alone.
+func gone(err error) bool {
+	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) ||
+		errors.Is(err, errNotEditable) || errors.Is(err, errEscapes)
+}
+
+// placeOf opens the place of a journal's file and returns it with the
+// name of the file's temporary twin.
+func (j *journal) placeOf(jf journalFile) (*place, string, error) {
+	dir := filepath.Dir(jf.Path)
+	root := j.Root
+	if root == "" {
+		root = dir
+	}
+	rel, err := filepath.Rel(root, dir)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, "../") || filepath.Dir(jf.Temp) != dir {
+		return nil, "", fmt.Errorf("%w: the journal names %s outside its root %s", errNotEditable, jf.Path, root)
+	}
+	if rel == "." {
+		rel = ""
+	}
+	p, err := openPlace(root, rel, filepath.Base(jf.Path))
+	return p, filepath.Base(jf.Temp), err
+}
 
 const maxRecoveryNotes = 100
 
@@ -443,11 +501,24 @@ var errNotEditable = errors.New("not a regular file under the size limit")
 
 // readForRecovery reads a journal's file as prepare does: by the file
 // opened (O_NONBLOCK: a FIFO put in its place after the crash would block
-// the server's start forever), regular, at most MaxFileBytes.
-func readForRecovery(path string) ([]byte, error) {
-	b, err := regularfile.Read(path, syscall.O_NOFOLLOW, MaxFileBytes)
+// the server's start forever), not through a link, regular, at most
+// MaxFileBytes.
+func readForRecovery(p *place) ([]byte, error) {
+	h, err := openAt(p, p.name, regularfile.OpenFlags, 0)
+	if errors.Is(err, syscall.ELOOP) || errors.Is(err, syscall.ENXIO) {
+		return nil, errNotEditable
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer h.Close()
+	fi, err := h.Stat()
+	if err != nil {
+		return nil, err
+	}
+	b, err := regularfile.ReadOpened(h, fi, MaxFileBytes)
 	var big *regularfile.TooLargeError
-	if errors.Is(err, syscall.ELOOP) || errors.Is(err, regularfile.ErrNotRegular) || errors.As(err, &big) {
+	if errors.Is(err, regularfile.ErrNotRegular) || errors.As(err, &big) {
 		return nil, errNotEditable
 	}
 	return b, err

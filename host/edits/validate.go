@@ -8,11 +8,14 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
 	"syscall"
 	"unicode/utf8"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/pyws/pyws/host/fault"
 	"github.com/pyws/pyws/host/regularfile"
@@ -20,37 +23,44 @@ import (
 	"github.com/pyws/pyws/plugin-sdk/textpos"
 )
 
-// openFile opens a file for validation; tests replace it to simulate
-// EACCES or EROFS, which root cannot otherwise meet.
-var openFile = os.OpenFile
-
 var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 
-// prepare validates f (under its lock) and computes its new content.
+// prepare validates f (under its lock) and computes its new content. It
+// opens f's place, which the write then uses.
 func (e *Engine) prepare(f *file) error {
-	fi, err := os.Lstat(f.abs)
+	p, err := openPlace(f.root, f.realDir, filepath.Base(f.abs))
+	if errors.Is(err, errEscapes) {
+		return f.denied(errEscapes.Error())
+	}
+	if err != nil {
+		return f.ioFault(err, "open the directory")
+	}
+	f.place = p
+	st, err := p.lstat(p.name)
 	if err != nil {
 		return f.ioFault(err, "stat")
 	}
-	if fi.Mode()&fs.ModeSymlink != 0 {
+	switch st.Mode & unix.S_IFMT {
+	case unix.S_IFLNK:
 		return f.denied("the path is a symbolic link; replacing it would break the link")
-	}
-	if !fi.Mode().IsRegular() {
+	case unix.S_IFREG:
+	default:
 		return fault.New(fault.FileNotFound, fault.Details{"uri": f.uri, "path": f.rel, "reason": "not a regular file"},
 			"%s is not a regular file", f.uri)
 	}
-	if fi.Mode().Perm()&0o200 == 0 {
+	if st.Mode&0o200 == 0 {
 		return f.readonly()
 	}
 	// Opening read+write without O_TRUNC changes nothing and meets EACCES,
 	// EPERM (immutable) and EROFS now rather than after commit.
-	h, err := openFile(f.abs, os.O_RDWR|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0)
+	h, err := openAt(p, p.name, os.O_RDWR|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return f.ioFault(err, "open for writing")
 	}
 	defer h.Close()
 	// Judge the file we opened, not the name we stat'ed.
-	if fi, err = h.Stat(); err != nil {
+	fi, err := h.Stat()
+	if err != nil {
 		return f.ioFault(err, "stat")
 	}
 	if !fi.Mode().IsRegular() {
@@ -300,6 +310,10 @@ func (f *file) ioFault(err error, action string) error {
 		return fault.New(fault.FileNotFound, fault.Details{"uri": f.uri, "path": f.rel}, "%s does not exist", f.uri)
 	case errors.Is(err, syscall.ELOOP):
 		return f.denied("the path is a symbolic link; replacing it would break the link")
+	case errors.Is(err, syscall.ENXIO), errors.Is(err, syscall.EISDIR):
+		// A socket or a directory put in the file's place since fstatat.
+		return fault.New(fault.FileNotFound, fault.Details{"uri": f.uri, "path": f.rel, "reason": "not a regular file"},
+			"%s is not a regular file", f.uri)
 	case errors.Is(err, syscall.EACCES), errors.Is(err, syscall.EPERM),
 		errors.Is(err, syscall.EROFS), errors.Is(err, syscall.ETXTBSY):
 		return f.denied(action + ": " + errnoText(err))

@@ -79,6 +79,33 @@ func (w *Workspace) ResolveURI(uri string) (abs, rel string, err error) {
 	return r.abs, r.rel, nil
 }
 
+// ResolveURIDir is ResolveURI for the edit engine: it also returns the
+// root-relative directory holding the file with every symbolic link
+// evaluated ("" for the root), which the engine opens through an os.Root
+// and then works in by the file's own name. That name is left as given,
+// so a link there is the engine's to refuse, not followed. rel is "" for
+// the root itself, which has no directory in the workspace.
+func (w *Workspace) ResolveURIDir(uri string) (abs, rel, realDir string, err error) {
+	p, err := uriPath(uri)
+	if err != nil {
+		return "", "", "", err
+	}
+	r, err := w.resolve(uri, p, true)
+	if err != nil || r.rel == "" {
+		return r.abs, r.rel, "", err
+	}
+	dir, err := evalConfinedPrefix(w.root, filepath.Dir(r.abs))
+	switch {
+	case errors.Is(err, syscall.ELOOP):
+		return "", "", "", denied(uri, ReasonSymlinkLoop)
+	case err != nil:
+		return "", "", "", deniedErr(uri, ReasonUnreadable, err)
+	case !within(dir, w.root):
+		return "", "", "", denied(uri, ReasonSymlinkEscape)
+	}
+	return r.abs, r.rel, relTo(w.root, dir), nil
+}
+
 // FileURI renders an absolute path as the file:// URI ResolveURI reads
 // back, percent-encoding what a URI must not carry raw.
 func FileURI(abs string) string {

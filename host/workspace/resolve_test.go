@@ -231,7 +231,56 @@ func FuzzResolve(f *testing.F) {
 			}
 			checkConfined(t, ws, abs)
 		}
+		abs, rel, dir, err := w.ResolveURIDir(p)
+		if err != nil {
+			if _, ok := fault.As(err); !ok {
+				t.Fatalf("ResolveURIDir(%q): non-fault error %v", p, err)
+			}
+			return
+		}
+		if want, wantRel, _ := w.ResolveURI(p); abs != want || rel != wantRel {
+			t.Fatalf("ResolveURIDir(%q) = %q %q, ResolveURI %q %q", p, abs, rel, want, wantRel)
+		}
+		real := filepath.Join(ws, dir)
+		if !within(real, ws) {
+			t.Fatalf("ResolveURIDir(%q): directory %q outside the root", p, real)
+		}
+		if ev, err := filepath.EvalSymlinks(real); err == nil && ev != real {
+			t.Fatalf("ResolveURIDir(%q): directory %q is %q with its links evaluated", p, real, ev)
+		}
 	})
+}
+
+// TestResolveURIDir: the edit engine's directory has its links evaluated,
+// the file's own name does not.
+func TestResolveURIDir(t *testing.T) {
+	w, _ := fixture(t)
+	ws := w.Root()
+	for _, tc := range []struct {
+		in, rel, dir string
+		reason       string // of the refusal
+	}{
+		{in: "pkg/a.py", rel: "pkg/a.py", dir: "pkg"},
+		{in: "in/a.py", rel: "in/a.py", dir: "pkg"},
+		{in: "abs/new.py", rel: "abs/new.py", dir: "pkg"},
+		{in: "top.py", rel: "top.py", dir: ""},
+		{in: "in", rel: "in", dir: ""}, // the link itself: the engine refuses it
+		{in: "missing/deeper/x.py", rel: "missing/deeper/x.py", dir: "missing/deeper"},
+		{in: "out/secret.txt", reason: ReasonSymlinkEscape},
+		{in: "loop1/x.py", reason: ReasonSymlinkLoop},
+		{in: ".", rel: ""},
+	} {
+		abs, rel, dir, err := w.ResolveURIDir(tc.in)
+		if tc.reason != "" {
+			if fe, ok := fault.As(err); !ok || fe.Details["reason"] != tc.reason {
+				t.Errorf("%q: err %v, want reason %q", tc.in, err, tc.reason)
+			}
+			continue
+		}
+		if err != nil || rel != tc.rel || dir != tc.dir || abs != filepath.Join(ws, tc.in) {
+			t.Errorf("%q = %q %q %q %v, want rel %q dir %q", tc.in, abs, rel, dir, err, tc.rel, tc.dir)
+		}
+	}
 }
 
 // checkConfined is an independent check: filepath.EvalSymlinks on the

@@ -18,10 +18,11 @@ import (
 // (no escape through ".." or a symbolic link) and its encoding rules.
 // Referring to one counts, called or not (var openFile = os.OpenFile).
 var rawFileAccess = map[string][]string{
-	"os":            {"ReadFile", "ReadDir", "Open", "OpenFile", "Stat", "Lstat", "OpenRoot", "OpenInRoot", "DirFS"},
-	"path/filepath": {"Walk", "WalkDir", "Glob"},
-	"io/ioutil":     {"ReadFile", "ReadDir"},
-	"syscall":       {"Open", "Stat", "Lstat"},
+	"os":                    {"ReadFile", "ReadDir", "Open", "OpenFile", "Stat", "Lstat", "OpenRoot", "OpenInRoot", "DirFS"},
+	"path/filepath":         {"Walk", "WalkDir", "Glob"},
+	"io/ioutil":             {"ReadFile", "ReadDir"},
+	"syscall":               {"Open", "Stat", "Lstat"},
+	"golang.org/x/sys/unix": {"Open", "Openat", "Openat2", "Stat", "Lstat", "Fstatat"},
 	// The kernel's non-blocking bounded reader opens whatever path it is
 	// given; its callers are listed by their use of it.
 	"github.com/pyws/pyws/host/regularfile": {"Read"},
@@ -56,8 +57,8 @@ var rawAccessAllowed = []allowedAccess{
 	{"host/index/stat_other.go", []string{"unchangedOnDisk"}, "the stat sweep's stat (Index.statChanged): only size and mtime"},
 	{"host/edits/journal.go", []string{"Engine.write", "Engine.recover", "Engine.removeStaleNew"}, "the edit journal under --state/edits"},
 	{"host/edits/locks.go", []string{"Engine.flockStripes"}, "the edit engine's lock files under --state"},
-	{"host/edits/journal.go", []string{"Engine.writeTemp", "Engine.syncDir", "Engine.recoverJournal", "readForRecovery"}, "the edit engine, the only writer: temporary files beside the files it replaces (O_EXCL|O_NOFOLLOW), fsync of their directories, and at recovery the journal and the current bytes of the files it names (readForRecovery: O_NONBLOCK|O_NOFOLLOW, regular, bounded)"},
-	{"host/edits/validate.go", []string{"", "Engine.prepare"}, "the edit engine, the only writer: opens the file it is about to replace (a path its Resolver confined) with O_NOFOLLOW, refusing symbolic and hard links"},
+	{"host/edits/journal.go", []string{"Engine.syncDir", "Engine.recoverJournal"}, "the edit engine's journal under --state: fsync of its directory, and recovery's reading of each journal"},
+	{"host/edits/place.go", []string{"openPlace", "", "place.lstat"}, "the edit engine, the only writer: opens the directory of a file it edits through an os.Root at the workspace root (so a link swapped in later cannot lead out) and then works relative to that descriptor by the file's own name (openat, renameat, unlinkat with O_NOFOLLOW)"},
 	{"host/index/stdlibdocs.go", []string{"readStdlibSource"}, "the interpreter's standard library sources (sysconfig's stdlib directory, as its probe reported it), read for the docstrings typeshed's stubs lack; only dotted-identifier module names, regular files under 4 MiB"},
 	{"host/index/site.go", []string{"readSiteSource"}, "installed packages under the interpreter's search directories (sys.path without the standard library, as its probe reported it), read for their types; only dotted-identifier module names, regular files under 4 MiB"},
 	{"host/interpreter/interpreter.go", []string{"Find"}, "looks for a virtual environment's python executable to run it; reads nothing from it"},
