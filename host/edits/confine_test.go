@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/pyws/pyws/host/fault"
+	"github.com/pyws/pyws/host/workspace"
+	"github.com/pyws/pyws/plugin-sdk/abi"
 )
 
 // swappingResolver confines as dirResolver does, then, before the engine
@@ -75,5 +77,43 @@ func TestLinkSwappedInAfterResolve(t *testing.T) {
 				t.Errorf("%s = %q", tc.wantEdited, b)
 			}
 		})
+	}
+}
+
+// TestWorkspaceResolver runs the engine with the workspace's own Resolver:
+// a file reached through a link out and back in is edited at its real
+// place (the link stays a link), and two spellings of one file in one
+// edit conflict instead of the second replace dropping the first's edits.
+func TestWorkspaceResolver(t *testing.T) {
+	root, e := newWorkspace(t, map[string]string{"a.py": "x = 1\n"})
+	root, _ = filepath.EvalSymlinks(root)
+	outside := t.TempDir()
+	if err := os.Symlink(root, filepath.Join(outside, "back")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(outside, "back"), filepath.Join(root, "leave")); err != nil {
+		t.Fatal(err)
+	}
+	ws, err := workspace.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+
+	_, err = e.Apply(context.Background(), ws, map[string][]abi.TextEdit{
+		uriOf(root, "a.py"):       {ins(0, 0, "# one\n")},
+		uriOf(root, "leave/a.py"): {ins(1, 0, "# two\n")},
+	}, Limits{})
+	if fe, ok := fault.As(err); !ok || fe.Code != fault.ConflictingEdits {
+		t.Fatalf("two spellings of a.py: err = %v, want CONFLICTING_EDITS", err)
+	}
+	if _, err := e.Apply(context.Background(), ws, m(uriOf(root, "leave/a.py"), ins(0, 0, "# through\n")), Limits{}); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(root, "a.py")); string(b) != "# through\nx = 1\n" {
+		t.Errorf("a.py = %q", b)
+	}
+	if fi, err := os.Lstat(filepath.Join(root, "leave")); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("leave is no longer a link: %v %v", fi, err)
 	}
 }
