@@ -15,6 +15,7 @@ import (
 
 	"github.com/pyws/pyws/host/tiers"
 	"github.com/pyws/pyws/host/toolspec"
+	"github.com/pyws/pyws/host/workspace"
 	"github.com/pyws/pyws/plugin-sdk/abi"
 )
 
@@ -158,4 +159,33 @@ func TestIdleWorkspacesAreReleased(t *testing.T) {
 	againDone()
 	busyDone()
 	waitUntil(t, func() bool { open, _ := svc.Workspaces(); return open == 1 }) // both idle now: only the preloaded one stays
+}
+
+// TestFirstLoadRetried: a first load whose listing failed (the root
+// renamed away as it began) is tried again on its own, so the workspace
+// loads once the root is back, with no file change to wake it.
+func TestFirstLoadRetried(t *testing.T) {
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, "a.py"), []byte("x = 1\n"), 0o644)
+	ws, err := workspace.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := &workspaceState{root: root, ws: ws}
+	defer st.Close()
+	away := root + ".away"
+	if err := os.Rename(root, away); err != nil {
+		t.Fatal(err)
+	}
+	st.load(slog.New(slog.NewTextHandler(io.Discard, nil)), 0)
+	if st.loaded.Load() {
+		t.Fatal("loaded without a root")
+	}
+	if err := os.Rename(away, root); err != nil {
+		t.Fatal(err)
+	}
+	waitUntil(t, st.loaded.Load)
+	if n := st.files.Load(); n != 1 {
+		t.Errorf("%d files listed, want 1", n)
+	}
 }

@@ -222,7 +222,17 @@ type workspaceState struct {
 	diag *diagState
 	// building is Config.Building, nil none.
 	building func(bool)
+	// retryIn is the wait before the first load is tried again after its
+	// listing failed (guarded by loading); closed stops those retries.
+	retryIn time.Duration
+	closed  atomic.Bool
 }
+
+// Waits between attempts of a first load whose listing failed.
+const (
+	firstRetry = 250 * time.Millisecond
+	maxRetry   = 30 * time.Second
+)
 
 // The service keeps its workspaces in an openset: reopened when the root
 // vanished, never released while the first load runs, and dropping one
@@ -230,7 +240,7 @@ type workspaceState struct {
 // interpreter answers), which nothing else holds.
 func (st *workspaceState) Alive() bool   { return st.ws.RootExists() }
 func (st *workspaceState) Settled() bool { return st.loaded.Load() }
-func (st *workspaceState) Close()        { st.ws.Close() }
+func (st *workspaceState) Close()        { st.closed.Store(true); st.ws.Close() }
 
 // openWorkspace opens root and starts its initial load.
 func (s *Service) openWorkspace(root string) (*workspaceState, error) {
@@ -292,8 +302,12 @@ func (st *workspaceState) load(log *slog.Logger, delay time.Duration) {
 	files, err := st.ws.PythonFiles(context.Background())
 	if err != nil {
 		log.Warn("workspace load failed", "root", st.root, "err", err)
+		if !st.loaded.Load() {
+			st.retryFirstLoad(log)
+		}
 		return
 	}
+	st.retryIn = 0
 	st.files.Store(int64(len(files)))
 	x := st.idx.Load()
 	if x == nil {
@@ -324,6 +338,20 @@ func (st *workspaceState) load(log *slog.Logger, delay time.Duration) {
 			"stubs", ph.Stubs.Round(time.Millisecond), "link", ph.Link.Round(time.Millisecond))
 	}
 	st.loaded.Store(true)
+}
+
+// retryFirstLoad tries the first load again later, waiting twice as long
+// each time up to maxRetry. Without it a listing that failed (the root
+// renamed away and back while the load began, a scan over its time limit)
+// left the workspace answering WORKSPACE_NOT_LOADED until some file
+// changed, which may be never. The caller holds loading.
+func (st *workspaceState) retryFirstLoad(log *slog.Logger) {
+	st.retryIn = min(max(2*st.retryIn, firstRetry), maxRetry)
+	time.AfterFunc(st.retryIn, func() {
+		if !st.closed.Load() && !st.loaded.Load() {
+			st.load(log, 0)
+		}
+	})
 }
 
 // progress is the first load's progress, 0-100.

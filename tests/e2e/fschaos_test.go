@@ -158,6 +158,13 @@ func TestHostileFilesystem(t *testing.T) {
 	}
 	t.Logf("%d calls in %d phases of %v", calls.Load(), len(phases), phase)
 
+	// A root removed and recreated makes the served workspace a new one,
+	// loaded again from scratch (503 WORKSPACE_NOT_LOADED meanwhile, as
+	// during any first load); the answers below are a loaded workspace's.
+	eventually(t, 5*time.Minute, "workspace loaded again after the churn", func() bool {
+		r, err := s.try("GET", "/v1/tools/health_check?includeWorkspace=true", key, nil)
+		return err == nil && jget(r.Body, "workspace", "loaded") == true
+	})
 	c.mustReport(s, key, wrap != nil || os.Geteuid() != 0)
 
 	// Converged: a fresh server on the final tree answers the same.
