@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 
@@ -53,6 +54,8 @@ func openPlace(root, dirRel, name string) (*place, error) {
 
 func (p *place) close() { p.dir.Close() }
 
+// fd is the directory's descriptor; callers keep p alive past their
+// system call (runtime.KeepAlive) so its finalizer cannot close it.
 func (p *place) fd() int { return int(p.dir.Fd()) }
 
 // openAt opens name in the place's directory without following a link
@@ -62,6 +65,7 @@ var openAt = func(p *place, name string, flag int, perm uint32) (*os.File, error
 	var err error
 	for {
 		fd, err = unix.Openat(p.fd(), name, flag|unix.O_NOFOLLOW|unix.O_CLOEXEC, perm)
+		runtime.KeepAlive(p)
 		if err != syscall.EINTR {
 			break
 		}
@@ -77,6 +81,7 @@ var openAt = func(p *place, name string, flag int, perm uint32) (*os.File, error
 func (p *place) lstat(name string) (unix.Stat_t, error) {
 	var st unix.Stat_t
 	err := unix.Fstatat(p.fd(), name, &st, unix.AT_SYMLINK_NOFOLLOW)
+	runtime.KeepAlive(p)
 	if err != nil {
 		return st, &os.PathError{Op: "fstatat", Path: name, Err: err}
 	}
@@ -85,7 +90,9 @@ func (p *place) lstat(name string) (unix.Stat_t, error) {
 
 // rename replaces name with from, both in the place's directory.
 func (p *place) rename(from string) error {
-	if err := unix.Renameat(p.fd(), from, p.fd(), p.name); err != nil {
+	err := unix.Renameat(p.fd(), from, p.fd(), p.name)
+	runtime.KeepAlive(p)
+	if err != nil {
 		return &os.LinkError{Op: "renameat", Old: from, New: p.name, Err: err}
 	}
 	return nil
@@ -95,4 +102,5 @@ func (p *place) rename(from string) error {
 // not an error.
 func (p *place) remove(name string) {
 	_ = unix.Unlinkat(p.fd(), name, 0)
+	runtime.KeepAlive(p)
 }
