@@ -302,7 +302,8 @@ func (st *workspaceState) load(log *slog.Logger, delay time.Duration) {
 	files, err := st.ws.PythonFiles(context.Background())
 	if err != nil {
 		log.Warn("workspace load failed", "root", st.root, "err", err)
-		if !st.loaded.Load() {
+		// A tree too large to list in time stays so; a change retries it.
+		if fe, ok := fault.As(err); !st.loaded.Load() && (!ok || fe.Code != fault.ScanTimeout) {
 			st.retryFirstLoad(log)
 		}
 		return
