@@ -105,17 +105,18 @@ func (st *workspaceState) warmDiagnostics() {
 }
 
 // diagnosticsArgs gathers the "pyws" argument and the context files for
-// f. The type findings come last: findings fills them in a.TypeFindings
-// once the check, started here in the background, is done. It is the
-// largest part of a first call's work in the kernel (about 0.6 ms of 2 a
-// call on Django), and needs nothing the rest reads, so it overlaps
-// reading the context modules and asking the plugin for their facts.
-func (s *Session) diagnosticsArgs(ctx context.Context, f *sourceFile) (a *abi.DiagnosticsContext, context []*sourceFile, findings func()) {
+// f, all but the type findings, which check gives once the evaluator,
+// started here in the background, is done. It is the largest part of a
+// first call's work in the kernel (about 0.6 ms of 2 a call on Django),
+// and needs nothing the rest reads, so it overlaps reading the context
+// modules, asking the plugin for their facts and, where it takes longer,
+// the file's own call (askDiagnosticsPlugin).
+func (s *Session) diagnosticsArgs(ctx context.Context, f *sourceFile) (a *abi.DiagnosticsContext, context []*sourceFile, check *typeCheck) {
 	d, root := s.ws.diag, s.ws.ws.Root()
 	cfg := d.config.Config()
 	tool := cfg.PywsTable()
 	rel := filepath.ToSlash(f.rel)
-	findings = func() {}
+	check = &typeCheck{done: true}
 	a = &abi.DiagnosticsContext{Config: tool, Imports: map[string]int{},
 		IsPackageInit: strings.HasPrefix(path.Base(rel), "__init__.")}
 	interp := d.interpreter(root, cfg)
@@ -132,15 +133,16 @@ func (s *Session) diagnosticsArgs(ctx context.Context, f *sourceFile) (a *abi.Di
 
 	x := s.ws.idx.Load()
 	if x == nil {
-		return a, nil, findings // no index (no indexer plugin): no import is judged
+		return a, nil, check // no index (no indexer plugin): no import is judged
 	}
 	imps, err := x.Imports(ctx, f.abs, f.text)
 	if err != nil {
 		s.svc.cfg.Logger.Warn("imports unknown to get_diagnostics", "file", rel, "err", err)
-		return a, nil, findings
+		return a, nil, check
 	}
 	a.Module = imps.Module
 	checked := make(chan []abi.TypeFinding, 1)
+	check = &typeCheck{checked: checked}
 	go func() { // after Imports: the index has these bytes of f
 		defer func() {
 			// Outside the request's goroutine a panic would end the
@@ -158,7 +160,6 @@ func (s *Session) diagnosticsArgs(ctx context.Context, f *sourceFile) (a *abi.Di
 		}
 		checked <- out
 	}()
-	findings = func() { a.TypeFindings = <-checked }
 	var files []*sourceFile
 	sent := map[string]bool{rel: true}
 	for _, im := range imps.Imports {
@@ -175,7 +176,34 @@ func (s *Session) diagnosticsArgs(ctx context.Context, f *sourceFile) (a *abi.Di
 		files = append(files, cf)
 		a.Context = append(a.Context, abi.DiagnosticsContextFile{Path: im.Rel, Module: im.Name, IsPackageInit: im.RelIsInit})
 	}
-	return a, files, findings
+	return a, files, check
+}
+
+// typeCheck is the type findings of one file, checked in the background.
+type typeCheck struct {
+	checked <-chan []abi.TypeFinding // the one answer
+	done    bool                     // found holds it
+	found   []abi.TypeFinding
+}
+
+// ready reports whether the check is done, without waiting.
+func (c *typeCheck) ready() bool {
+	if !c.done {
+		select {
+		case c.found = <-c.checked:
+			c.done = true
+		default:
+		}
+	}
+	return c.done
+}
+
+// wait returns the findings once the check is done.
+func (c *typeCheck) wait() []abi.TypeFinding {
+	if !c.done {
+		c.found, c.done = <-c.checked, true
+	}
+	return c.found
 }
 
 // readContextModule reads a context module by the root-relative path the

@@ -71,30 +71,63 @@ type diagnosticsAnswer struct {
 // diagnosticsArgs gathers, or answers from the workspace's cache when the
 // plugin already answered the same question. uri is the caller's
 // spelling of the file.
+//
+// The type findings are one of the arguments, and the check that makes
+// them (in the kernel) is still running when the rest is ready for a
+// file whose context facts are all kept. Most files have none, and an
+// argument list without findings is byte for byte the one with an empty
+// list, so the plugin is then asked at once as if the check finds
+// nothing, the check running meanwhile on the other core; only when it
+// does find something is the plugin asked again with the findings (the
+// worker keeps the file's tree and the facts, so the second call is the
+// guest's work alone). A failed first call's error is the answer: the
+// findings do not change what a plugin's failure means, and asking again
+// would double a timeout.
 func (s *Session) askDiagnosticsPlugin(ctx context.Context, tool, uri string, f *sourceFile) (diagnosticsAnswer, error) {
-	pyws, context, findings := s.diagnosticsArgs(ctx, f)
+	pyws, context, check := s.diagnosticsArgs(ctx, f)
 	s.fetchContextFacts(ctx, pyws, context)
-	findings()
 	files, pending := s.useContextFacts(pyws, f, context)
-	// The kernel filters by severity or range: the plugin's answer (and
-	// the cache) does not depend on them. The arguments are encoded once,
-	// for the key and the call.
-	args, err := json.Marshal(toolspec.Args{"uri": uri, "pyws": pyws})
-	if err != nil {
-		return diagnosticsAnswer{}, err
-	}
 	sources := make([]diagcache.Source, len(files))
 	for i, sf := range files {
 		sources[i] = diagcache.Source{Path: sf.rel, Text: sf.text}
 	}
-	ans := diagnosticsAnswer{key: diagcache.AnswerKey(tool, args, sources), pending: pending}
-	var hit bool
-	if ans.raw, hit = s.ws.diag.cache.Answer(ans.key); hit {
-		return ans, nil
+	ask := func() (diagnosticsAnswer, error) {
+		// The kernel filters by severity or range: the plugin's answer
+		// (and the cache) does not depend on them. The arguments are
+		// encoded once, for the key and the call.
+		args, err := json.Marshal(toolspec.Args{"uri": uri, "pyws": pyws})
+		if err != nil {
+			return diagnosticsAnswer{}, err
+		}
+		ans := diagnosticsAnswer{key: diagcache.AnswerKey(tool, args, sources), pending: pending}
+		var hit bool
+		if ans.raw, hit = s.ws.diag.cache.Answer(ans.key); hit {
+			return ans, nil
+		}
+		raw, err := s.callPluginEncoded(ctx, tool, args, files...)
+		ans.raw, ans.fresh = raw, true
+		return ans, err
 	}
-	raw, err := s.callPluginEncoded(ctx, tool, args, files...)
-	ans.raw, ans.fresh = raw, true
-	return ans, err
+	return askBesideCheck(check, pyws, ask)
+}
+
+// askBesideCheck runs ask with a.TypeFindings from check: at once without
+// them while the check is still running, again with them only if it then
+// finds any (askDiagnosticsPlugin says why).
+func askBesideCheck(check *typeCheck, a *abi.DiagnosticsContext, ask func() (diagnosticsAnswer, error)) (diagnosticsAnswer, error) {
+	if check.ready() {
+		a.TypeFindings = check.wait()
+		return ask()
+	}
+	ans, err := ask() // a.TypeFindings nil: as if the check finds nothing
+	if err != nil {
+		return ans, err // without waiting for the check: cancelled or timed out, the caller is told now
+	}
+	if found := check.wait(); len(found) > 0 {
+		a.TypeFindings = found
+		return ask()
+	}
+	return ans, nil
 }
 
 // keepDiagnosticsAnswer remembers a fresh answer, once decoded and checked,

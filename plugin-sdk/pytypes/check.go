@@ -2,6 +2,7 @@ package pytypes
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/pyws/pyws/plugin-sdk/navindex"
 )
@@ -31,7 +32,9 @@ func (e *Evaluator) Check(u Unit) []Finding {
 		return nil
 	}
 	q := e.query()
-	q.cut = map[memoKey]Type{}
+	m := checkMemos.Get().(*checkMemo)
+	defer m.release()
+	q.cut, q.frameMemo = m.cut, m.own
 	q.own = u
 	s := u.Summary()
 	var out []Finding
@@ -57,6 +60,23 @@ func (e *Evaluator) Check(u Unit) []Finding {
 			Message: fmt.Sprintf("Cannot access attribute %q for class %q", y.Name, q.text(t, 0))})
 	}
 	return append(out, q.mismatches(u)...)
+}
+
+// checkMemo is the maps a Check query fills (the results a cut left
+// short, and the file's own entries: see query.keeps), kept for the next
+// Check: a file's check grows them to tens of KB, a tenth of what the
+// kernel allocates for a get_diagnostics, and growing them is most of
+// that. Cleared before reuse, so no check sees another's entries.
+type checkMemo struct{ cut, own map[memoKey]Type }
+
+var checkMemos = sync.Pool{New: func() any {
+	return &checkMemo{cut: map[memoKey]Type{}, own: map[memoKey]Type{}}
+}}
+
+func (m *checkMemo) release() {
+	clear(m.cut)
+	clear(m.own)
+	checkMemos.Put(m)
 }
 
 // membersKnown reports whether every member an instance of t's class can
