@@ -89,17 +89,7 @@ func TestKeptTrees(t *testing.T) {
 // their trees or not, and across its own recycling.
 func TestWorkerParserIncremental(t *testing.T) {
 	ctx := context.Background()
-	tp, err := newTreeParser(ctx, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := tp.(*workerParser)
-	defer w.Close(ctx)
-	fresh, err := newTreeParser(ctx, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fresh.(*workerParser).Close(ctx)
+	w, fresh := newTestWorkerParser(t), newTestWorkerParser(t)
 	var body bytes.Buffer
 	for i := range 400 {
 		fmt.Fprintf(&body, "def f%d(a, b=%d):\n    return [a + b for _ in range(%d)]\n\n\n", i, i, i)
@@ -241,9 +231,8 @@ func TestBlobHasError(t *testing.T) {
 	}
 }
 
-// newTestParser returns a parser instance made as a worker makes its own,
-// closed with the test.
-func newTestParser(tb testing.TB) *parser.Parser {
+// newTestWorkerParser returns a worker's tree parser, closed with the test.
+func newTestWorkerParser(tb testing.TB) *workerParser {
 	tb.Helper()
 	ctx := context.Background()
 	tp, err := newTreeParser(ctx, nil)
@@ -252,7 +241,15 @@ func newTestParser(tb testing.TB) *parser.Parser {
 	}
 	w := tp.(*workerParser)
 	tb.Cleanup(func() { w.Close(ctx) })
-	p, err := w.mod.New(withLinearMemory(ctx)) // as workerParser.Parse does
+	return w
+}
+
+// newTestParser returns a parser instance made as a worker makes its own,
+// closed with the test.
+func newTestParser(tb testing.TB) *parser.Parser {
+	tb.Helper()
+	w := newTestWorkerParser(tb)
+	p, err := w.mod.New(withLinearMemory(context.Background())) // as workerParser.Parse does
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -264,12 +261,7 @@ func newTestParser(tb testing.TB) *parser.Parser {
 // for the next version, and parses the same after closing.
 func TestWorkerParserShed(t *testing.T) {
 	ctx := context.Background()
-	tp, err := newTreeParser(ctx, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := tp.(*workerParser)
-	defer w.Close(ctx)
+	w := newTestWorkerParser(t)
 	src := bytes.Repeat([]byte("def f(a, b):\n    return a + b\n\n\n"), 400) // above keepMinBytes
 	before := liveReservations.Load()
 	first, err := w.Parse(ctx, "file:///w/a.py", false, src, 0) // among others: no tree kept
